@@ -1,0 +1,228 @@
+/*
+ * dpsel -- exact differentially private selection.
+ *
+ * dpsel chooses one of n candidates with the exponential mechanism (EM) or
+ * permute-and-flip (PF), so that the released index reveals little about any
+ * one person's data.  Every probability the samplers realise equals the
+ * specified distribution exactly: the privacy parameter is a dyadic rational
+ * decay beta = x / 2^y per unit of score, every weight beta^g is a finite
+ * binary fraction computed exactly with MPFR, and every random decision is
+ * taken from uniform random bits without bias.  No floating point lies on the
+ * path from the scores to the released index.
+ *
+ * The mechanisms (spec/mechanisms.md states them in full):
+ *   gap       g_r = max_j q_j - q_r, clamped at the public gap cap C:
+ *             g'_r = min(g_r, C)
+ *   EM        P(r) = beta^g'_r / sum_j beta^g'_j
+ *   PF        visit the candidates in a uniformly random order, flip a coin
+ *             with P(heads) = beta^g'_r for each, release the first heads.
+ *   privacy   both are epsilon-DP with epsilon = 2 D ln(2^y / x), or
+ *             D ln(2^y / x) when the scores are monotonic, D the sensitivity.
+ * Clamping at C keeps the privacy guarantee (min(g, C) is again a D-sensitive
+ * score) and bounds the size of the exact arithmetic; C is part of the
+ * mechanism and is reported with the parameters.
+ *
+ * Conventions (after libsodium):
+ *   - every function that can fail returns an int: DPSEL_OK (0) on success, a
+ *     negative DPSEL_E* code otherwise; dpsel_strerror() names it;
+ *   - on failure, output parameters are left untouched and nothing leaks;
+ *   - no function prints, aborts or exits; there is no global state: objects
+ *     are independent, a dpsel_selector may be shared read-only between
+ *     threads, a dpsel_rng belongs to one thread at a time.
+ */
+#ifndef DPSEL_H
+#define DPSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DPSEL_VERSION "0.1.0"
+
+/* Only the functions marked DPSEL_API are exported from the shared library. */
+#if defined(DPSEL_BUILDING) && defined(__GNUC__)
+#define DPSEL_API __attribute__((visibility("default")))
+#else
+#define DPSEL_API
+#endif
+
+/* ------------------------------------------------------------------ errors */
+
+enum {
+    DPSEL_OK = 0,
+    DPSEL_ENULL = -1,      /* a required pointer argument is NULL */
+    DPSEL_EEMPTY = -2,     /* no candidates (n == 0) */
+    DPSEL_ERANGE = -3,     /* an integer argument is out of its documented range */
+    DPSEL_EEPSILON = -4,   /* epsilon is not a positive decimal number, or no
+                              base x / 2^y with y <= 64 realises it */
+    DPSEL_ENOMEM = -5,     /* memory allocation failed */
+    DPSEL_ERANDOM = -6,    /* the random source failed (getrandom error, or a
+                              caller-supplied source returned non-zero) */
+    DPSEL_EUNLIKELY = -7,  /* a rejection loop ran past its bound; for a sound
+                              random source this has probability below 2^-128,
+                              so it indicates a broken source */
+    DPSEL_ETOOLARGE = -8,  /* the exact computation asked for exceeds dpsel's
+                              size limits (see dpsel_pmf_new) */
+    DPSEL_EINEXACT = -9,   /* an MPFR operation was inexact: an internal bug,
+                              never a rounding that is accepted */
+    DPSEL_EINTERNAL = -10  /* a rigorous parameter search did not converge */
+};
+
+/* A static, human-readable description of an error code ("unknown error" for
+ * a value that is not a dpsel code).  Never NULL. */
+DPSEL_API const char *dpsel_strerror(int code);
+
+/* ------------------------------------------------------- privacy parameters */
+
+/* Largest gap cap dpsel accepts (and the most a default cap can be).  The
+ * exact weights beta^g for g <= C need up to C * bitlen(x) bits. */
+#define DPSEL_GAP_CAP_MAX ((uint64_t)1 << 20)
+
+/* The privacy parameters of a selection.  Fill it only through the
+ * dpsel_params_* functions; read the fields freely. */
+typedef struct {
+    uint64_t x;           /* beta = x / 2^y, in lowest terms: x odd, 0 < x < 2^y */
+    unsigned y;           /* 1 <= y <= 64 */
+    uint64_t sensitivity; /* D >= 1: one person moves any score by at most D */
+    int monotonic;        /* 1: adding a person never lowers a score */
+    uint64_t gap_cap;     /* C, 1 <= C <= DPSEL_GAP_CAP_MAX: gaps are clamped at C */
+} dpsel_params;
+
+/* Parameters from an explicit base beta = x / 2^y.
+ * Requires 1 <= y <= 64, 0 < x < 2^y, sensitivity >= 1, monotonic 0 or 1
+ * (else DPSEL_ERANGE; DPSEL_ENULL for a NULL out).  The base is stored in
+ * lowest terms.  The gap cap is set to its default, the least C with
+ * beta^C <= 2^-64 (at most DPSEL_GAP_CAP_MAX): clamping then moves no output
+ * probability by more than 2^-64. */
+DPSEL_API int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
+                           uint64_t sensitivity, int monotonic);
+
+/* Parameters from a requested epsilon, given as a decimal string: digits with
+ * an optional fraction and exponent ("1", "0.25", "5e-3"; no sign, no
+ * spaces).  Picks, among all x / 2^y with y <= 64, the base whose realised
+ * epsilon is the largest one not above the request (the decimal value is
+ * honoured exactly; the choice is certified with directed rounding).
+ * Errors: DPSEL_ENULL; DPSEL_ERANGE (sensitivity 0, monotonic not 0/1);
+ * DPSEL_EEPSILON (not such a string, zero, or so small that no base fits). */
+DPSEL_API int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
+                              uint64_t sensitivity, int monotonic);
+
+/* Replaces the gap cap: 1 <= gap_cap <= DPSEL_GAP_CAP_MAX, else DPSEL_ERANGE. */
+DPSEL_API int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap);
+
+/* The realised epsilon as a decimal string with `digits` significant digits
+ * (1..100), rounded up: a rigorous upper bound.  buf receives at most
+ * digits + 16 bytes including the final NUL; a smaller buf_size gives
+ * DPSEL_ERANGE.  Also DPSEL_ENULL. */
+DPSEL_API int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
+                         char *buf, size_t buf_size);
+
+/* ------------------------------------------------------------ random source */
+
+/* A caller-supplied source of uniform random bits: store one bit (0 or 1) in
+ * *bit and return 0, or return non-zero on failure. */
+typedef int (*dpsel_bit_fn)(void *context, unsigned *bit);
+
+/* A random source.  The fields are private: use the functions below.  Lives
+ * wherever the caller puts it (no allocation); one thread at a time. */
+typedef struct {
+    int kind_;
+    dpsel_bit_fn bit_fn_;
+    void *bit_context_;
+    unsigned char key_[32];
+    uint64_t block_;
+    unsigned char buffer_[256];
+    unsigned buffer_pos_;
+    unsigned current_byte_;
+    unsigned bits_left_;
+} dpsel_rng;
+
+/* The operating system's CSPRNG (getrandom).  Any failure of getrandom is
+ * reported as DPSEL_ERANDOM by the call that needed the bits; there is no
+ * fallback.  This is the source to use for real releases. */
+DPSEL_API int dpsel_rng_init_os(dpsel_rng *rng);
+
+/* FOR TESTS AND REPRODUCIBLE AUDITS ONLY: a deterministic stream.  The same
+ * seed always gives the same bits, so anyone holding the seed can recompute
+ * the released choice: never use it for a real release.  The stream is
+ * libsodium's ChaCha20 keyed with BLAKE2b-256 of the seed (1 to 64 bytes,
+ * else DPSEL_ERANGE); DPSEL_ERANDOM if libsodium cannot initialise. */
+DPSEL_API int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed,
+                          size_t seed_size);
+
+/* A caller-supplied bit source, e.g. to drive the samplers with chosen bit
+ * strings in tests.  The samplers ask for bits one at a time. */
+DPSEL_API int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context);
+
+/* Erases the key and buffered bits.  Safe on a NULL pointer. */
+DPSEL_API void dpsel_rng_wipe(dpsel_rng *rng);
+
+/* -------------------------------------------------------------- selection */
+
+typedef enum { DPSEL_PF = 0, DPSEL_EM = 1 } dpsel_mechanism;
+
+/* A selector holds the exact powers beta^(2^i), i < bitlen(C), that the
+ * samplers compare random bits against.  Immutable once made: one selector
+ * serves any number of selections, from any number of threads. */
+typedef struct dpsel_selector dpsel_selector;
+
+/* Builds a selector for `params` (copied).  DPSEL_ENULL, DPSEL_ERANGE
+ * (params not valid), DPSEL_ENOMEM, DPSEL_EINEXACT. */
+DPSEL_API int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params);
+
+/* Frees a selector; safe on NULL. */
+DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
+
+/* One epsilon-DP selection: stores in *index the released candidate, in
+ * 0..n-1.  scores[0..n-1] are the candidates' scores (higher is better; any
+ * int64 values).  PF needs n machine words of scratch memory, EM none.
+ * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62),
+ * DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY. */
+DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                 const int64_t *scores, size_t n, dpsel_rng *rng,
+                 size_t *index);
+
+/* --------------------------------------------------- exact distribution */
+
+/* The exact output distribution of a mechanism on a score vector: every
+ * probability as an exact rational, and the expected error
+ * sum_r P(r) g_r (with the unclamped gaps g_r). */
+typedef struct dpsel_pmf dpsel_pmf;
+
+/* Computes the exact pmf.  Exact rationals can be large: EM is limited to
+ * about 2^32 bits of weight arithmetic and PF to about 2^34 (roughly
+ * n^2 * n * y * max gap): beyond that DPSEL_ETOOLARGE.  Also DPSEL_ENULL,
+ * DPSEL_EEMPTY, DPSEL_ERANGE (params not valid), DPSEL_ENOMEM. */
+DPSEL_API int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+                  dpsel_mechanism mechanism, const int64_t *scores, size_t n);
+
+/* Frees a pmf; safe on NULL. */
+DPSEL_API void dpsel_pmf_free(dpsel_pmf *pmf);
+
+typedef enum {
+    DPSEL_DECIMAL = 0,  /* 17 significant digits, correctly rounded (to nearest,
+                           ties to even) from the exact value */
+    DPSEL_RATIONAL = 1  /* the exact value "num/den" in lowest terms ("0/1", "1/1") */
+} dpsel_format;
+
+/* Probability of candidate r (0 <= r < n, else DPSEL_ERANGE) as a new
+ * NUL-terminated string in *out; release it with dpsel_string_free().
+ * Also DPSEL_ENULL, DPSEL_ENOMEM. */
+DPSEL_API int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
+                          char **out);
+
+/* The expected error sum_r P(r) g_r, likewise. */
+DPSEL_API int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format,
+                             char **out);
+
+/* Releases a string returned by dpsel; safe on NULL. */
+DPSEL_API void dpsel_string_free(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DPSEL_H */

@@ -1,0 +1,280 @@
+/*
+ * Candidate files: one candidate per line, `label,score` or `score` (whose
+ * label is then its 0-based position).  Blank lines and lines starting with
+ * '#' are skipped, CRLF and a missing final newline are accepted, and the
+ * first content line may be a header of two names (`label,score`,
+ * `bin,count`).  Everything else that is not a candidate is an error.
+ */
+#include "input.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    size_t line;
+    char *message;
+    size_t message_size;
+} context;
+
+static int fail(const context *ctx, const char *format, ...)
+{
+    int used = ctx->line == 0
+        ? snprintf(ctx->message, ctx->message_size, "%s: ", ctx->name)
+        : snprintf(ctx->message, ctx->message_size, "%s:%zu: ", ctx->name, ctx->line);
+    if (used >= 0 && (size_t)used < ctx->message_size) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(ctx->message + used, ctx->message_size - (size_t)used, format, args);
+        va_end(args);
+    }
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') {
+        s++;
+    }
+    size_t len = strlen(s);
+    while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t')) {
+        s[--len] = '\0';
+    }
+    return s;
+}
+
+/* Strict decimal int64: [+-]?[0-9]+, no spaces, in range. */
+static int parse_score(const char *text, int64_t *score)
+{
+    const char *digits = text + (text[0] == '+' || text[0] == '-');
+    if (*digits == '\0') {
+        return -1;
+    }
+    for (const char *p = digits; *p != '\0'; p++) {
+        if (!isdigit((unsigned char)*p)) {
+            return -1;
+        }
+    }
+    errno = 0;
+    intmax_t value = strtoimax(text, NULL, 10);
+    if (errno == ERANGE || value < INT64_MIN || value > INT64_MAX) {
+        return -2;
+    }
+    *score = (int64_t)value;
+    return 0;
+}
+
+/* 1 if s is well-formed UTF-8 with no control characters. */
+static int valid_label(const unsigned char *s)
+{
+    while (*s != '\0') {
+        unsigned char c = *s;
+        size_t extra = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2
+                     : (c & 0xF8) == 0xF0 ? 3 : 4;
+        if (extra == 4 || c < 0x20 || c == 0x7F || (c >= 0xC0 && c < 0xC2) || c > 0xF4) {
+            return 0;
+        }
+        uint32_t code = extra == 0 ? c : c & (0x3Fu >> extra);
+        for (size_t i = 1; i <= extra; i++) {
+            if ((s[i] & 0xC0) != 0x80) {
+                return 0;
+            }
+            code = (code << 6) | (s[i] & 0x3Fu);
+        }
+        static const uint32_t least[4] = { 0, 0x80, 0x800, 0x10000 };
+        if (code < least[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+            return 0;
+        }
+        s += extra + 1;
+    }
+    return 1;
+}
+
+/* A header is two names: letters, digits, '_' and spaces, not all digits. */
+static int is_header_name(const char *s)
+{
+    int letters = 0;
+    for (; *s != '\0'; s++) {
+        if (isalpha((unsigned char)*s) || *s == '_') {
+            letters = 1;
+        } else if (!isdigit((unsigned char)*s) && *s != ' ') {
+            return 0;
+        }
+    }
+    return letters;
+}
+
+static int append(candidates *c, size_t *capacity, char *label, int64_t score, size_t line)
+{
+    if (c->count == *capacity) {
+        size_t grown = *capacity == 0 ? 1024 : *capacity * 2;
+        int64_t *scores = realloc(c->scores, grown * sizeof *scores);
+        if (scores != NULL) {
+            c->scores = scores;
+        }
+        char **labels = realloc(c->labels, grown * sizeof *labels);
+        if (labels != NULL) {
+            c->labels = labels;
+        }
+        size_t *lines = realloc(c->lines, grown * sizeof *lines);
+        if (lines != NULL) {
+            c->lines = lines;
+        }
+        if (scores == NULL || labels == NULL || lines == NULL) {
+            return -1;
+        }
+        *capacity = grown;
+    }
+    c->scores[c->count] = score;
+    c->labels[c->count] = label;
+    c->lines[c->count] = line;
+    c->count++;
+    return 0;
+}
+
+/* Parses one content line into a candidate. */
+static int parse_line(const context *ctx, candidates *c, size_t *capacity, char *text,
+                      int may_be_header)
+{
+    char *comma = strrchr(text, ',');
+    char *score_text = trim(comma != NULL ? comma + 1 : text);
+    char *label_text = NULL;
+    if (comma != NULL) {
+        *comma = '\0';
+        label_text = trim(text);
+        if (may_be_header && is_header_name(label_text) && is_header_name(score_text)) {
+            return 0;
+        }
+        if (*label_text == '\0') {
+            return fail(ctx, "empty label");
+        }
+        if (!valid_label((const unsigned char *)label_text)) {
+            return fail(ctx, "label is not valid UTF-8 text: '%s'", label_text);
+        }
+    }
+    int64_t score;
+    int parsed = parse_score(score_text, &score);
+    if (parsed == -1) {
+        return fail(ctx, "score is not an integer: '%s'", score_text);
+    }
+    if (parsed == -2) {
+        return fail(ctx, "score out of the int64 range: '%s'", score_text);
+    }
+    char position[24];
+    snprintf(position, sizeof position, "%zu", c->count);
+    char *label = strdup(label_text != NULL ? label_text : position);
+    if (label == NULL || append(c, capacity, label, score, ctx->line) != 0) {
+        free(label);
+        return fail(ctx, "out of memory");
+    }
+    return 0;
+}
+
+static int compare_labels(const void *a, const void *b, void *labels)
+{
+    char **l = labels;
+    int order = strcmp(l[*(const size_t *)a], l[*(const size_t *)b]);
+    if (order != 0) {
+        return order;
+    }
+    return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Labels name the released candidate, so two equal labels would make a
+ * release ambiguous: they are rejected, naming the second occurrence. */
+static int check_unique_labels(context *ctx, const candidates *c)
+{
+    size_t *order = calloc(c->count, sizeof *order);
+    if (order == NULL) {
+        return fail(ctx, "out of memory");
+    }
+    for (size_t i = 0; i < c->count; i++) {
+        order[i] = i;
+    }
+    qsort_r(order, c->count, sizeof *order, compare_labels, c->labels);
+    int rc = 0;
+    for (size_t i = 1; i < c->count && rc == 0; i++) {
+        if (strcmp(c->labels[order[i]], c->labels[order[i - 1]]) == 0) {
+            ctx->line = c->lines[order[i]];
+            rc = fail(ctx, "duplicate label '%s' (first on line %zu)",
+                      c->labels[order[i]], c->lines[order[i - 1]]);
+        }
+    }
+    free(order);
+    return rc;
+}
+
+static int read_lines(FILE *stream, context *ctx, candidates *c)
+{
+    char *buffer = NULL;
+    size_t buffer_size = 0;
+    size_t capacity = 0;
+    int seen_content = 0;
+    int rc = 0;
+    ssize_t length;
+    ctx->line = 0;
+    while (rc == 0 && (length = getline(&buffer, &buffer_size, stream)) >= 0) {
+        ctx->line++;
+        size_t len = (size_t)length;
+        if (memchr(buffer, '\0', len) != NULL) {
+            rc = fail(ctx, "NUL byte in line");
+            break;
+        }
+        if (len > 0 && buffer[len - 1] == '\n') {
+            buffer[--len] = '\0';
+        }
+        if (len > 0 && buffer[len - 1] == '\r') {
+            buffer[--len] = '\0';
+        }
+        if (len > INPUT_LINE_MAX) {
+            rc = fail(ctx, "line longer than %d bytes", INPUT_LINE_MAX);
+            break;
+        }
+        char *text = trim(buffer);
+        if (*text == '\0' || *text == '#') {
+            continue;
+        }
+        rc = parse_line(ctx, c, &capacity, text, !seen_content);
+        seen_content = 1;
+    }
+    if (rc == 0 && ferror(stream)) {
+        rc = fail(ctx, "read error: %s", strerror(errno));
+    }
+    free(buffer);
+    return rc;
+}
+
+int candidates_read(FILE *stream, const char *name, candidates *out,
+                    char *message, size_t message_size)
+{
+    context ctx = { name, 0, message, message_size };
+    candidates c = { 0 };
+    int rc = read_lines(stream, &ctx, &c);
+    if (rc == 0 && c.count == 0) {
+        rc = fail(&ctx, "no candidates");
+    }
+    if (rc == 0) {
+        rc = check_unique_labels(&ctx, &c);
+    }
+    if (rc != 0) {
+        candidates_free(&c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+void candidates_free(candidates *c)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        free(c->labels[i]);
+    }
+    free(c->scores);
+    free(c->labels);
+    free(c->lines);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,279 @@
+/* Parsing the dpsel command line: every option at most once, every value
+ * checked, options that do not apply to the command rejected. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
+    OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
+    OPT_COUNT_OF_OPTIONS
+};
+
+#define FOR_SELECT 1u
+#define FOR_PMF 2u
+#define FOR_PARAMS 4u
+#define FOR_ALL (FOR_SELECT | FOR_PMF | FOR_PARAMS)
+
+typedef struct {
+    const char *name;
+    int takes_value;
+    unsigned commands;
+} option_spec;
+
+static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
+    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF },
+    [OPT_EPSILON] = { "epsilon", 1, FOR_ALL },
+    [OPT_BASE] = { "base", 1, FOR_ALL },
+    [OPT_SENSITIVITY] = { "sensitivity", 1, FOR_ALL },
+    [OPT_MONOTONIC] = { "monotonic", 0, FOR_ALL },
+    [OPT_GAP_CAP] = { "gap-cap", 1, FOR_ALL },
+    [OPT_COUNT] = { "count", 1, FOR_SELECT },
+    [OPT_SEED] = { "seed", 1, FOR_SELECT },
+    [OPT_EXACT] = { "exact", 0, FOR_PMF },
+    [OPT_JSON] = { "json", 0, FOR_ALL },
+    [OPT_HELP] = { "help", 0, FOR_ALL },
+    [OPT_VERSION] = { "version", 0, FOR_ALL },
+};
+
+typedef struct {
+    char *message;
+    size_t size;
+} sink;
+
+static int fail(const sink *out, const char *what, const char *value)
+{
+    snprintf(out->message, out->size, "%s: '%s'", what, value);
+    return -1;
+}
+
+/* Unsigned decimal in [low, high]. */
+static int parse_unsigned(const char *text, uint64_t low, uint64_t high, uint64_t *value)
+{
+    if (!isdigit((unsigned char)text[0])) {
+        return -1;
+    }
+    for (const char *p = text; *p != '\0'; p++) {
+        if (!isdigit((unsigned char)*p)) {
+            return -1;
+        }
+    }
+    errno = 0;
+    uintmax_t v = strtoumax(text, NULL, 10);
+    if (errno == ERANGE || v < low || v > high) {
+        return -1;
+    }
+    *value = (uint64_t)v;
+    return 0;
+}
+
+/* X/2^Y with decimal X and Y; ranges are checked by the library. */
+static int parse_base(const char *text, uint64_t *x, unsigned *y)
+{
+    const char *slash = strstr(text, "/2^");
+    if (slash == NULL || slash == text || (size_t)(slash - text) > 20) {
+        return -1;
+    }
+    char x_text[21];
+    memcpy(x_text, text, (size_t)(slash - text));
+    x_text[slash - text] = '\0';
+    uint64_t y_value;
+    if (parse_unsigned(x_text, 0, UINT64_MAX, x) != 0
+        || parse_unsigned(slash + 3, 0, 64, &y_value) != 0) {
+        return -1;
+    }
+    *y = (unsigned)y_value;
+    return 0;
+}
+
+/* 1 to 64 hex digits, decoded big-endian (an odd count gets a leading 0). */
+static int parse_seed(const char *text, unsigned char *seed, size_t *size)
+{
+    size_t digits = strlen(text);
+    if (digits < 1 || digits > 64) {
+        return -1;
+    }
+    for (size_t i = 0; i < digits; i++) {
+        if (!isxdigit((unsigned char)text[i])) {
+            return -1;
+        }
+    }
+    *size = (digits + 1) / 2;
+    memset(seed, 0, *size);
+    for (size_t i = 0; i < digits; i++) {
+        char c = (char)tolower((unsigned char)text[i]);
+        unsigned nibble = (unsigned)(isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+        size_t position = digits - 1 - i;  /* nibbles from the least significant end */
+        seed[*size - 1 - position / 2] |= (unsigned char)(nibble << (4 * (position % 2)));
+    }
+    return 0;
+}
+
+static int set_value(options *o, int id, const char *value, const sink *out)
+{
+    switch (id) {
+    case OPT_MECHANISM:
+        if (strcmp(value, "pf") == 0) {
+            o->mechanism = DPSEL_PF;
+        } else if (strcmp(value, "em") == 0) {
+            o->mechanism = DPSEL_EM;
+        } else {
+            return fail(out, "--mechanism must be pf or em", value);
+        }
+        return 0;
+    case OPT_EPSILON:
+        o->epsilon = value;
+        return 0;
+    case OPT_BASE:
+        o->base_given = 1;
+        return parse_base(value, &o->base_x, &o->base_y) == 0 ? 0
+             : fail(out, "--base must be X/2^Y with integers X and Y <= 64", value);
+    case OPT_SENSITIVITY:
+        return parse_unsigned(value, 1, UINT64_MAX, &o->sensitivity) == 0 ? 0
+             : fail(out, "--sensitivity must be an integer from 1 to 2^64-1", value);
+    case OPT_GAP_CAP:
+        return parse_unsigned(value, 1, DPSEL_GAP_CAP_MAX, &o->gap_cap) == 0 ? 0
+             : fail(out, "--gap-cap must be an integer from 1 to 1048576", value);
+    case OPT_COUNT:
+        return parse_unsigned(value, 1, UINT32_MAX, &o->count) == 0 ? 0
+             : fail(out, "--count must be an integer from 1 to 4294967295", value);
+    case OPT_SEED:
+        return parse_seed(value, o->seed, &o->seed_size) == 0 ? 0
+             : fail(out, "--seed must be 1 to 64 hexadecimal digits", value);
+    default:
+        return 0;
+    }
+}
+
+static void set_flag(options *o, int id)
+{
+    switch (id) {
+    case OPT_MONOTONIC: o->monotonic = 1; break;
+    case OPT_EXACT: o->exact = 1; break;
+    case OPT_JSON: o->json = 1; break;
+    case OPT_HELP: o->help = 1; break;
+    case OPT_VERSION: o->version = 1; break;
+    default: break;
+    }
+}
+
+static int find_option(const char *name, size_t length)
+{
+    for (int id = 0; id < OPT_COUNT_OF_OPTIONS; id++) {
+        if (strlen(specs[id].name) == length && strncmp(specs[id].name, name, length) == 0) {
+            return id;
+        }
+    }
+    return -1;
+}
+
+static unsigned command_bit(command cmd)
+{
+    return cmd == COMMAND_SELECT ? FOR_SELECT : cmd == COMMAND_PMF ? FOR_PMF : FOR_PARAMS;
+}
+
+/* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
+static int parse_option(int argc, char **argv, int *i, options *o, int *seen, const sink *out)
+{
+    const char *arg = argv[*i] + 2;
+    const char *equals = strchr(arg, '=');
+    size_t length = equals != NULL ? (size_t)(equals - arg) : strlen(arg);
+    int id = find_option(arg, length);
+    if (id < 0) {
+        return fail(out, "unknown option", argv[*i]);
+    }
+    if (seen[id]) {
+        return fail(out, "option given twice", argv[*i]);
+    }
+    seen[id] = 1;
+    if (!(specs[id].commands & command_bit(o->cmd))) {
+        return fail(out, "option does not apply to this command", argv[*i]);
+    }
+    if (!specs[id].takes_value) {
+        if (equals != NULL) {
+            return fail(out, "option takes no value", argv[*i]);
+        }
+        set_flag(o, id);
+        return 0;
+    }
+    const char *value = equals != NULL ? equals + 1 : NULL;
+    if (value == NULL) {
+        if (*i + 1 >= argc) {
+            return fail(out, "option needs a value", argv[*i]);
+        }
+        value = argv[++*i];
+    }
+    return set_value(o, id, value, out);
+}
+
+static int parse_command(const char *word, options *o, const sink *out)
+{
+    if (strcmp(word, "select") == 0) {
+        o->cmd = COMMAND_SELECT;
+    } else if (strcmp(word, "pmf") == 0) {
+        o->cmd = COMMAND_PMF;
+    } else if (strcmp(word, "params") == 0) {
+        o->cmd = COMMAND_PARAMS;
+    } else {
+        return fail(out, "unknown command (select, pmf or params)", word);
+    }
+    return 0;
+}
+
+/* Checks that need the whole command line. */
+static int check_complete(const options *o, const sink *out)
+{
+    if (o->help || o->version) {
+        return 0;
+    }
+    if (o->epsilon != NULL && o->base_given) {
+        return fail(out, "give --epsilon or --base, not both", "--base");
+    }
+    if (o->epsilon == NULL && !o->base_given) {
+        return fail(out, "a privacy parameter is required", "--epsilon or --base");
+    }
+    if (o->cmd == COMMAND_PARAMS && o->file != NULL) {
+        return fail(out, "params takes no FILE", o->file);
+    }
+    return 0;
+}
+
+int options_parse(int argc, char **argv, options *o, char *message, size_t message_size)
+{
+    sink out = { message, message_size };
+    int seen[OPT_COUNT_OF_OPTIONS] = { 0 };
+    memset(o, 0, sizeof *o);
+    o->sensitivity = 1;
+    o->count = 1;
+    o->mechanism = DPSEL_PF;
+    if (argc < 2) {
+        return fail(&out, "missing command (select, pmf or params); see --help", "");
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
+        o->help = argv[1][2] == 'h';
+        o->version = !o->help;
+        return argc == 2 ? 0 : fail(&out, "unexpected argument", argv[2]);
+    }
+    if (parse_command(argv[1], o, &out) != 0) {
+        return -1;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
+            if (parse_option(argc, argv, &i, o, seen, &out) != 0) {
+                return -1;
+            }
+        } else if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
+            return fail(&out, "unknown option", argv[i]);
+        } else if (o->file == NULL) {
+            o->file = argv[i];
+        } else {
+            return fail(&out, "more than one FILE", argv[i]);
+        }
+    }
+    return check_complete(o, &out);
+}

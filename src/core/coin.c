@@ -1,0 +1,59 @@
+/* Exact Bernoulli coins with dyadic probabilities. */
+#include "core.h"
+
+static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
+{
+    return (unsigned)(t->words[i / 64] >> (63 - i % 64)) & 1u;
+}
+
+int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
+{
+    /* Draw u = 0.u_0 u_1 ... uniform in [0, 1) bit by bit; heads iff u < t.
+     * The first digit where u and t differ decides; if u matches every digit
+     * of t, then u >= t. */
+    unsigned u;
+    for (uint64_t i = 0; i < t->lead; i++) {
+        int rc = dpsel_rng_bit(rng, &u);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (u != 0) {
+            *heads = 0;
+            return DPSEL_OK;
+        }
+    }
+    for (uint64_t i = 0; i < t->ndigits; i++) {
+        int rc = dpsel_rng_bit(rng, &u);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        unsigned d = digit_at(t, i);
+        if (u != d) {
+            *heads = u < d;
+            return DPSEL_OK;
+        }
+    }
+    *heads = 0;
+    return DPSEL_OK;
+}
+
+int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
+                          unsigned npowers, uint64_t g, int *heads)
+{
+    /* beta^g = prod over set bits i of g of beta^(2^i): independent coins. */
+    for (unsigned i = npowers; i > 0; i--) {
+        if ((g >> (i - 1)) & 1u) {
+            int coin;
+            int rc = dpsel_core_coin_dyadic(rng, &powers[i - 1], &coin);
+            if (rc != DPSEL_OK) {
+                return rc;
+            }
+            if (!coin) {
+                *heads = 0;
+                return DPSEL_OK;
+            }
+        }
+    }
+    *heads = 1;
+    return DPSEL_OK;
+}

@@ -1,0 +1,80 @@
+/*
+ * The decay table of a selector: beta^(2^i) for i < bitlen(cap), computed
+ * exactly with MPFR (precision from dpsel_core_power_precision, every ternary
+ * value checked) and stored as binary digits for the core's coins.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <mpfr.h>
+
+#include "exact.h"
+
+/* Stores the digits of t (0 < t < 1, exact at precision prec) in entry i. */
+static int store_digits(dpsel_decay_table *table, unsigned i, mpfr_srcptr t,
+                        mpfr_prec_t prec)
+{
+    mpz_t mantissa;
+    mpz_init(mantissa);
+    /* t = mantissa 2^e with bitlen(mantissa) = prec, so
+     * t = 2^-(lead) 0.d_0 ... d_{prec-1} with lead = -(e + prec). */
+    mpfr_exp_t e = mpfr_get_z_2exp(mantissa, t);
+    uint64_t words = ((uint64_t)prec + 63) / 64;
+    mpz_mul_2exp(mantissa, mantissa, (mp_bitcnt_t)(words * 64 - (uint64_t)prec));
+    uint64_t *storage = calloc(words, sizeof *storage);
+    if (storage == NULL) {
+        mpz_clear(mantissa);
+        return DPSEL_ENOMEM;
+    }
+    mpz_export(storage, NULL, 1, sizeof *storage, 0, 0, mantissa);
+    mpz_clear(mantissa);
+    table->storage[i] = storage;
+    table->powers[i].words = storage;
+    table->powers[i].ndigits = (uint64_t)prec;
+    table->powers[i].lead = (uint64_t)(-(e + (mpfr_exp_t)prec));
+    return DPSEL_OK;
+}
+
+int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
+                            uint64_t cap)
+{
+    unsigned xbits = dpsel_core_bitlen(x);
+    unsigned count = dpsel_core_bitlen(cap);
+    int rc = DPSEL_OK;
+    mpfr_t power;
+
+    table->npowers = 0;
+    mpfr_init2(power, (mpfr_prec_t)dpsel_core_power_precision(xbits, 0));
+    if (mpfr_set_uj_2exp(power, x, -(intmax_t)y, MPFR_RNDN) != 0) {
+        rc = DPSEL_EINEXACT;
+    }
+    for (unsigned i = 0; i < count && rc == DPSEL_OK; i++) {
+        mpfr_prec_t prec = (mpfr_prec_t)dpsel_core_power_precision(xbits, i);
+        if (i > 0) {
+            /* beta^(2^i) = (beta^(2^(i-1)))^2, exact at twice the precision */
+            if (mpfr_prec_round(power, prec, MPFR_RNDN) != 0
+                || mpfr_sqr(power, power, MPFR_RNDN) != 0) {
+                rc = DPSEL_EINEXACT;
+                break;
+            }
+        }
+        rc = store_digits(table, i, power, prec);
+        if (rc == DPSEL_OK) {
+            table->npowers = i + 1;
+        }
+    }
+    mpfr_clear(power);
+    if (rc != DPSEL_OK) {
+        dpsel_decay_table_free(table);
+    }
+    return rc;
+}
+
+void dpsel_decay_table_free(dpsel_decay_table *table)
+{
+    for (unsigned i = 0; i < table->npowers; i++) {
+        free(table->storage[i]);
+        table->storage[i] = NULL;
+    }
+    table->npowers = 0;
+}

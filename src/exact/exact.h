@@ -1,0 +1,43 @@
+/*
+ * The exact-arithmetic layer: MPFR and GMP computations on dyadic and
+ * rational numbers.  On the sampling path (the decay table) every MPFR
+ * operation must be exact and is checked; the parameter search and the
+ * reported epsilon use directed rounding, so they are rigorous bounds.
+ */
+#ifndef DPSEL_EXACT_H
+#define DPSEL_EXACT_H
+
+#include <gmp.h>
+
+#include "../core/core.h"
+
+/* The exact table powers[i] = beta^(2^i), i < bitlen(cap), for the decay of a
+ * selector.  Owns the digit storage. */
+typedef struct {
+    dpsel_dyadic powers[64];
+    uint64_t *storage[64];
+    unsigned npowers;
+} dpsel_decay_table;
+
+/* Builds the table for beta = x / 2^y and the gap cap.  DPSEL_ENOMEM or
+ * DPSEL_EINEXACT on failure (then nothing is left allocated). */
+int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
+                            uint64_t cap);
+void dpsel_decay_table_free(dpsel_decay_table *table);
+
+/* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
+ * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
+int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
+
+/* Writes the decimal number 0.DIGITS * 10^exponent10 (DIGITS a non-empty
+ * string of decimal digits, the first non-zero) in the style dpsel prints:
+ * plain for 1e-5 <= value < 1e17, else d.ddde[+-]X.  buf must hold
+ * strlen(digits) + 16 bytes. */
+void dpsel_format_decimal(const char *digits, long exponent10, char *buf);
+
+/* The non-negative rational value as a new string: "num/den" in lowest
+ * terms, or 17 significant digits correctly rounded (ties to even).
+ * DPSEL_ENOMEM on failure. */
+int dpsel_rational_to_string(const mpq_t value, dpsel_format format, char **out);
+
+#endif /* DPSEL_EXACT_H */

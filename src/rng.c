@@ -1,0 +1,148 @@
+/*
+ * Random sources: the OS CSPRNG (getrandom), a seeded ChaCha20 stream for
+ * tests and reproducible audits (libsodium), and caller-supplied bit sources.
+ * The samplers read them one bit at a time through dpsel_rng_bit().
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <sodium.h>
+
+#include "core/core.h"
+
+enum { RNG_UNSET = 0, RNG_OS = 1, RNG_SEEDED = 2, RNG_CUSTOM = 3 };
+
+#define SEED_MAX 64u
+
+static void reset(dpsel_rng *rng, int kind)
+{
+    sodium_memzero(rng, sizeof *rng);
+    rng->kind_ = kind;
+    rng->buffer_pos_ = sizeof rng->buffer_;  /* empty: refilled on first use */
+}
+
+int dpsel_rng_init_os(dpsel_rng *rng)
+{
+    if (rng == NULL) {
+        return DPSEL_ENULL;
+    }
+    reset(rng, RNG_OS);
+    return DPSEL_OK;
+}
+
+int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed, size_t seed_size)
+{
+    static const char domain[] = "dpsel seeded stream v1";
+    crypto_generichash_state hash;
+
+    if (rng == NULL || seed == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (seed_size < 1 || seed_size > SEED_MAX) {
+        return DPSEL_ERANGE;
+    }
+    if (sodium_init() < 0) {
+        return DPSEL_ERANDOM;
+    }
+    reset(rng, RNG_SEEDED);
+    /* key = BLAKE2b-256(domain || seed_size || seed): distinct seeds, and
+     * seeds of distinct lengths, give independent keys. */
+    unsigned char length_byte = (unsigned char)seed_size;
+    crypto_generichash_init(&hash, NULL, 0, sizeof rng->key_);
+    crypto_generichash_update(&hash, (const unsigned char *)domain, sizeof domain - 1);
+    crypto_generichash_update(&hash, &length_byte, 1);
+    crypto_generichash_update(&hash, seed, seed_size);
+    crypto_generichash_final(&hash, rng->key_, sizeof rng->key_);
+    sodium_memzero(&hash, sizeof hash);
+    return DPSEL_OK;
+}
+
+int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context)
+{
+    if (rng == NULL || fn == NULL) {
+        return DPSEL_ENULL;
+    }
+    reset(rng, RNG_CUSTOM);
+    rng->bit_fn_ = fn;
+    rng->bit_context_ = context;
+    return DPSEL_OK;
+}
+
+void dpsel_rng_wipe(dpsel_rng *rng)
+{
+    if (rng != NULL) {
+        reset(rng, RNG_UNSET);
+    }
+}
+
+/* Fills the whole buffer from getrandom, retrying short reads and EINTR. */
+static int fill_from_os(dpsel_rng *rng)
+{
+    size_t filled = 0;
+    while (filled < sizeof rng->buffer_) {
+        ssize_t got = getrandom(rng->buffer_ + filled, sizeof rng->buffer_ - filled, 0);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return DPSEL_ERANDOM;
+        }
+        filled += (size_t)got;
+    }
+    return DPSEL_OK;
+}
+
+/* The next 256 bytes of the ChaCha20 keystream (nonce 0, 64-byte blocks). */
+static int fill_from_stream(dpsel_rng *rng)
+{
+    static const unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = { 0 };
+    uint64_t blocks = sizeof rng->buffer_ / 64;
+    memset(rng->buffer_, 0, sizeof rng->buffer_);
+    if (crypto_stream_chacha20_xor_ic(rng->buffer_, rng->buffer_, sizeof rng->buffer_,
+                                      nonce, rng->block_, rng->key_) != 0) {
+        return DPSEL_ERANDOM;
+    }
+    rng->block_ += blocks;
+    return DPSEL_OK;
+}
+
+static int next_byte(dpsel_rng *rng, unsigned *byte)
+{
+    if (rng->buffer_pos_ == sizeof rng->buffer_) {
+        int rc = rng->kind_ == RNG_OS ? fill_from_os(rng) : fill_from_stream(rng);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        rng->buffer_pos_ = 0;
+    }
+    *byte = rng->buffer_[rng->buffer_pos_];
+    rng->buffer_[rng->buffer_pos_] = 0;  /* a used bit is not kept */
+    rng->buffer_pos_++;
+    return DPSEL_OK;
+}
+
+int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
+{
+    if (rng->kind_ == RNG_CUSTOM) {
+        unsigned b = 0;
+        if (rng->bit_fn_(rng->bit_context_, &b) != 0 || b > 1) {
+            return DPSEL_ERANDOM;
+        }
+        *bit = b;
+        return DPSEL_OK;
+    }
+    if (rng->kind_ != RNG_OS && rng->kind_ != RNG_SEEDED) {
+        return DPSEL_ERANDOM;  /* wiped or never initialised */
+    }
+    if (rng->bits_left_ == 0) {
+        int rc = next_byte(rng, &rng->current_byte_);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        rng->bits_left_ = 8;
+    }
+    rng->bits_left_--;
+    *bit = (rng->current_byte_ >> rng->bits_left_) & 1u;
+    return DPSEL_OK;
+}
