@@ -22,7 +22,7 @@ LIBS := -lmpfr -lgmp -lsodium
 CORE_SRC := $(wildcard src/core/*.c)
 LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) src/rng.c src/select.c src/error.c
 CLI_SRC := $(wildcard src/cli/*.c)
-TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SRC := $(wildcard tests/*.c)
 
 BUILD := build
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
@@ -61,7 +61,7 @@ $(BUILD)/dpsel.pc: dpsel.pc.in Makefile
 # Tests link the static library and may call its internal (core) functions.
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(STATIC) -lcriterion $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(STATIC) -lcriterion $(LIBS) -lm
 
 deps:
 	@sh .ci/install-deps

@@ -1,0 +1,173 @@
+/* Shared helpers of dpsel's Criterion tests (see support.h). */
+#include "support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Replays a prefix of bits; a request past it is refused (and noted). */
+typedef struct {
+    const unsigned char *bits;
+    unsigned length;
+    unsigned used;
+    int wanted_more;
+} replay;
+
+static int replay_bit(void *context, unsigned *bit)
+{
+    replay *r = context;
+    if (r->used == r->length) {
+        r->wanted_more = 1;
+        return 1;
+    }
+    *bit = r->bits[r->used++];
+    return 0;
+}
+
+typedef struct {
+    sampler_fn sampler;
+    void *arg;
+    size_t outcomes;
+    unsigned max_depth;
+    mpq_t *mass;
+    mpz_t residual_count;     /* in units of 2^-max_depth */
+    mpz_t *mass_count;        /* likewise */
+    unsigned char *prefix;
+    long complete;
+    int failed;
+} enumeration;
+
+static void visit(enumeration *e, unsigned depth)
+{
+    replay source = { e->prefix, depth, 0, 0 };
+    dpsel_rng rng;
+    size_t outcome = 0;
+    cr_assert_eq(dpsel_rng_init_custom(&rng, replay_bit, &source), DPSEL_OK);
+    int rc = e->sampler(e->arg, &rng, &outcome);
+    if (rc == DPSEL_OK) {
+        if (source.used != depth || outcome >= e->outcomes) {
+            e->failed = 1;
+            return;
+        }
+        mpz_t unit;
+        mpz_init(unit);
+        mpz_ui_pow_ui(unit, 2, e->max_depth - depth);
+        mpz_add(e->mass_count[outcome], e->mass_count[outcome], unit);
+        mpz_clear(unit);
+        e->complete++;
+    } else if (source.wanted_more) {
+        if (depth == e->max_depth) {
+            mpz_add_ui(e->residual_count, e->residual_count, 1);
+            return;
+        }
+        for (unsigned char b = 0; b <= 1 && !e->failed; b++) {
+            e->prefix[depth] = b;
+            visit(e, depth + 1);
+        }
+    } else {
+        e->failed = 1;
+    }
+}
+
+long enumerate_bits(sampler_fn sampler, void *arg, size_t outcomes, unsigned max_depth,
+                    mpq_t *mass, mpq_t residual)
+{
+    enumeration e = { .sampler = sampler, .arg = arg, .outcomes = outcomes,
+                      .max_depth = max_depth, .mass = mass };
+    e.prefix = calloc(max_depth + 1, 1);
+    e.mass_count = calloc(outcomes, sizeof *e.mass_count);
+    cr_assert(e.prefix != NULL && e.mass_count != NULL);
+    mpz_init(e.residual_count);
+    for (size_t r = 0; r < outcomes; r++) {
+        mpz_init(e.mass_count[r]);
+    }
+    visit(&e, 0);
+    mpz_t scale;
+    mpz_init(scale);
+    mpz_ui_pow_ui(scale, 2, max_depth);
+    for (size_t r = 0; r < outcomes; r++) {
+        mpq_set_num(mass[r], e.mass_count[r]);
+        mpq_set_den(mass[r], scale);
+        mpq_canonicalize(mass[r]);
+        mpz_clear(e.mass_count[r]);
+    }
+    mpq_set_num(residual, e.residual_count);
+    mpq_set_den(residual, scale);
+    mpq_canonicalize(residual);
+    mpz_clears(scale, e.residual_count, (mpz_ptr)0);
+    free(e.mass_count);
+    free(e.prefix);
+    return e.failed ? -1 : e.complete;
+}
+
+void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out)
+{
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_probability(pmf, r, DPSEL_RATIONAL, &text), DPSEL_OK);
+    cr_assert_eq(mpq_set_str(out, text, 10), 0, "bad rational %s", text);
+    dpsel_string_free(text);
+}
+
+/* Upper 1e-6 quantile of chi-square with dof degrees of freedom: exact for
+ * 1 and 2, Wilson-Hilferty (accurate to well under 1% here) above. */
+static double chi_square_critical(unsigned dof)
+{
+    const double z = 4.753424;  /* upper 1e-6 quantile of the standard normal */
+    if (dof == 1) {
+        return 23.9281;
+    }
+    if (dof == 2) {
+        return -2.0 * log(1e-6);
+    }
+    double a = 2.0 / (9.0 * dof);
+    double c = 1.0 - a + z * sqrt(a);
+    return dof * c * c * c;
+}
+
+int chi_square_fits(const uint64_t *counts, const mpq_t *p, size_t k, uint64_t draws,
+                    double *statistic, unsigned *dof)
+{
+    /* Merge consecutive cells until each expects at least 5 draws; a short
+     * tail joins the last full cell. */
+    double *expected = calloc(k, sizeof *expected);
+    double *observed = calloc(k, sizeof *observed);
+    cr_assert(expected != NULL && observed != NULL);
+    size_t cells = 0;
+    int open = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!open) {
+            expected[cells] = observed[cells] = 0.0;
+            open = 1;
+        }
+        expected[cells] += mpq_get_d(p[i]) * (double)draws;
+        observed[cells] += (double)counts[i];
+        if (expected[cells] >= 5.0) {
+            cells++;
+            open = 0;
+        }
+    }
+    if (open && cells > 0) {
+        expected[cells - 1] += expected[cells];
+        observed[cells - 1] += observed[cells];
+    } else if (open) {
+        cells = 1;
+    }
+    double stat = 0.0;
+    for (size_t c = 0; c < cells; c++) {
+        double d = observed[c] - expected[c];
+        stat += d * d / expected[c];
+    }
+    free(expected);
+    free(observed);
+    *statistic = stat;
+    *dof = cells > 1 ? (unsigned)cells - 1 : 0;
+    return cells <= 1 ? 1 : stat < chi_square_critical(*dof);
+}
+
+dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_base(&p, x, y, sensitivity, monotonic), DPSEL_OK);
+    return p;
+}

@@ -1,0 +1,36 @@
+/* Shared helpers of dpsel's Criterion tests. */
+#ifndef DPSEL_TEST_SUPPORT_H
+#define DPSEL_TEST_SUPPORT_H
+
+#include <gmp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dpsel.h"
+
+/* A sampler run on a bit source: stores an outcome in [0, outcomes) in *out. */
+typedef int (*sampler_fn)(void *arg, dpsel_rng *rng, size_t *out);
+
+/* Exact enumeration of every bit string a sampler can consume, depth first,
+ * up to max_depth bits: mass[r] (of size outcomes, initialised by the caller)
+ * receives the total probability of the strings on which the sampler returns r,
+ * residual the probability of the strings cut at the depth bound.  Returns the
+ * number of complete strings, or -1 if the sampler failed other than by
+ * running out of bits (or returned an outcome out of range). */
+long enumerate_bits(sampler_fn sampler, void *arg, size_t outcomes, unsigned max_depth,
+                    mpq_t *mass, mpq_t residual);
+
+/* The exact probability of candidate r from a dpsel_pmf, as a rational. */
+void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out);
+
+/* Chi-square goodness of fit of counts[0..k-1] (total draws) against the
+ * exact probabilities p[0..k-1]: cells with expected count below 5 are merged.
+ * Returns 1 if the statistic is below the critical value at false-alarm
+ * probability 1e-6, 0 otherwise; *statistic and *dof receive the values. */
+int chi_square_fits(const uint64_t *counts, const mpq_t *p, size_t k, uint64_t draws,
+                    double *statistic, unsigned *dof);
+
+/* Params from an explicit base, asserting success. */
+dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic);
+
+#endif

@@ -1,0 +1,362 @@
+/* The exact pmf against an independent computation: EM by its formula, PF by
+ * averaging over all n! visiting orders; the worst-case closed forms of the
+ * permute-and-flip paper (Prop. 4); correctly rounded decimals. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "support.h"
+
+/* beta^min(g, cap) as an exact rational. */
+static void clamped_weight(const dpsel_params *p, uint64_t gap, mpq_t w)
+{
+    uint64_t g = gap < p->gap_cap ? gap : p->gap_cap;
+    mpz_ui_pow_ui(mpq_numref(w), p->x, g);
+    mpz_ui_pow_ui(mpq_denref(w), 2, p->y * g);
+    mpq_canonicalize(w);
+}
+
+static uint64_t gap_of(const int64_t *scores, size_t n, size_t r)
+{
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    return (uint64_t)best - (uint64_t)scores[r];
+}
+
+static void em_reference(const dpsel_params *p, const int64_t *s, size_t n, mpq_t *prob)
+{
+    mpq_t total;
+    mpq_init(total);
+    for (size_t r = 0; r < n; r++) {
+        clamped_weight(p, gap_of(s, n, r), prob[r]);
+        mpq_add(total, total, prob[r]);
+    }
+    for (size_t r = 0; r < n; r++) {
+        mpq_div(prob[r], prob[r], total);
+    }
+    mpq_clear(total);
+}
+
+/* Adds to prob the outcome of visiting the candidates in the order perm,
+ * weighted by 1/n! (applied by the caller). */
+static void pf_order(mpq_t *w, const size_t *perm, size_t n, mpq_t *prob)
+{
+    mpq_t reach, term;
+    mpq_inits(reach, term, (mpq_ptr)0);
+    mpq_set_ui(reach, 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        mpq_mul(term, reach, w[perm[i]]);
+        mpq_add(prob[perm[i]], prob[perm[i]], term);
+        mpq_set_ui(term, 1, 1);
+        mpq_sub(term, term, w[perm[i]]);
+        mpq_mul(reach, reach, term);
+    }
+    mpq_clears(reach, term, (mpq_ptr)0);
+}
+
+static void permutations(mpq_t *w, size_t *perm, size_t k, size_t n, mpq_t *prob,
+                         unsigned long *count)
+{
+    if (k == n) {
+        pf_order(w, perm, n, prob);
+        (*count)++;
+        return;
+    }
+    for (size_t i = k; i < n; i++) {
+        size_t t = perm[k]; perm[k] = perm[i]; perm[i] = t;
+        permutations(w, perm, k + 1, n, prob, count);
+        t = perm[k]; perm[k] = perm[i]; perm[i] = t;
+    }
+}
+
+static void pf_reference(const dpsel_params *p, const int64_t *s, size_t n, mpq_t *prob)
+{
+    mpq_t w[8];
+    size_t perm[8];
+    unsigned long count = 0;
+    cr_assert_leq(n, 8);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(w[r]);
+        clamped_weight(p, gap_of(s, n, r), w[r]);
+        mpq_set_ui(prob[r], 0, 1);
+        perm[r] = r;
+    }
+    permutations(w, perm, 0, n, prob, &count);
+    mpq_t scale;
+    mpq_init(scale);
+    mpq_set_ui(scale, 1, count);
+    for (size_t r = 0; r < n; r++) {
+        mpq_mul(prob[r], prob[r], scale);
+        mpq_clear(w[r]);
+    }
+    mpq_clear(scale);
+}
+
+/* Parses dpsel's decimal text ("0.25", "1.5e-07") into an exact rational and
+ * the place value of its last digit. */
+static void parse_decimal(const char *text, mpq_t value, mpq_t last_place)
+{
+    char digits[64] = { 0 };
+    long exponent = 0, after_point = 0;
+    size_t d = 0;
+    int in_fraction = 0;
+    for (const char *c = text; *c != '\0'; c++) {
+        if (*c == '.') {
+            in_fraction = 1;
+        } else if (*c == 'e') {
+            exponent = strtol(c + 1, NULL, 10);
+            break;
+        } else {
+            digits[d++] = *c;
+            after_point += in_fraction;
+        }
+    }
+    long place = exponent - after_point;   /* value = digits * 10^place */
+    mpz_set_str(mpq_numref(value), digits, 10);
+    mpz_set_ui(mpq_denref(value), 1);
+    mpz_set_ui(mpq_numref(last_place), 1);
+    mpz_set_ui(mpq_denref(last_place), 1);
+    mpz_t power;
+    mpz_init(power);
+    mpz_ui_pow_ui(power, 10, (unsigned long)labs(place));
+    if (place >= 0) {
+        mpz_mul(mpq_numref(value), mpq_numref(value), power);
+        mpz_set(mpq_numref(last_place), power);
+    } else {
+        mpz_set(mpq_denref(value), power);
+        mpz_set(mpq_denref(last_place), power);
+    }
+    mpq_canonicalize(value);
+    mpq_canonicalize(last_place);
+    mpz_clear(power);
+}
+
+/* The decimal has 17 significant digits and lies within half a unit of its
+ * last digit from the exact value. */
+static void check_decimal(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
+{
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text), DPSEL_OK);
+    if (mpq_sgn(exact) == 0) {
+        cr_expect_str_eq(text, "0");
+        dpsel_string_free(text);
+        return;
+    }
+    mpq_t value, place, error;
+    mpq_inits(value, place, error, (mpq_ptr)0);
+    parse_decimal(text, value, place);
+    mpq_sub(error, value, exact);
+    mpq_abs(error, error);
+    mpq_mul_2exp(error, error, 1);
+    cr_expect(mpq_cmp(error, place) <= 0, "%s is not correctly rounded", text);
+    size_t significant = 0;
+    int leading = 1;
+    for (const char *c = text; *c != '\0' && *c != 'e'; c++) {
+        if (*c >= '1' && *c <= '9') {
+            leading = 0;
+        }
+        significant += !leading && *c >= '0' && *c <= '9';
+    }
+    cr_expect_eq(significant, 17, "%s has %zu significant digits", text, significant);
+    mpq_clears(value, place, error, (mpq_ptr)0);
+    dpsel_string_free(text);
+}
+
+static void expected_error(const int64_t *s, size_t n, mpq_t *prob, mpq_t out)
+{
+    mpq_t term;
+    mpq_init(term);
+    mpq_set_ui(out, 0, 1);
+    for (size_t r = 0; r < n; r++) {
+        mpz_set_ui(mpq_numref(term), 0);
+        mpz_import(mpq_numref(term), 1, 1, sizeof(uint64_t), 0, 0, (uint64_t[]){ gap_of(s, n, r) });
+        mpz_set_ui(mpq_denref(term), 1);
+        mpq_mul(term, term, prob[r]);
+        mpq_add(out, out, term);
+    }
+    mpq_clear(term);
+}
+
+/* Compares dpsel's pmf and expected error with the reference; returns the
+ * reference's expected error in err. */
+static void check_against_reference(const dpsel_params *p, dpsel_mechanism m,
+                                    const int64_t *s, size_t n, mpq_t err)
+{
+    mpq_t ref[8], got, total, dpsel_err;
+    dpsel_pmf *pmf = NULL;
+    mpq_inits(got, total, dpsel_err, (mpq_ptr)0);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(ref[r]);
+    }
+    (m == DPSEL_EM ? em_reference : pf_reference)(p, s, n, ref);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, s, n), DPSEL_OK);
+    for (size_t r = 0; r < n; r++) {
+        pmf_rational(pmf, r, got);
+        cr_expect(mpq_equal(got, ref[r]), "mechanism %d, candidate %zu differs", m, r);
+        mpq_add(total, total, got);
+        check_decimal(pmf, r, ref[r]);
+    }
+    cr_expect(mpq_cmp_ui(total, 1, 1) == 0, "probabilities do not sum to 1");
+    expected_error(s, n, ref, err);
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_OK);
+    mpq_set_str(dpsel_err, text, 10);
+    cr_expect(mpq_equal(dpsel_err, err), "expected error differs");
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
+    for (size_t r = 0; r < n; r++) {
+        mpq_clear(ref[r]);
+    }
+    mpq_clears(got, total, dpsel_err, (mpq_ptr)0);
+}
+
+static const int64_t vectors[][6] = {
+    { 5, 5, 5, 5, 5, 5 },                                   /* all ties */
+    { -3, -1, -7, -1, -2, -40 },                            /* negative, ties at the top */
+    { INT64_MAX, INT64_MIN, 0, INT64_MAX - 1, -1, INT64_MIN + 1 },  /* extremes */
+    { 100, 0, 99, 1, 98, 2 },
+    { 0, -1, -2, -3, -4, -5 },
+    { 7, 3, 7, 3, 7, 3 },
+};
+
+static dpsel_params test_params(size_t i)
+{
+    dpsel_params p;
+    switch (i) {
+    case 0: return base_params(1, 1, 1, 0);
+    case 1: return base_params(3, 2, 1, 1);
+    case 2: return base_params(13, 4, 3, 0);         /* sensitivity 3 */
+    case 3:
+        cr_assert_eq(dpsel_params_from_epsilon(&p, "0.7", 1000, 1), DPSEL_OK);
+        return p;                                   /* y near 64, sensitivity 1000 */
+    case 4:
+        p = base_params(3, 2, 2, 0);
+        cr_assert_eq(dpsel_params_set_gap_cap(&p, 3), DPSEL_OK);
+        return p;                                   /* an explicit small cap */
+    default:
+        cr_assert_eq(dpsel_params_from_epsilon(&p, "2.5", 1, 0), DPSEL_OK);
+        return p;
+    }
+}
+
+Test(pmf, equals_an_independent_exact_computation)
+{
+    for (size_t pi = 0; pi < 6; pi++) {
+        dpsel_params p = test_params(pi);
+        for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++) {
+            /* params 3 has 4-megabit weights: the n! reference is kept small */
+            size_t largest = pi == 3 ? 3 : 6;
+            for (size_t n = 1; n <= largest; n += (n < 3 ? 1 : 3)) {
+                mpq_t err_pf, err_em;
+                mpq_inits(err_pf, err_em, (mpq_ptr)0);
+                check_against_reference(&p, DPSEL_PF, vectors[v], n, err_pf);
+                check_against_reference(&p, DPSEL_EM, vectors[v], n, err_em);
+                cr_expect(mpq_cmp(err_pf, err_em) <= 0,
+                          "params %zu vector %zu n %zu: PF error above EM", pi, v, n);
+                mpq_clears(err_pf, err_em, (mpq_ptr)0);
+            }
+        }
+    }
+}
+
+/* Prop. 4 of McKenna & Sheldon: q = (0, -c, ..., -c), p = beta^c:
+ * EM error c (n-1) p / (1 + (n-1) p), PF error c (1 - (1 - (1-p)^n) / (n p)). */
+Test(pmf, worst_case_closed_forms)
+{
+    const uint64_t bases[][2] = { { 1, 1 }, { 3, 2 }, { 29, 5 } };
+    for (size_t b = 0; b < 3; b++) {
+        dpsel_params params = base_params(bases[b][0], (unsigned)bases[b][1], 1, 0);
+        for (size_t n = 2; n <= 40; n += 7) {
+            for (uint64_t c = 1; c <= 6; c++) {
+                int64_t scores[40] = { 0 };
+                for (size_t r = 1; r < n; r++) {
+                    scores[r] = -(int64_t)c;
+                }
+                mpq_t p, em, pf, t, u, got;
+                mpq_inits(p, em, pf, t, u, got, (mpq_ptr)0);
+                clamped_weight(&params, c, p);
+                /* EM */
+                mpq_set_ui(t, n - 1, 1);
+                mpq_mul(t, t, p);                 /* (n-1) p */
+                mpq_set_ui(u, 1, 1);
+                mpq_add(u, u, t);                 /* 1 + (n-1) p */
+                mpq_div(em, t, u);
+                mpq_set_ui(u, c, 1);
+                mpq_mul(em, em, u);
+                /* PF */
+                mpq_set_ui(t, 1, 1);
+                mpq_sub(t, t, p);                 /* 1 - p */
+                mpq_set_ui(u, 1, 1);
+                for (size_t i = 0; i < n; i++) {
+                    mpq_mul(u, u, t);             /* (1-p)^n */
+                }
+                mpq_set_ui(t, 1, 1);
+                mpq_sub(t, t, u);                 /* 1 - (1-p)^n */
+                mpq_set_ui(u, n, 1);
+                mpq_mul(u, u, p);
+                mpq_div(t, t, u);
+                mpq_set_ui(pf, 1, 1);
+                mpq_sub(pf, pf, t);
+                mpq_set_ui(u, c, 1);
+                mpq_mul(pf, pf, u);
+
+                const dpsel_mechanism mechanisms[2] = { DPSEL_EM, DPSEL_PF };
+                for (int m = 0; m < 2; m++) {
+                    dpsel_pmf *pmf = NULL;
+                    char *text = NULL;
+                    cr_assert_eq(dpsel_pmf_new(&pmf, &params, mechanisms[m], scores, n), DPSEL_OK);
+                    cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_OK);
+                    mpq_set_str(got, text, 10);
+                    cr_expect(mpq_equal(got, m == 0 ? em : pf), "n=%zu c=%lu mech %d: %s", n, c, m, text);
+                    dpsel_string_free(text);
+                    dpsel_pmf_free(pmf);
+                }
+                cr_expect(mpq_cmp(pf, em) <= 0);
+                mpq_clears(p, em, pf, t, u, got, (mpq_ptr)0);
+            }
+        }
+    }
+}
+
+Test(pmf, errors)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_pmf *pmf = NULL;
+    int64_t s[1] = { 0 };
+    char *text = NULL;
+    cr_expect_eq(dpsel_pmf_new(NULL, &p, DPSEL_PF, s, 1), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_new(&pmf, NULL, DPSEL_PF, s, 1), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, NULL, 1), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, s, 0), DPSEL_EEMPTY);
+    cr_expect_eq(dpsel_pmf_new(&pmf, &p, (dpsel_mechanism)7, s, 1), DPSEL_ERANGE);
+    dpsel_params bad = p;
+    bad.x = 2;
+    cr_expect_eq(dpsel_pmf_new(&pmf, &bad, DPSEL_PF, s, 1), DPSEL_ERANGE);
+    cr_expect(pmf == NULL, "output written on failure");
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, s, 1), DPSEL_OK);
+    cr_expect_eq(dpsel_pmf_probability(pmf, 1, DPSEL_DECIMAL, &text), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_pmf_probability(pmf, 0, (dpsel_format)9, &text), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, NULL), DPSEL_ENULL);
+    cr_expect(text == NULL);
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_RATIONAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, "1/1");
+    dpsel_string_free(text);
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, "1.0000000000000000");
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
+}
+
+Test(pmf, refuses_exact_work_beyond_its_limits)
+{
+    static int64_t scores[5000];
+    dpsel_params p;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    for (size_t i = 0; i < 5000; i++) {
+        scores[i] = (int64_t)(i % 97);
+    }
+    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 5000), DPSEL_ETOOLARGE);
+    cr_expect(pmf == NULL);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, 5000), DPSEL_OK);
+    dpsel_pmf_free(pmf);
+}
