@@ -66,8 +66,8 @@ $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
 deps:
 	@sh .ci/install-deps
 
-test: $(TESTS)
-	$(TESTS) --jobs 2
+test: $(TESTS) $(TOOL)
+	DPSEL_TOOL=$(TOOL) $(TESTS) --jobs 2
 
 cli-test: $(TOOL)
 	sh tests/cli.sh $(TOOL)

@@ -125,7 +125,7 @@ static double chi_square_critical(unsigned dof)
     return dof * c * c * c;
 }
 
-int chi_square_fits(const uint64_t *counts, const mpq_t *p, size_t k, uint64_t draws,
+int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
                     double *statistic, unsigned *dof)
 {
     /* Merge consecutive cells until each expects at least 5 draws; a short

@@ -27,7 +27,7 @@ void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out);
  * exact probabilities p[0..k-1]: cells with expected count below 5 are merged.
  * Returns 1 if the statistic is below the critical value at false-alarm
  * probability 1e-6, 0 otherwise; *statistic and *dof receive the values. */
-int chi_square_fits(const uint64_t *counts, const mpq_t *p, size_t k, uint64_t draws,
+int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
                     double *statistic, unsigned *dof);
 
 /* Params from an explicit base, asserting success. */

@@ -75,6 +75,12 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index);
 
+/* One trial of the exponential mechanism: draws a candidate uniformly and
+ * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the
+ * largest score.  Requires 1 <= n <= DPSEL_MAX_CANDIDATES. */
+int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t n, int64_t best, size_t *candidate, int *kept);
+
 /* Exponential mechanism by rejection: draws a candidate uniformly and keeps
  * it with probability beta^g'; a kept candidate has exactly the EM
  * distribution.  Each trial keeps with probability >= 1/n; after

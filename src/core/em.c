@@ -1,29 +1,40 @@
 /* The exponential mechanism (McSherry & Talwar 2007), by exact rejection. */
 #include "core.h"
 
+int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t n, int64_t best, size_t *candidate, int *kept)
+{
+    uint64_t drawn;
+    int rc = dpsel_core_uniform(rng, (uint64_t)n, &drawn);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    uint64_t gap = dpsel_core_clamped_gap(best, scores[drawn], decay->cap);
+    rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, kept);
+    if (rc == DPSEL_OK) {
+        *candidate = (size_t)drawn;
+    }
+    return rc;
+}
+
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index)
 {
     int64_t best = scores[dpsel_core_argmax(scores, n)];
-    /* A trial keeps r with probability (1/n) beta^g'_r, so a kept candidate
-     * is r with probability beta^g'_r / sum_j beta^g'_j.  The sum is at least
-     * 1 (the best candidate), so all DPSEL_REJECTION_ROUNDS * n trials fail
-     * with probability at most (1 - 1/n)^(128 n) < e^-128. */
+    /* Trials are independent and alike; a kept candidate is r with
+     * probability beta^g'_r / sum_j beta^g'_j.  The sum is at least 1 (the
+     * best candidate), so all DPSEL_REJECTION_ROUNDS * n trials fail with
+     * probability at most (1 - 1/n)^(128 n) < e^-128. */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
         for (size_t trial = 0; trial < n; trial++) {
-            uint64_t candidate;
-            int rc = dpsel_core_uniform(rng, (uint64_t)n, &candidate);
+            size_t candidate;
+            int kept;
+            int rc = dpsel_core_em_trial(rng, decay, scores, n, best, &candidate, &kept);
             if (rc != DPSEL_OK) {
                 return rc;
             }
-            uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
-            int heads;
-            rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, &heads);
-            if (rc != DPSEL_OK) {
-                return rc;
-            }
-            if (heads) {
-                *index = (size_t)candidate;
+            if (kept) {
+                *index = candidate;
                 return DPSEL_OK;
             }
         }

@@ -1,0 +1,344 @@
+/*
+ * The samplers against the exact pmf.
+ *
+ * Exact layer: every bit string a sampler can read is enumerated up to a
+ * depth bound (support.c); for every candidate r,
+ *     realised(r) <= pmf(r) <= realised(r) + residual,
+ * with pmf the exact rational.  Deterministic: it holds or it does not.
+ *
+ * Statistical layer: chi-square goodness of fit of many draws against the
+ * exact pmf, cells merged to expect >= 5 draws, false-alarm probability
+ * 1e-6 per test (fixed seeds, so the seeded tests are deterministic too).
+ * Power: with N draws, a cell of probability p whose realised probability is
+ * off by a relative delta adds about N p delta^2 to the statistic, so a test
+ * with critical value K catches delta >~ sqrt(K / (N p)); for N = 10^5 and
+ * p = 0.1 and K ~ 30 (few cells), that is a 5.5% relative error in that cell.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "exact/exact.h"
+#include "support.h"
+
+typedef struct {
+    const dpsel_selector *selector;
+    dpsel_mechanism mechanism;
+    const int64_t *scores;
+    size_t n;
+} selection;
+
+static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const selection *s = arg;
+    return dpsel_select(s->selector, s->mechanism, s->scores, s->n, rng, out);
+}
+
+/* Residual bound of the exact layer. */
+#define RESIDUAL_LOG2 24
+
+/* 1 if residual < 2^-RESIDUAL_LOG2. */
+static int residual_small(const mpq_t residual)
+{
+    mpq_t bound;
+    mpq_init(bound);
+    mpz_set_ui(mpq_numref(bound), 1);
+    mpz_ui_pow_ui(mpq_denref(bound), 2, RESIDUAL_LOG2);
+    int small = mpq_cmp(residual, bound) < 0;
+    mpq_clear(bound);
+    return small;
+}
+
+/* PF: the whole sampler is enumerated. */
+static void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n)
+{
+    dpsel_selector *selector = NULL;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
+    selection s = { selector, DPSEL_PF, scores, n };
+    mpq_t mass[8], residual, exact, upper;
+    mpq_inits(residual, exact, upper, (mpq_ptr)0);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(mass[r]);
+    }
+    cr_assert_geq(enumerate_bits(select_sampler, &s, n, 48, mass, residual), 1);
+    cr_expect(residual_small(residual), "PF n %zu: residual %g", n, mpq_get_d(residual));
+    for (size_t r = 0; r < n; r++) {
+        pmf_rational(pmf, r, exact);
+        mpq_add(upper, mass[r], residual);
+        cr_expect(mpq_cmp(mass[r], exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                  "PF n %zu candidate %zu: realised %.12g, exact %.12g, residual %.3g",
+                  n, r, mpq_get_d(mass[r]), mpq_get_d(exact), mpq_get_d(residual));
+        mpq_clear(mass[r]);
+    }
+    mpq_clears(residual, exact, upper, (mpq_ptr)0);
+    dpsel_pmf_free(pmf);
+    dpsel_selector_free(selector);
+}
+
+/* EM repeats independent, identical trials until one keeps its candidate, so
+ * P(r) = a_r / sum_j a_j with a_r the probability that one trial keeps r.
+ * One trial is enumerated: a_r lies in [m_r, m_r + residual], hence
+ * m_r / (M + residual) <= P(r) <= (m_r + residual) / M with M = sum m_j. */
+typedef struct {
+    dpsel_decay decay;
+    const int64_t *scores;
+    size_t n;
+    int64_t best;
+} em_trial_arg;
+
+static int em_trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const em_trial_arg *t = arg;
+    size_t candidate = 0;
+    int kept = 0;
+    int rc = dpsel_core_em_trial(rng, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
+    *out = kept ? candidate : t->n;
+    return rc;
+}
+
+static void check_em_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n)
+{
+    dpsel_decay_table table;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
+    em_trial_arg arg = { { table.powers, table.npowers, p->gap_cap }, scores, n,
+                         scores[dpsel_core_argmax(scores, n)] };
+    mpq_t mass[9], residual, kept, lower, upper, exact, t;
+    mpq_inits(residual, kept, lower, upper, exact, t, (mpq_ptr)0);
+    for (size_t r = 0; r <= n; r++) {
+        mpq_init(mass[r]);
+    }
+    cr_assert_geq(enumerate_bits(em_trial_sampler, &arg, n + 1, 48, mass, residual), 1);
+    cr_expect(residual_small(residual), "EM trial n %zu: residual %g", n, mpq_get_d(residual));
+    for (size_t r = 0; r < n; r++) {
+        mpq_add(kept, kept, mass[r]);
+    }
+    for (size_t r = 0; r < n; r++) {
+        mpq_add(t, kept, residual);
+        mpq_div(lower, mass[r], t);
+        mpq_add(upper, mass[r], residual);
+        mpq_div(upper, upper, kept);
+        pmf_rational(pmf, r, exact);
+        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                  "EM n %zu candidate %zu: exact %.12g outside [%.12g, %.12g]",
+                  n, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
+    }
+    for (size_t r = 0; r <= n; r++) {
+        mpq_clear(mass[r]);
+    }
+    mpq_clears(residual, kept, lower, upper, exact, t, (mpq_ptr)0);
+    dpsel_pmf_free(pmf);
+    dpsel_decay_table_free(&table);
+}
+
+static const int64_t small_vectors[][5] = {
+    { 0, 0, 0, 0, 0 },
+    { 0, -1, -2, -3, -4 },
+    { 4, 4, 1, -2, 4 },
+    { INT64_MAX, INT64_MIN, INT64_MAX - 2, 0, -1 },
+    { -7, -9, -8, -7, -30 },
+};
+
+Test(exact_layer, pf_and_em_realise_the_pmf)
+{
+    const uint64_t bases[][2] = { { 1, 1 }, { 3, 2 }, { 5, 3 }, { 0xB504F333F9DE6485u >> 1 | 1, 63 } };
+    for (size_t b = 0; b < sizeof bases / sizeof *bases; b++) {
+        dpsel_params p = base_params(bases[b][0], (unsigned)bases[b][1], 1, 0);
+        for (size_t v = 0; v < sizeof small_vectors / sizeof *small_vectors; v++) {
+            for (size_t n = 1; n <= 4; n++) {
+                check_pf_by_enumeration(&p, small_vectors[v], n);
+                check_em_by_enumeration(&p, small_vectors[v], n);
+            }
+        }
+    }
+}
+
+/* ---- statistical layer ---- */
+
+static void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
+                        size_t n, dpsel_rng *rng, uint64_t draws, uint64_t *counts)
+{
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    for (uint64_t d = 0; d < draws; d++) {
+        size_t index = n;
+        cr_assert_eq(dpsel_select(selector, m, scores, n, rng, &index), DPSEL_OK);
+        cr_assert_lt(index, n);
+        counts[index]++;
+    }
+    dpsel_selector_free(selector);
+}
+
+static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
+                      size_t n, dpsel_rng *rng, uint64_t draws, const char *what)
+{
+    uint64_t *counts = calloc(n, sizeof *counts);
+    mpq_t *prob = calloc(n, sizeof *prob);
+    dpsel_pmf *pmf = NULL;
+    cr_assert(counts != NULL && prob != NULL);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(prob[r]);
+        pmf_rational(pmf, r, prob[r]);
+    }
+    draw_counts(p, m, scores, n, rng, draws, counts);
+    double statistic;
+    unsigned dof;
+    cr_expect(chi_square_fits(counts, prob, n, draws, &statistic, &dof),
+              "%s, mechanism %d: chi-square %.2f with %u degrees of freedom", what, m, statistic, dof);
+    for (size_t r = 0; r < n; r++) {
+        mpq_clear(prob[r]);
+    }
+    free(prob);
+    free(counts);
+    dpsel_pmf_free(pmf);
+}
+
+static dpsel_rng seeded(uint64_t seed)
+{
+    dpsel_rng rng;
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; i++) {
+        bytes[i] = (unsigned char)(seed >> (8 * i));
+    }
+    cr_assert_eq(dpsel_rng_init_seeded(&rng, bytes, sizeof bytes), DPSEL_OK);
+    return rng;
+}
+
+Test(statistical_layer, seeded_draws_fit_the_pmf, .timeout = 300)
+{
+    int64_t mixed[12] = { 10, 9, 9, 7, 10, 3, -2, 8, 10, 0, 6, 9 };
+    int64_t two_level[8] = { 0, -2, -2, -2, -2, -2, -2, -2 };
+    int64_t extremes[4] = { INT64_MAX, INT64_MIN, INT64_MAX - 1, 0 };
+    struct { const char *name; const int64_t *scores; size_t n; const char *epsilon;
+             uint64_t sensitivity; int monotonic; } cases[] = {
+        { "mixed, eps 1", mixed, 12, "1", 1, 0 },
+        { "mixed, eps 0.3, D 3, monotonic", mixed, 12, "0.3", 3, 1 },
+        { "two-level, eps 2", two_level, 8, "2", 1, 0 },
+        { "extremes, eps 0.5", extremes, 4, "0.5", 1, 0 },
+        { "mixed, eps 20", mixed, 12, "20", 1, 1 },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        dpsel_params p;
+        cr_assert_eq(dpsel_params_from_epsilon(&p, cases[c].epsilon, cases[c].sensitivity,
+                                               cases[c].monotonic), DPSEL_OK);
+        for (int m = 0; m < 2; m++) {
+            dpsel_rng rng = seeded(1000 + 2 * c + (uint64_t)m);
+            check_fit(&p, m == 0 ? DPSEL_PF : DPSEL_EM, cases[c].scores, cases[c].n, &rng,
+                      100000, cases[c].name);
+        }
+    }
+}
+
+/* The OS source: real randomness, so this one is not deterministic; its
+ * false-alarm probability is 1e-6 per mechanism. */
+Test(statistical_layer, os_source_draws_fit_the_pmf)
+{
+    int64_t scores[6] = { 5, 3, 5, 0, 4, -1 };
+    dpsel_params p;
+    dpsel_rng rng;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_rng_init_os(&rng), DPSEL_OK);
+    check_fit(&p, DPSEL_PF, scores, 6, &rng, 20000, "OS source");
+    check_fit(&p, DPSEL_EM, scores, 6, &rng, 20000, "OS source");
+    dpsel_rng_wipe(&rng);
+}
+
+/* The command-line tool end to end: 10^5 draws of `dpsel select --count`
+ * fit `dpsel pmf --exact` (false-alarm probability 1e-6 per mechanism). */
+static void check_tool_fit(const char *tool, const char *mechanism)
+{
+    const char *input = "examples/poll.csv";
+    char command[512];
+    snprintf(command, sizeof command, "%s pmf --exact --mechanism %s --epsilon 0.5 --monotonic %s",
+             tool, mechanism, input);
+    FILE *pipe = popen(command, "r");
+    cr_assert(pipe != NULL);
+    char line[8192];
+    mpq_t prob[16];
+    char labels[16][64];
+    size_t n = 0;
+    while (fgets(line, sizeof line, pipe) != NULL) {
+        char *last = strrchr(line, ',');
+        if (line[0] == '#' || strncmp(line, "label,", 6) == 0 || last == NULL) {
+            continue;
+        }
+        cr_assert_lt(n, 16);
+        *strchr(line, ',') = '\0';
+        cr_assert_lt(strlen(line), sizeof labels[n]);
+        memcpy(labels[n], line, strlen(line) + 1);
+        last[strcspn(last, "\n")] = '\0';
+        mpq_init(prob[n]);
+        cr_assert_eq(mpq_set_str(prob[n], last + 1, 10), 0);
+        mpq_canonicalize(prob[n]);
+        n++;
+    }
+    cr_assert_eq(pclose(pipe), 0);
+    cr_assert_geq(n, 2);
+
+    uint64_t counts[16] = { 0 };
+    snprintf(command, sizeof command,
+             "%s select --count 100000 --seed 5eed --mechanism %s --epsilon 0.5 --monotonic %s 2>/dev/null",
+             tool, mechanism, input);
+    pipe = popen(command, "r");
+    cr_assert(pipe != NULL);
+    uint64_t draws = 0;
+    while (fgets(line, sizeof line, pipe) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        size_t r = 0;
+        while (r < n && strcmp(labels[r], line) != 0) {
+            r++;
+        }
+        cr_assert_lt(r, n, "unknown label %s", line);
+        counts[r]++;
+        draws++;
+    }
+    cr_assert_eq(pclose(pipe), 0);
+    cr_assert_eq(draws, 100000);
+    double statistic;
+    unsigned dof;
+    cr_expect(chi_square_fits(counts, prob, n, draws, &statistic, &dof),
+              "tool, %s: chi-square %.2f with %u degrees of freedom", mechanism, statistic, dof);
+    for (size_t r = 0; r < n; r++) {
+        mpq_clear(prob[r]);
+    }
+}
+
+Test(statistical_layer, tool_draws_fit_the_tool_pmf)
+{
+    const char *tool = getenv("DPSEL_TOOL");
+    cr_assert(tool != NULL, "set DPSEL_TOOL to the dpsel binary (make test does)");
+    check_tool_fit(tool, "pf");
+    check_tool_fit(tool, "em");
+}
+
+/* The mutation a fit test must catch: draws from the wrong mechanism. */
+Test(statistical_layer, the_fit_test_can_fail)
+{
+    int64_t scores[12] = { 10, 9, 9, 7, 10, 3, -2, 8, 10, 0, 6, 9 };
+    dpsel_params p;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 12), DPSEL_OK);
+    mpq_t prob[12];
+    for (size_t r = 0; r < 12; r++) {
+        mpq_init(prob[r]);
+        pmf_rational(pmf, r, prob[r]);
+    }
+    uint64_t counts[12] = { 0 };
+    dpsel_rng rng = seeded(77);
+    draw_counts(&p, DPSEL_EM, scores, 12, &rng, 100000, counts);
+    double statistic;
+    unsigned dof;
+    cr_expect(!chi_square_fits(counts, prob, 12, 100000, &statistic, &dof),
+              "EM draws passed as PF: chi-square %.2f", statistic);
+    for (size_t r = 0; r < 12; r++) {
+        mpq_clear(prob[r]);
+    }
+    dpsel_pmf_free(pmf);
+}
