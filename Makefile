@@ -32,8 +32,8 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: all demo check test cli-test valgrind readme-example install clean deps
-all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/dpsel.pc
+.PHONY: bench all demo check test cli-test valgrind readme-example install clean deps
+all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
@@ -54,9 +54,6 @@ $(SHARED): $(LIB_OBJ)
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
 	$(CC) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS)
-
-$(BUILD)/dpsel.pc: dpsel.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # Tests link the static library and may call its internal (core) functions.
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
@@ -94,8 +91,16 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libdpsel.so.$(SOVERSION)
 	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libdpsel.so
-	install -m 644 $(BUILD)/dpsel.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dpsel.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/
 
 clean:
 	rm -rf $(BUILD)
+
+# Timings of one selection (median of repeated runs); see bench/.
+$(BUILD)/bench_select: bench/bench_select.c $(STATIC)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(LIBS)
+
+bench: $(BUILD)/bench_select
+	$(BUILD)/bench_select 1000000
