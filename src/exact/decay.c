@@ -64,6 +64,7 @@ int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
         }
     }
     mpfr_clear(power);
+    dpsel_mpfr_release_caches();
     if (rc != DPSEL_OK) {
         dpsel_decay_table_free(table);
     }

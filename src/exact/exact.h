@@ -25,6 +25,11 @@ int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
                             uint64_t cap);
 void dpsel_decay_table_free(dpsel_decay_table *table);
 
+/* Frees this thread's MPFR caches (constants such as log 2, the integer
+ * pool).  Called when a public function that used MPFR returns, so dpsel
+ * leaves no memory behind; it touches no other thread's state. */
+void dpsel_mpfr_release_caches(void);
+
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);

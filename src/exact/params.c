@@ -16,6 +16,11 @@
 #define SEARCH_PREC_LAST 65536
 #define EPSILON_TEXT_MAX 4096
 
+void dpsel_mpfr_release_caches(void)
+{
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+}
+
 /* Reduces x / 2^y to lowest terms (x odd). */
 static void reduce_base(uint64_t *x, unsigned *y)
 {
@@ -70,6 +75,7 @@ int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap)
             break;
         }
     }
+    dpsel_mpfr_release_caches();
     return rc;
 }
 
@@ -157,17 +163,20 @@ int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
     if (!dpsel_core_decimal_syntax(epsilon, EPSILON_TEXT_MAX)) {
         return DPSEL_EEPSILON;
     }
-    for (mpfr_prec_t prec = SEARCH_PREC_FIRST; prec <= SEARCH_PREC_LAST; prec *= 2) {
-        uint64_t x = 0;
-        int outcome = search_step(epsilon, sensitivity, monotonic, prec, &x);
-        if (outcome == SEARCH_NO_BASE) {
-            return DPSEL_EEPSILON;
-        }
-        if (outcome == SEARCH_FOUND) {
-            return set_params(out, x, 64, sensitivity, monotonic);
-        }
+    int outcome = SEARCH_UNDECIDED;
+    uint64_t x = 0;
+    for (mpfr_prec_t prec = SEARCH_PREC_FIRST;
+         prec <= SEARCH_PREC_LAST && outcome == SEARCH_UNDECIDED; prec *= 2) {
+        outcome = search_step(epsilon, sensitivity, monotonic, prec, &x);
     }
-    return DPSEL_EINTERNAL;
+    dpsel_mpfr_release_caches();
+    if (outcome == SEARCH_NO_BASE) {
+        return DPSEL_EEPSILON;
+    }
+    if (outcome == SEARCH_UNDECIDED) {
+        return DPSEL_EINTERNAL;
+    }
+    return set_params(out, x, 64, sensitivity, monotonic);
 }
 
 int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap)
@@ -212,5 +221,6 @@ int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
         rc = DPSEL_OK;
     }
     mpfr_clears(ln2y, lnx, eps, factor, (mpfr_ptr)0);
+    dpsel_mpfr_release_caches();
     return rc;
 }
