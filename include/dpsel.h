@@ -96,7 +96,7 @@ typedef struct {
  * (else DPSEL_ERANGE; DPSEL_ENULL for a NULL out).  The base is stored in
  * lowest terms.  The gap cap is set to its default, the least C with
  * beta^C <= 2^-64 (at most DPSEL_GAP_CAP_MAX): clamping then moves no output
- * probability by more than 2^-64. */
+ * probability by more than n 2^-64. */
 DPSEL_API int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
                            uint64_t sensitivity, int monotonic);
 
