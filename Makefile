@@ -15,7 +15,7 @@ WARNINGS := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wformat=2 -Wstrict-protot
 HARDENING := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fstack-clash-protection \
              -fcf-protection
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CFLAGS) -Iinclude
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CFLAGS) -Iinclude -Ispec
 LDHARDENING := -Wl,-z,relro,-z,now
 LIBS := -lmpfr -lgmp -lsodium
 
@@ -35,7 +35,7 @@ TESTS := $(BUILD)/tests/dpsel-tests
 .PHONY: bench all demo check test cli-test valgrind readme-example install clean deps
 all: $(STATIC) $(SHARED) $(TOOL)
 
-$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h)
+$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
 

@@ -3,7 +3,7 @@
 
 static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
 {
-    return (unsigned)(t->words[i / 64] >> (63 - i % 64)) & 1u;
+    return (unsigned)((t->words[i / 64] >> (63 - i % 64)) & 1u);
 }
 
 int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)

@@ -1,8 +1,10 @@
 /*
  * The verified core of dpsel: everything between the random bits and the
  * released index.  Pure integer C: no I/O, no allocation, no MPFR, no
- * floating point.  Each function's contract is stated in its comment here
- * (and, for the proofs, in ACSL beside its definition).
+ * floating point.  Each function has its ACSL contract here; the proofs
+ * (make proofs) check the definitions against them with Frama-C WP.  The
+ * logic definitions are in spec/logic.h, the assumed contract of the random
+ * source in spec/trusted.h.
  */
 #ifndef DPSEL_CORE_H
 #define DPSEL_CORE_H
@@ -21,11 +23,6 @@
  * running out has probability below 2^-128 for a sound random source. */
 #define DPSEL_REJECTION_ROUNDS 128u
 
-/* One uniform random bit from the source (implemented in src/rng.c, outside
- * the core: its contract is an assumption listed in spec/trusted-base.md).
- * Returns DPSEL_OK or DPSEL_ERANDOM. */
-int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit);
-
 /* A dyadic rational t in (0, 1) given by its binary digits:
  * t = 2^-lead * 0.d_0 d_1 ... d_{ndigits-1}, where digit d_i is bit
  * (63 - i % 64) of words[i / 64].  The stored digits may end in zeros. */
@@ -35,30 +32,6 @@ typedef struct {
     uint64_t lead;
 } dpsel_dyadic;
 
-/* Index of a largest score (the first one).  Requires n >= 1. */
-size_t dpsel_core_argmax(const int64_t *scores, size_t n);
-
-/* min(best - score, cap), computed without overflow for all int64 values.
- * Requires score <= best. */
-uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap);
-
-/* Uniform integer in [0, k), 1 <= k <= 2^63, from single random bits by the
- * Fast Dice Roller (Lumbroso 2013): no modulo bias, about log2(k) + 2 bits.
- * DPSEL_OK, DPSEL_ERANDOM, or DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS
- * rejections. */
-int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out);
-
-/* A coin with P(heads) = t exactly: compares fresh random bits with the
- * digits of t from the top; the first difference decides (2 bits expected).
- * *heads is 1 or 0.  DPSEL_OK or DPSEL_ERANDOM. */
-int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
-
-/* A coin with P(heads) = beta^g exactly, 0 <= g < 2^npowers, where
- * powers[i] = beta^(2^i): the AND of the coins for the set bits of g, from
- * the highest (least likely) down, stopping at the first tails. */
-int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
-                          unsigned npowers, uint64_t g, int *heads);
-
 /* The decay table a sampler needs: powers[i] = beta^(2^i) for i < npowers,
  * and gaps are clamped at cap < 2^npowers. */
 typedef struct {
@@ -67,45 +40,170 @@ typedef struct {
     uint64_t cap;
 } dpsel_decay;
 
+#include "trusted.h"
+#include "logic.h"
+
+/* Index of a largest score (the first one). */
+/*@ requires 1 <= n;
+    requires \valid_read(scores + (0 .. n - 1));
+    assigns \nothing;
+    ensures 0 <= \result < n;
+    ensures \forall integer i; 0 <= i < n ==> scores[i] <= scores[\result];
+    ensures \forall integer i; 0 <= i < \result ==> scores[i] < scores[\result];
+*/
+size_t dpsel_core_argmax(const int64_t *scores, size_t n);
+
+/* min(best - score, cap), computed without overflow for all int64 values. */
+/*@ requires score <= best;
+    assigns \nothing;
+    ensures \result == (best - score <= cap ? best - score : cap);
+*/
+uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap);
+
+/* Uniform integer in [0, k), 1 <= k <= 2^63, from single random bits by the
+ * Fast Dice Roller (Lumbroso 2013): no modulo bias, about log2(k) + 2 bits.
+ * DPSEL_OK, DPSEL_ERANDOM, or DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS
+ * rejections; *out is written only on success. */
+/*@ requires \valid(rng) && \valid(out) && \separated(rng, out);
+    requires 1 <= k <= 9223372036854775808;
+    assigns *rng, *out;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *out < k;
+    ensures \result != DPSEL_OK ==> *out == \old(*out);
+*/
+int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out);
+
+/* A coin with P(heads) = t exactly: compares fresh random bits with the
+ * digits of t from the top; the first difference decides (2 bits expected).
+ * *heads is 1 or 0.  DPSEL_OK or DPSEL_ERANDOM. */
+/*@ requires \valid(rng) && \valid(heads) && valid_dyadic(t);
+    requires \separated(rng, heads);
+    requires \separated(rng, t, t->words + (0 .. (t->ndigits - 1) / 64));
+    requires \separated(heads, t, t->words + (0 .. (t->ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+*/
+int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
+
+/* A coin with P(heads) = beta^g exactly, 0 <= g < 2^npowers, where
+ * powers[i] = beta^(2^i): the AND of the coins for the set bits of g, from
+ * the highest (least likely) down, stopping at the first tails.  For g = 0
+ * the coin is certain: heads without reading a bit. */
+/*@ requires \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires npowers <= 64 && g < pow2(npowers);
+    requires \valid_read(powers + (0 .. npowers - 1));
+    requires \forall integer i; 0 <= i < npowers ==> valid_dyadic(powers + i);
+    requires \forall integer i; 0 <= i < npowers ==>
+             \separated(rng, heads, powers + i, powers[i].words + (0 .. (powers[i].ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+    ensures \result == DPSEL_OK && g == 0 ==> *heads == 1;
+*/
+int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
+                          unsigned npowers, uint64_t g, int *heads);
+
 /* Permute-and-flip: visits the candidates in a uniformly random order (a
  * Fisher-Yates shuffle drawn lazily in scratch[0..n-1]) and releases the first
  * whose coin beta^g' is heads.  The best candidate's coin is certain, so at
- * most n coins are flipped.  Requires 1 <= n <= DPSEL_MAX_CANDIDATES. */
+ * most n coins are flipped and the function never falls through. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1)) && \valid(scratch + (0 .. n - 1));
+    requires \separated(rng, index, scratch + (0 .. n - 1), scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, scratch + (0 .. n - 1), decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index, scratch[0 .. n - 1];
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
 int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index);
 
 /* One trial of the exponential mechanism: draws a candidate uniformly and
  * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the
- * largest score.  Requires 1 <= n <= DPSEL_MAX_CANDIDATES. */
+ * largest score. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(candidate) && \valid(kept) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \separated(rng, candidate, kept, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, candidate, kept, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *candidate, *kept;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *candidate < n && (*kept == 0 || *kept == 1);
+*/
 int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                         size_t n, int64_t best, size_t *candidate, int *kept);
 
-/* Exponential mechanism by rejection: draws a candidate uniformly and keeps
- * it with probability beta^g'; a kept candidate has exactly the EM
- * distribution.  Each trial keeps with probability >= 1/n; after
- * DPSEL_REJECTION_ROUNDS * n trials, DPSEL_EUNLIKELY.
- * Requires 1 <= n <= DPSEL_MAX_CANDIDATES. */
+/* Exponential mechanism by rejection: independent trials until one keeps its
+ * candidate; a kept candidate has exactly the EM distribution.  Each trial
+ * keeps with probability >= 1/n; after DPSEL_REJECTION_ROUNDS * n trials,
+ * DPSEL_EUNLIKELY. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \separated(rng, index, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index);
 
 /* Significant bits of beta^(2^i) for a base with xbits = bitlen(x):
- * 2^i * xbits.  Requires xbits <= 64 and 2^i <= DPSEL_GAP_CAP_MAX, so the
- * result is at most 2^26. */
+ * 2^i * xbits, which holds x^(2^i) exactly (see the lemma in precision.c). */
+/*@ requires xbits <= 64 && i <= 20;
+    assigns \nothing;
+    ensures \result == xbits * pow2(i);
+    ensures \result <= 67108864;
+*/
 uint64_t dpsel_core_power_precision(unsigned xbits, unsigned i);
 
 /* Number of significant bits of v (0 for v == 0). */
+/*@ assigns \nothing;
+    ensures 0 <= \result <= 64;
+    ensures v < pow2(\result);
+    ensures \result > 0 ==> pow2(\result - 1) <= v;
+*/
 unsigned dpsel_core_bitlen(uint64_t v);
 
 /* 1 if s is a decimal number for epsilon: [0-9]+ ('.' [0-9]*)? or
  * '.' [0-9]+, then optionally [eE] [+-]? [0-9]{1,9}; nothing else, no more
- * than max_len characters before the NUL.  0 otherwise. */
+ * than max_len characters before the NUL.  0 otherwise.  Reads at most
+ * s[0 .. max_len]. */
+/*@ requires max_len < SIZE_MAX;
+    requires \exists integer j; 0 <= j <= max_len && \valid_read(s + (0 .. j)) && s[j] == '\0'
+             || \valid_read(s + (0 .. max_len));
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+*/
 int dpsel_core_decimal_syntax(const char *s, size_t max_len);
 
 /* 1 if (x, y) is a valid base x / 2^y: 1 <= y <= 64 and 0 < x < 2^y. */
+/*@ assigns \nothing;
+    ensures \result == 1 <==> 1 <= y <= 64 && 0 < x < pow2(y);
+    ensures \result == 0 || \result == 1;
+*/
 int dpsel_core_base_valid(uint64_t x, unsigned y);
 
 /* 1 if every field of params is in its documented range. */
+/*@ requires \valid_read(params);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> 1 <= params->y <= 64 && 0 < params->x < pow2(params->y)
+            && params->sensitivity >= 1 && 1 <= params->gap_cap <= DPSEL_GAP_CAP_MAX;
+*/
 int dpsel_core_params_valid(const dpsel_params *params);
 
 #endif /* DPSEL_CORE_H */

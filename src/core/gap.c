@@ -14,9 +14,15 @@ size_t dpsel_core_argmax(const int64_t *scores, size_t n)
 
 uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap)
 {
-    /* best - score lies in [0, 2^64 - 1]: exact in uint64, where the
-     * conversions below are defined modulo 2^64. */
-    uint64_t gap = (uint64_t)best - (uint64_t)score;
+    /* best - score lies in [0, 2^64 - 1], which int64 cannot hold when best
+     * is non-negative and score negative: there it is computed as
+     * best + (-(score + 1)) + 1, each term and sum in range, no wrap-around. */
+    uint64_t gap;
+    if (best >= 0 && score < 0) {
+        gap = (uint64_t)best + (uint64_t)(-(score + 1)) + 1u;
+    } else {
+        gap = (uint64_t)(best - score);
+    }
     return gap < cap ? gap : cap;
 }
 
