@@ -6,6 +6,7 @@
  * `bin,count`).  Everything else that is not a candidate is an error.
  */
 #include "input.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct {
     const char *name;
@@ -94,18 +96,21 @@ static int valid_label(const unsigned char *s)
     return 1;
 }
 
-/* A header is two names: letters, digits, '_' and spaces, not all digits. */
-static int is_header_name(const char *s)
+/* The first content line is a header when its score field is the name of a
+ * score column ("score" or "count", any case) and its label field is a name
+ * (letters, digits, '_', spaces).  Anything else that is not a score is an
+ * error, so a mistyped first candidate is never taken for a header. */
+static int is_header(const char *label, const char *score)
 {
-    int letters = 0;
-    for (; *s != '\0'; s++) {
-        if (isalpha((unsigned char)*s) || *s == '_') {
-            letters = 1;
-        } else if (!isdigit((unsigned char)*s) && *s != ' ') {
+    if (strcasecmp(score, "score") != 0 && strcasecmp(score, "count") != 0) {
+        return 0;
+    }
+    for (; *label != '\0'; label++) {
+        if (!isalnum((unsigned char)*label) && *label != '_' && *label != ' ') {
             return 0;
         }
     }
-    return letters;
+    return 1;
 }
 
 static int append(candidates *c, size_t *capacity, char *label, int64_t score, size_t line)
@@ -140,29 +145,31 @@ static int append(candidates *c, size_t *capacity, char *label, int64_t score, s
 static int parse_line(const context *ctx, candidates *c, size_t *capacity, char *text,
                       int may_be_header)
 {
+    char quoted[QUOTED_MAX];
     char *comma = strrchr(text, ',');
     char *score_text = trim(comma != NULL ? comma + 1 : text);
     char *label_text = NULL;
     if (comma != NULL) {
         *comma = '\0';
         label_text = trim(text);
-        if (may_be_header && is_header_name(label_text) && is_header_name(score_text)) {
+        if (may_be_header && is_header(label_text, score_text)) {
             return 0;
         }
         if (*label_text == '\0') {
             return fail(ctx, "empty label");
         }
         if (!valid_label((const unsigned char *)label_text)) {
-            return fail(ctx, "label is not valid UTF-8 text: '%s'", label_text);
+            return fail(ctx, "label is not valid UTF-8 text without control characters: '%s'",
+                        printable(label_text, 0, quoted, sizeof quoted));
         }
     }
     int64_t score;
     int parsed = parse_score(score_text, &score);
     if (parsed == -1) {
-        return fail(ctx, "score is not an integer: '%s'", score_text);
+        return fail(ctx, "score is not an integer: '%s'", printable(score_text, 0, quoted, sizeof quoted));
     }
     if (parsed == -2) {
-        return fail(ctx, "score out of the int64 range: '%s'", score_text);
+        return fail(ctx, "score out of the int64 range: '%s'", printable(score_text, 0, quoted, sizeof quoted));
     }
     char position[24];
     snprintf(position, sizeof position, "%zu", c->count);
@@ -200,8 +207,9 @@ static int check_unique_labels(context *ctx, const candidates *c)
     for (size_t i = 1; i < c->count && rc == 0; i++) {
         if (strcmp(c->labels[order[i]], c->labels[order[i - 1]]) == 0) {
             ctx->line = c->lines[order[i]];
+            char quoted[QUOTED_MAX];
             rc = fail(ctx, "duplicate label '%s' (first on line %zu)",
-                      c->labels[order[i]], c->lines[order[i - 1]]);
+                      printable(c->labels[order[i]], 1, quoted, sizeof quoted), c->lines[order[i - 1]]);
         }
     }
     free(order);
@@ -255,6 +263,7 @@ int candidates_read(FILE *stream, const char *name, candidates *out,
     candidates c = { 0 };
     int rc = read_lines(stream, &ctx, &c);
     if (rc == 0 && c.count == 0) {
+        ctx.line = 0;  /* the whole file is the problem, not its last line */
         rc = fail(&ctx, "no candidates");
     }
     if (rc == 0) {

@@ -18,6 +18,7 @@
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
+#include "text.h"
 
 #define EXIT_BAD_INPUT 2
 #define EPSILON_DIGITS 17
@@ -51,7 +52,8 @@ typedef struct {
     options opt;
     dpsel_params params;
     candidates cand;
-    const char *file_name;
+    const char *file_name;   /* FILE as printed in messages */
+    char file_quoted[QUOTED_MAX];
     FILE *out;            /* in-memory output, written on success */
     char *out_text;
     size_t out_size;
@@ -104,7 +106,9 @@ static int make_params(run *r)
     } else {
         rc = dpsel_params_from_epsilon(&r->params, o->epsilon, o->sensitivity, o->monotonic);
         if (rc != DPSEL_OK) {
-            return report("--epsilon '%s': %s", o->epsilon, dpsel_strerror(rc));
+            char quoted[QUOTED_MAX];
+            return report("--epsilon '%s': %s", printable(o->epsilon, 0, quoted, sizeof quoted),
+                          dpsel_strerror(rc));
         }
     }
     if (o->gap_cap != 0 && (rc = dpsel_params_set_gap_cap(&r->params, o->gap_cap)) != DPSEL_OK) {
@@ -119,15 +123,15 @@ static int read_candidates(run *r)
     FILE *stream = stdin;
     r->file_name = "<stdin>";
     if (r->opt.file != NULL && strcmp(r->opt.file, "-") != 0) {
-        r->file_name = r->opt.file;
+        r->file_name = printable(r->opt.file, 0, r->file_quoted, sizeof r->file_quoted);
         stream = fopen(r->opt.file, "r");
         if (stream == NULL) {
-            return report("%s: cannot open: %s", r->opt.file, strerror(errno));
+            return report("%s: cannot open: %s", r->file_name, strerror(errno));
         }
         struct stat info;
         if (fstat(fileno(stream), &info) == 0 && S_ISDIR(info.st_mode)) {
             fclose(stream);
-            return report("%s: is a directory", r->opt.file);
+            return report("%s: is a directory", r->file_name);
         }
     }
     int rc = candidates_read(stream, r->file_name, &r->cand, message, sizeof message);
@@ -352,15 +356,16 @@ int main(int argc, char **argv)
         report("%s", message);
         return EXIT_BAD_INPUT;
     }
-    if (r.opt.help || r.opt.version) {
-        fputs(r.opt.help ? usage : "dpsel " DPSEL_VERSION "\n", stdout);
-        return 0;
-    }
     r.out = open_memstream(&r.out_text, &r.out_size);
     if (r.out == NULL) {
         return report("out of memory");
     }
-    int status = execute(&r);
+    int status = 0;
+    if (r.opt.help || r.opt.version) {
+        fputs(r.opt.help ? usage : "dpsel " DPSEL_VERSION "\n", r.out);
+    } else {
+        status = execute(&r);
+    }
     candidates_free(&r.cand);
     if (fclose(r.out) != 0 && status == 0) {
         status = report("out of memory for the output");

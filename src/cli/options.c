@@ -1,6 +1,7 @@
 /* Parsing the dpsel command line: every option at most once, every value
  * checked, options that do not apply to the command rejected. */
 #include "options.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -48,7 +49,8 @@ typedef struct {
 
 static int fail(const sink *out, const char *what, const char *value)
 {
-    snprintf(out->message, out->size, "%s: '%s'", what, value);
+    char quoted[QUOTED_MAX];
+    snprintf(out->message, out->size, "%s: '%s'", what, printable(value, 0, quoted, sizeof quoted));
     return -1;
 }
 

@@ -1,0 +1,15 @@
+/* Quoting untrusted text in the dpsel tool's messages. */
+#ifndef DPSEL_CLI_TEXT_H
+#define DPSEL_CLI_TEXT_H
+
+#include <stddef.h>
+
+/* Copies text into out (out_size >= 8) for an error message: bytes that
+ * could act on a terminal (controls, DEL, and bytes >= 0x80 unless
+ * keep_utf8) become \xNN, and a long value is cut with "...".  Returns out. */
+const char *printable(const char *text, int keep_utf8, char *out, size_t out_size);
+
+/* Room for a value quoted in a message. */
+#define QUOTED_MAX 128
+
+#endif

@@ -1,0 +1,377 @@
+#!/bin/sh
+# Table-driven test of the dpsel command-line tool.
+#   sh tests/cli.sh build/dpsel
+#
+# Every case is one line of the tables below:
+#   expect_error NAME [EXPECT]... -- ARGS...
+#       the tool must exit with status 2, print nothing on stdout and exactly
+#       one line on stderr, containing every plain EXPECT substring;
+#   expect_ok NAME [EXPECT]... -- ARGS...
+#       the tool must exit with status 0 and print on stdout every plain
+#       EXPECT substring; stderr must be empty unless -e expectations are
+#       given, then it must contain each of them.
+# EXPECT is a plain substring or one of
+#   -e SUB   stderr contains SUB (expect_ok)
+#   -r ERE   some stdout line matches the extended regular expression ERE
+#   -s       the pmf's decimal probabilities sum to 1 within 1e-15
+#   -m MIN   the realised epsilon ("epsilon <= V" of params) is at least MIN,
+#            compared exactly as decimal numbers
+#   -d       deterministic: a second run gives byte-identical stdout and stderr
+# Standard input is /dev/null unless the case line redirects it.
+# Prints one line per failed case, then "N passed, N failed".
+set -u
+LC_ALL=C
+export LC_ALL
+
+[ $# -eq 1 ] || { echo "usage: sh tests/cli.sh TOOL" >&2; exit 1; }
+tool=$1
+[ -x "$tool" ] || { echo "cli.sh: $tool is not an executable" >&2; exit 1; }
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
+exec < /dev/null
+
+nl='
+'
+passed=0
+failed=0
+
+# ------------------------------------------------------------------ helpers
+
+# fixture NAME FORMAT: writes printf FORMAT (octal escapes allowed) to $work/NAME.
+fixture() {
+    # shellcheck disable=SC2059 # the format is the fixture, escapes included
+    printf "$2" > "$work/$1"
+}
+
+# run ARGS...: runs the tool; $work/out, $work/err and $status hold the result.
+run() {
+    "$tool" "$@" > "$work/out" 2> "$work/err"
+    status=$?
+}
+
+problem() {
+    problems="${problems:+$problems; }$1"
+}
+
+# contains FILE SUB: FILE's text contains the substring SUB.
+contains() {
+    case $(cat "$1") in
+        *"$2"*) return 0 ;;
+    esac
+    return 1
+}
+
+first_line() {
+    head -n 1 "$1" | cut -c 1-200
+}
+
+# exactly_one_line FILE: FILE is one line ending with a newline.
+exactly_one_line() {
+    [ $(($(wc -l < "$1"))) -eq 1 ] && [ -z "$(tail -c 1 "$1")" ]
+}
+
+check_error_run() {
+    [ "$status" -eq 2 ] || problem "exit status $status, expected 2"
+    [ ! -s "$work/out" ] || problem "stdout not empty: $(first_line "$work/out")"
+    exactly_one_line "$work/err" || problem "stderr is not exactly one line ($(($(wc -l < "$work/err"))) newlines)"
+}
+
+check_ok_run() {
+    [ "$status" -eq 0 ] || problem "exit status $status, expected 0 (stderr: $(first_line "$work/err"))"
+    [ -s "$work/out" ] || problem "stdout empty"
+}
+
+# sums_to_one: the last comma-separated field of the pmf's candidate lines
+# (text output) adds up to 1 within 1e-15.
+sums_to_one() {
+    awk -F, '
+        /^#/ || $0 == "label,score,probability" { next }
+        { sum += $NF; n++ }
+        END {
+            d = sum - 1; if (d < 0) d = -d
+            if (n == 0 || d > 1e-15) { printf "sum %.17g over %d candidates", sum, n; exit 1 }
+        }' "$work/out"
+}
+
+# epsilon_at_least MIN: the "epsilon <= V" line of params has V >= MIN, both
+# compared exactly as non-negative decimal strings.
+epsilon_at_least() {
+    awk -v min="$1" '
+        function parts(s, p) {
+            if (index(s, ".") == 0) s = s "."
+            split(s, p, ".")
+            ip = p[1] + 0; fp = p[2]
+        }
+        function geq(a, b,   ai, af, bi, bf) {
+            parts(a); ai = ip; af = fp
+            parts(b); bi = ip; bf = fp
+            if (ai != bi) return ai > bi
+            while (length(af) < length(bf)) af = af "0"
+            while (length(bf) < length(af)) bf = bf "0"
+            return af >= bf
+        }
+        $1 == "epsilon" && $2 == "<=" { found = 1; value = $3 }
+        END {
+            if (!found) { print "no epsilon line"; exit 1 }
+            if (!geq(value, min)) { print "epsilon " value " < " min; exit 1 }
+        }' "$work/out"
+}
+
+# check_expectations: $expect holds one "TAG VALUE" per line (see run_case);
+# $kind (ok or error) decides where plain substrings are looked for.
+check_expectations() {
+    main=$work/out main_name=stdout
+    [ "$kind" = error ] && main=$work/err main_name=stderr
+    while IFS= read -r line; do
+        value=${line#* }
+        case $line in
+            '') ;;
+            "main "*) contains "$main" "$value" \
+                       || problem "$main_name lacks '$value' (got: $(first_line "$main"))" ;;
+            "stderr "*) contains "$work/err" "$value" \
+                       || problem "stderr lacks '$value' (got: $(first_line "$work/err"))" ;;
+            "regex "*) grep -Eq -e "$value" "$work/out" \
+                       || problem "no stdout line matches /$value/ (got: $(first_line "$work/out"))" ;;
+            sum) why=$(sums_to_one) || problem "probabilities do not sum to 1: $why" ;;
+            "min "*) why=$(epsilon_at_least "$value") || problem "$why" ;;
+        esac
+    done <<EOF
+$expect
+EOF
+}
+
+# run_case KIND NAME [EXPECT]... -- ARGS...
+run_case() {
+    kind=$1
+    name=$2
+    shift 2
+    expect=
+    want_stderr=no
+    twice=no
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        case $1 in
+            -e) expect="$expect${nl}stderr $2"; want_stderr=yes; shift 2 ;;
+            -r) expect="$expect${nl}regex $2"; shift 2 ;;
+            -m) expect="$expect${nl}min $2"; shift 2 ;;
+            -s) expect="$expect${nl}sum"; shift ;;
+            -d) twice=yes; shift ;;
+            *) expect="$expect${nl}main $1"; shift ;;
+        esac
+    done
+    if [ $# -eq 0 ]; then
+        echo "cli.sh: table error in case $name: no --" >&2
+        exit 1
+    fi
+    shift
+    problems=
+    run "$@"
+    if [ "$kind" = error ]; then
+        check_error_run
+    else
+        check_ok_run
+        if [ "$want_stderr" = no ] && [ -s "$work/err" ]; then
+            problem "unexpected stderr: $(first_line "$work/err")"
+        fi
+    fi
+    check_expectations
+    if [ "$twice" = yes ]; then
+        mv "$work/out" "$work/out.1"
+        mv "$work/err" "$work/err.1"
+        run "$@"
+        cmp -s "$work/out" "$work/out.1" || problem "second run: different stdout"
+        cmp -s "$work/err" "$work/err.1" || problem "second run: different stderr"
+    fi
+    record "$name"
+}
+
+record() {
+    if [ -z "$problems" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        printf 'FAIL %s: %s\n' "$1" "$problems"
+    fi
+}
+
+expect_ok() {
+    run_case ok "$@"
+}
+
+expect_error() {
+    run_case error "$@"
+}
+
+# bad_line NAME LINE MESSAGE: a file whose third line is LINE (a printf
+# format) is rejected with "FILE:3: MESSAGE".
+bad_line() {
+    fixture "$1.csv" "label,score\nok,1\n$2\n"
+    expect_error "$1" "$work/$1.csv:3: $3" -- select --epsilon 1 "$work/$1.csv"
+}
+
+# ----------------------------------------------------------------- fixtures
+
+d=$work
+fixture basic.csv 'label,score\nalice,10\nbob,9\ncarol,7\ndave,10\n'
+fixture two.csv 'a,1\nb,0\n'
+fixture empty.csv ''
+fixture comments-only.csv '# nothing here\n\n   \n\t# indented\n'
+fixture header-only.csv 'label,score\n# no candidates follow\n'
+fixture bad-stdin.csv 'a,1\nb,x\n'
+fixture dup.csv 'label,score\nalice,1\nbob,2\nalice,3\n'
+fixture dup-trimmed.csv 'alice,1\n  alice\t,2\n'
+fixture crlf.csv 'label,score\r\na,1\r\nb,2\r\n'
+fixture no-final-newline.csv 'a,1\nb,2'
+fixture bin-count.csv 'bin,count\n0,6\n1,7\n'
+fixture comments.csv '# a poll\n\nlabel,score\n  # indented comment\n\nx,1\n\n# more\ny,0\n'
+fixture scores-only.csv '5\n-3\n7\n'
+fixture negative.csv 'a,-5\nb,-7\nc,+2\n'
+fixture extremes.csv 'lo,-9223372036854775808\nhi,9223372036854775807\n'
+fixture utf8.csv '\303\211ric,3\nJean Paul,4\n'
+eric=$(printf '\303\211ric')
+# A line of 4097 bytes (rejected) and one of 4096 bytes before CRLF (accepted).
+awk 'BEGIN { s = "x,"; while (length(s) < 4097) s = s "1"; print s }' > "$d/too-long.csv"
+awk 'BEGIN { s = ""; while (length(s) < 4094) s = s "a"; printf "%s,1\r\nb,2\r\n", s }' > "$d/longest.csv"
+fixture unreadable.csv 'a,1\n'
+chmod 000 "$d/unreadable.csv"
+
+# ------------------------------------------------------ rejected input files
+
+expect_error empty-file "$d/empty.csv: no candidates" -- select --epsilon 1 "$d/empty.csv"
+expect_error comments-only "$d/comments-only.csv: no candidates" -- pmf --epsilon 1 "$d/comments-only.csv"
+expect_error header-only "$d/header-only.csv" "no candidates" -- pmf --epsilon 1 "$d/header-only.csv"
+bad_line non-numeric     'alice,ten'                  "score is not an integer: 'ten'"
+bad_line decimals        'alice,1.5'                  "score is not an integer: '1.5'"
+bad_line sign-inside     'alice,1-2'                  "score is not an integer: '1-2'"
+bad_line double-sign     'alice,--3'                  "score is not an integer: '--3'"
+bad_line sign-alone      'alice,+'                    "score is not an integer: '+'"
+bad_line space-inside    'alice,1 2'                  "score is not an integer: '1 2'"
+bad_line score-missing   'alice,'                     "score is not an integer: ''"
+bad_line above-int64     'alice,9223372036854775808'  "score out of the int64 range: '9223372036854775808'"
+bad_line below-int64     'alice,-9223372036854775809' "score out of the int64 range: '-9223372036854775809'"
+bad_line nul-byte        'b\000c,2'                   "NUL byte in line"
+bad_line invalid-utf8    '\377abc,1'                  "label is not valid UTF-8 text"
+bad_line overlong-utf8   '\300\201x,1'                "label is not valid UTF-8 text"
+bad_line surrogate-utf8  '\355\240\200,1'             "label is not valid UTF-8 text"
+bad_line truncated-utf8  'ab\303,1'                   "label is not valid UTF-8 text"
+bad_line control-char    'a\033b,1'                   "label is not valid UTF-8 text without control characters: 'a\\x1bb'"
+bad_line escape-in-score 'a,1\033[2J'                 "score is not an integer: '1\\x1b[2J'"
+bad_line raw-high-bytes  '\377abc,1'                  "label is not valid UTF-8 text without control characters: '\\xffabc'"
+bad_line empty-label     ',5'                         "empty label"
+expect_error line-too-long "$d/too-long.csv:1: line longer than 4096 bytes" -- pmf --epsilon 1 "$d/too-long.csv"
+expect_error duplicate-label "$d/dup.csv:4: duplicate label 'alice' (first on line 2)" -- select --epsilon 1 "$d/dup.csv"
+expect_error duplicate-trimmed "$d/dup-trimmed.csv:2: duplicate label 'alice' (first on line 1)" -- pmf --epsilon 1 "$d/dup-trimmed.csv"
+expect_error directory "$d: is a directory" -- select --epsilon 1 "$d"
+expect_error nonexistent "$d/missing.csv: cannot open: No such file or directory" -- pmf --epsilon 1 "$d/missing.csv"
+expect_error stdin-bad-line "<stdin>:2: score is not an integer: 'x'" -- select --epsilon 1 - < "$d/bad-stdin.csv"
+expect_error stdin-empty "<stdin>: no candidates" -- pmf --epsilon 1 < "$d/empty.csv"
+fixture typo-first.csv 'alice,1O\nbob,3\n'
+expect_error first-line-typo-is-no-header "$d/typo-first.csv:1: score is not an integer: '1O'" -- pmf --epsilon 1 "$d/typo-first.csv"
+expect_error escape-in-option "--epsilon '1\\x1bx'" -- select --epsilon "$(printf '1\033x')"
+if [ "$(id -u)" -ne 0 ]; then
+    expect_error unreadable "$d/unreadable.csv: cannot open: Permission denied" -- select --epsilon 1 "$d/unreadable.csv"
+else
+    echo "skip unreadable: running as root, which can read any file"
+fi
+
+# ---------------------------------------------------------- rejected options
+
+expect_error unknown-option "unknown option: '--foo'" -- select --epsilon 1 --foo "$d/basic.csv"
+expect_error unknown-short-option "unknown option: '-x'" -- select --epsilon 1 -x "$d/basic.csv"
+expect_error repeated-option "option given twice: '--json'" -- select --epsilon 1 --json --json "$d/basic.csv"
+expect_error count-with-pmf "option does not apply to this command: '--count'" -- pmf --epsilon 1 --count 3 "$d/basic.csv"
+expect_error exact-with-select "option does not apply to this command: '--exact'" -- select --epsilon 1 --exact "$d/basic.csv"
+expect_error seed-with-params "option does not apply to this command: '--seed'" -- params --epsilon 1 --seed 1
+expect_error mechanism-with-params "option does not apply to this command: '--mechanism'" -- params --epsilon 1 --mechanism em
+expect_error missing-value "option needs a value: '--epsilon'" -- select --epsilon
+expect_error flag-with-value "option takes no value: '--json=1'" -- select --epsilon 1 --json=1 "$d/basic.csv"
+expect_error count-zero "--count" "'0'" -- select --epsilon 1 --count 0 "$d/basic.csv"
+expect_error count-not-number "--count" "'abc'" -- select --epsilon 1 --count abc "$d/basic.csv"
+expect_error count-too-large "--count" "'4294967296'" -- select --epsilon 1 --count 4294967296 "$d/basic.csv"
+expect_error epsilon-zero "--epsilon '0'" -- params --epsilon 0
+expect_error epsilon-negative "--epsilon '-1'" -- params --epsilon -1
+expect_error epsilon-not-number "--epsilon 'abc'" -- params --epsilon abc
+expect_error epsilon-nan "--epsilon 'nan'" -- params --epsilon nan
+expect_error epsilon-inf "--epsilon 'inf'" -- params --epsilon inf
+expect_error epsilon-too-small "--epsilon '1e-30'" -- select --epsilon 1e-30 "$d/basic.csv"
+expect_error epsilon-empty "--epsilon ''" -- params --epsilon=
+expect_error base-not-below-1 "--base 5/2^2" "out of range" -- params --base 5/2^2
+expect_error base-zero "--base 0/2^3" "out of range" -- params --base 0/2^3
+expect_error base-y-too-large "--base" "'1/2^65'" -- params --base 1/2^65
+expect_error base-y-zero "--base 1/2^0" "out of range" -- params --base 1/2^0
+expect_error base-junk "--base" "'junk'" -- pmf --base junk "$d/basic.csv"
+expect_error base-x-overflow "--base" "'18446744073709551616/2^64'" -- params --base 18446744073709551616/2^64
+expect_error sensitivity-zero "--sensitivity" "'0'" -- params --epsilon 1 --sensitivity 0
+expect_error gap-cap-zero "--gap-cap" "'0'" -- params --epsilon 1 --gap-cap 0
+expect_error gap-cap-too-large "--gap-cap" "'1048577'" -- pmf --epsilon 1 --gap-cap 1048577 "$d/basic.csv"
+expect_error mechanism-unknown "--mechanism must be pf or em: 'xx'" -- select --epsilon 1 --mechanism xx "$d/basic.csv"
+expect_error epsilon-and-base "give --epsilon or --base, not both" -- select --epsilon 1 --base 1/2^1 "$d/basic.csv"
+expect_error no-privacy-parameter "a privacy parameter is required" -- select "$d/basic.csv"
+expect_error missing-command "missing command" --
+expect_error unknown-command "unknown command (select, pmf or params): 'frob'" -- frob --epsilon 1
+expect_error two-files "more than one FILE: '$d/basic.csv'" -- select --epsilon 1 "$d/two.csv" "$d/basic.csv"
+expect_error params-with-file "params takes no FILE: '$d/basic.csv'" -- params --epsilon 1 "$d/basic.csv"
+expect_error seed-65-digits "--seed must be 1 to 64 hexadecimal digits" -- select --epsilon 1 --seed 00000000000000000000000000000000000000000000000000000000000000001 "$d/basic.csv"
+expect_error seed-not-hex "--seed must be 1 to 64 hexadecimal digits: 'xyz'" -- select --epsilon 1 --seed xyz "$d/basic.csv"
+expect_error help-with-argument "unexpected argument: 'x'" -- --help x
+
+# ------------------------------------------------------------ accepted input
+
+expect_ok crlf "a,1,1/4" "b,2,3/4" -- pmf --base 1/2^1 --exact "$d/crlf.csv"
+expect_ok no-final-newline "a,1,1/4" "b,2,3/4" -- pmf --base 1/2^1 --exact "$d/no-final-newline.csv"
+expect_ok header-label-score "alice,10,8/21" "bob,9,4/21" "carol,7,1/21" "dave,10,8/21" "# expected error 1/3" -- pmf --base 1/2^1 --exact --mechanism em "$d/basic.csv"
+expect_ok header-bin-count "0,6,1/4" "1,7,3/4" -- pmf --base 1/2^1 --exact "$d/bin-count.csv"
+expect_ok comments-blank-lines "x,1,3/4" "y,0,1/4" -- pmf --base 1/2^1 --exact "$d/comments.csv"
+expect_ok scores-only "0,5," "1,-3," "2,7," -- pmf --epsilon 1 "$d/scores-only.csv"
+expect_ok scores-only-select -r '^(0|1|2)$' -- select --epsilon 1 "$d/scores-only.csv"
+expect_ok negative-scores "a,-5," "b,-7," "c,2," -s -- pmf --epsilon 1 "$d/negative.csv"
+expect_ok int64-extremes-pf "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 "$d/extremes.csv"
+expect_ok int64-extremes-em "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 --mechanism em "$d/extremes.csv"
+expect_ok int64-extremes-select -r '^(lo|hi)$' -- select --epsilon 1 --mechanism em "$d/extremes.csv"
+expect_ok utf8-and-spaces "$eric,3," "Jean Paul,4," -- pmf --epsilon 1 "$d/utf8.csv"
+expect_ok utf8-json "\"label\": \"$eric\"" "\"label\": \"Jean Paul\"" -- pmf --epsilon 1 --json "$d/utf8.csv"
+expect_ok longest-line "b,2," -- pmf --epsilon 1 "$d/longest.csv"
+expect_ok stdin-dash -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 - < "$d/basic.csv"
+expect_ok stdin-default "alice,10," "dave,10," -- pmf --epsilon 1 < "$d/basic.csv"
+
+# ------------------------------------------------------------------ outputs
+
+expect_ok select-text -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 "$d/basic.csv"
+expect_ok select-json -r '^\{"choice": "(alice|bob|carol|dave)", "index": [0-3]\}$' -- select --epsilon 1 --json "$d/basic.csv"
+expect_ok select-count-json-seed \
+    -r '^\{"choices": \["[a-z]+", "[a-z]+", "[a-z]+"\], "indices": \[[0-3], [0-3], [0-3]\]\}$' \
+    -e "dpsel: warning: --seed gives a deterministic stream" \
+    -e "3 selections, each epsilon <= 1.0000000000000000; together epsilon <= 3.0000000000000000" \
+    -- select --epsilon 1 --count 3 --json --seed 1 "$d/basic.csv"
+expect_ok same-seed-same-output -d -e "warning: --seed" -- select --epsilon 1 --count 20 --mechanism em --seed 0123abcdef "$d/basic.csv"
+expect_ok pmf-json '"mechanism": "pf"' '"base": {"x": "' '"epsilon": "1.0000000000000000"' '"gap_cap": 89' \
+    '"candidates": [{"label": "alice", "score": 10, "probability": "' '"expected_error": "' \
+    -- pmf --epsilon 1 --json "$d/basic.csv"
+expect_ok pmf-json-exact '{"label": "a", "score": 1, "probability": "3/4"}' '"expected_error": "1/4"' -- pmf --base 1/2^1 --json --exact "$d/two.csv"
+expect_ok pmf-exact-pf "# mechanism pf, base 1/2^1" "a,1,3/4" "b,0,1/4" "# expected error 1/4" -- pmf --base 1/2^1 --exact "$d/two.csv"
+expect_ok pmf-exact-large -r '^alice,10,[0-9]+/[0-9]+$' -r '^# expected error [0-9]+/[0-9]+$' -- pmf --epsilon 1 --exact "$d/basic.csv"
+expect_ok pmf-sum-pf -s -- pmf --epsilon 1 "$d/basic.csv"
+expect_ok pmf-sum-em -s -- pmf --epsilon 1 --mechanism em "$d/basic.csv"
+expect_ok pmf-sum-pf-small-epsilon -s -- pmf --epsilon 0.01 "$d/basic.csv"
+expect_ok params-json '{"base": {"x": "' '"epsilon": "1.0000000000000000"' '"epsilon_requested": "1"' '"sensitivity": 1' '"monotonic": false' '"gap_cap": 89}' -- params --epsilon 1 --json
+expect_ok params-json-base '"base": {"x": "1", "y": 1}' '"epsilon_requested": null' '"sensitivity": 3' '"monotonic": true' -- params --base 1/2^1 --sensitivity 3 --monotonic --json
+expect_ok params-text "epsilon <= 1.0000000000000000" "epsilon requested 1" "sensitivity 1" "monotonic no" -- params --epsilon 1
+expect_ok params-lowest-terms "base 1/2^2" -- params --base 2/2^3
+expect_ok params-gap-cap-max "gap cap 1048576" -- params --base 1/2^1 --gap-cap 1048576
+expect_ok params-monotonic "epsilon <= 0.6931471805599453" "monotonic yes" -m 0.693147180559945309 -- params --base 1/2^1 --monotonic
+expect_ok params-not-monotonic "epsilon <= 1.386294361119890" "monotonic no" -m 1.386294361119890618 -- params --base 1/2^1
+expect_ok params-sensitivity-2 "epsilon <= 1.386294361119890" -m 1.386294361119890618 -- params --base 1/2^1 --sensitivity 2 --monotonic
+expect_ok help "usage: dpsel select" -- --help
+# a write error is an error, for --help too
+"$tool" --help > /dev/full 2> "$work/err"
+if [ $? -eq 2 ] && grep -q "cannot write the output" "$work/err"; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1)); echo "FAIL help-write-error: status or message wrong"
+fi
+expect_ok help-after-command "usage: dpsel select" -- select --help
+expect_ok version "dpsel 0.1.0" -- --version
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

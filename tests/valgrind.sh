@@ -1,0 +1,93 @@
+#!/bin/sh
+# Runs the dpsel tool under valgrind on successful and failing commands:
+# every run must end with its expected exit status (0 or 2) and valgrind must
+# find no memory error and no leak of any kind (still reachable included).
+#   sh tests/valgrind.sh build/dpsel
+# Prints one line per failed run, then "N passed, N failed".
+set -u
+LC_ALL=C
+export LC_ALL
+
+[ $# -eq 1 ] || { echo "usage: sh tests/valgrind.sh TOOL" >&2; exit 1; }
+tool=$1
+[ -x "$tool" ] || { echo "valgrind.sh: $tool is not an executable" >&2; exit 1; }
+if ! command -v valgrind > /dev/null 2>&1; then
+    echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)"
+    exit 1
+fi
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
+exec < /dev/null
+
+VALGRIND_ERROR=99
+passed=0
+failed=0
+
+# check NAME STATUS -- ARGS...: runs the tool under valgrind and expects exit
+# status STATUS with a clean valgrind report.
+check() {
+    name=$1
+    want=$2
+    shift 3
+    valgrind --error-exitcode=$VALGRIND_ERROR --leak-check=full --show-leak-kinds=all \
+        --errors-for-leak-kinds=all --log-file="$work/valgrind.log" \
+        "$tool" "$@" > "$work/out" 2> "$work/err"
+    status=$?
+    if [ "$status" -eq "$want" ] && grep -q 'ERROR SUMMARY: 0 errors' "$work/valgrind.log"; then
+        passed=$((passed + 1))
+        return
+    fi
+    failed=$((failed + 1))
+    if [ "$status" -eq $VALGRIND_ERROR ]; then
+        why="valgrind found errors or leaks"
+    else
+        why="exit status $status, expected $want"
+    fi
+    printf 'FAIL %s: %s (dpsel %s)\n' "$name" "$why" "$*"
+    grep -E 'ERROR SUMMARY|definitely|indirectly|possibly|still reachable|Invalid|uninitialised' \
+        "$work/valgrind.log" | sed 's/^/    /'
+    head -n 3 "$work/err" | sed 's/^/    stderr: /'
+}
+
+# fixture NAME FORMAT: writes printf FORMAT (octal escapes allowed) to $work/NAME.
+fixture() {
+    # shellcheck disable=SC2059 # the format is the fixture, escapes included
+    printf "$2" > "$work/$1"
+}
+
+fixture basic.csv 'label,score\nalice,10\nbob,9\ncarol,7\ndave,10\n'
+fixture bad-score.csv 'label,score\nalice,10\nbob,1.5\n'
+fixture dup.csv 'label,score\nalice,10\nbob,9\nalice,7\n'
+fixture bad-utf8.csv 'label,score\n\377abc,1\n'
+fixture empty.csv ''
+f=$work/basic.csv
+
+# Successful commands: exit 0.
+check select-seed           0 -- select --epsilon 1 --seed 1 "$f"
+check select-os-random      0 -- select --epsilon 1 --json "$f"
+check select-count-50-em    0 -- select --epsilon 1 --count 50 --mechanism em --seed 2a "$f"
+check select-count-50-pf    0 -- select --epsilon 1 --count 50 --json --seed 2b "$f"
+check pmf-pf-exact          0 -- pmf --epsilon 1 --exact "$f"
+check pmf-pf-json           0 -- pmf --epsilon 1 --json "$f"
+check pmf-em-exact          0 -- pmf --epsilon 1 --mechanism em --exact "$f"
+check pmf-em-json           0 -- pmf --epsilon 1 --mechanism em --json "$f"
+check pmf-stdin             0 -- pmf --base 1/2^1 - < "$f"
+check params-epsilon        0 -- params --epsilon 1
+check params-json-base      0 -- params --base 3/2^2 --monotonic --gap-cap 10 --json
+check help                  0 -- --help
+
+# Failing commands: exit 2, and nothing leaks on the error paths either.
+check bad-score-line        2 -- select --epsilon 1 "$work/bad-score.csv"
+check duplicate-label       2 -- pmf --epsilon 1 "$work/dup.csv"
+check invalid-utf8          2 -- pmf --epsilon 1 "$work/bad-utf8.csv"
+check empty-file            2 -- select --epsilon 1 "$work/empty.csv"
+check unknown-option        2 -- select --epsilon 1 --foo "$f"
+check epsilon-zero          2 -- select --epsilon 0 "$f"
+check base-out-of-range     2 -- pmf --base 5/2^2 "$f"
+check nonexistent-file      2 -- pmf --epsilon 1 "$work/missing.csv"
+check directory             2 -- pmf --epsilon 1 "$work"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
