@@ -32,7 +32,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test valgrind readme-example install clean deps
+.PHONY: bench all demo check test cli-test valgrind readme-example exports install clean deps
 all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
@@ -58,7 +58,7 @@ $(TOOL): $(CLI_OBJ) $(STATIC)
 # Tests link the static library and may call its internal (core) functions.
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(STATIC) -lcriterion $(LIBS) -lm
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
 
 deps:
 	@sh .ci/install-deps
@@ -72,6 +72,9 @@ cli-test: $(TOOL)
 valgrind: $(TOOL)
 	sh tests/valgrind.sh $(TOOL)
 
+exports: $(SHARED)
+	sh tests/exports.sh $(SHARED)
+
 # The README's C example must compile, link and run as written.
 readme-example: all
 	sh tests/readme-example.sh README.md $(BUILD)
@@ -82,7 +85,7 @@ demo: deps
 
 check: deps
 	$(MAKE) all
-	$(MAKE) test cli-test valgrind readme-example
+	$(MAKE) test cli-test valgrind readme-example exports
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
