@@ -1,6 +1,10 @@
 /* Exact Bernoulli coins with dyadic probabilities. */
 #include "core.h"
 
+/*@ requires \valid_read(t) && \valid_read(t->words + i / 64);
+    assigns \nothing;
+    ensures \result <= 1;
+*/
 static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
 {
     return (unsigned)((t->words[i / 64] >> (63 - i % 64)) & 1u);
@@ -12,6 +16,10 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
      * The first digit where u and t differ decides; if u matches every digit
      * of t, then u >= t. */
     unsigned u;
+    /*@ loop invariant 0 <= i <= t->lead;
+        loop assigns i, u, *rng;
+        loop variant t->lead - i;
+    */
     for (uint64_t i = 0; i < t->lead; i++) {
         int rc = dpsel_rng_bit(rng, &u);
         if (rc != DPSEL_OK) {
@@ -22,11 +30,16 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
             return DPSEL_OK;
         }
     }
+    /*@ loop invariant 0 <= i <= t->ndigits;
+        loop assigns i, u, *rng;
+        loop variant t->ndigits - i;
+    */
     for (uint64_t i = 0; i < t->ndigits; i++) {
         int rc = dpsel_rng_bit(rng, &u);
         if (rc != DPSEL_OK) {
             return rc;
         }
+        //@ assert i / 64 <= (t->ndigits - 1) / 64;
         unsigned d = digit_at(t, i);
         if (u != d) {
             *heads = u < d;
@@ -41,8 +54,13 @@ int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
                           unsigned npowers, uint64_t g, int *heads)
 {
     /* beta^g = prod over set bits i of g of beta^(2^i): independent coins. */
+    /*@ loop invariant 0 <= i <= npowers;
+        loop assigns i, *rng;
+        loop variant i;
+    */
     for (unsigned i = npowers; i > 0; i--) {
         if ((g >> (i - 1)) & 1u) {
+            //@ assert g != 0;
             int coin;
             int rc = dpsel_core_coin_dyadic(rng, &powers[i - 1], &coin);
             if (rc != DPSEL_OK) {

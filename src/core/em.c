@@ -25,7 +25,15 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
      * probability beta^g'_r / sum_j beta^g'_j.  The sum is at least 1 (the
      * best candidate), so all DPSEL_REJECTION_ROUNDS * n trials fail with
      * probability at most (1 - 1/n)^(128 n) < e^-128. */
+    /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
+        loop assigns round, *rng;
+        loop variant DPSEL_REJECTION_ROUNDS - round;
+    */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        /*@ loop invariant 0 <= trial <= n;
+            loop assigns trial, *rng;
+            loop variant n - trial;
+        */
         for (size_t trial = 0; trial < n; trial++) {
             size_t candidate;
             int kept;

@@ -11,7 +11,16 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
         *out = 0;
         return DPSEL_OK;
     }
+    /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
+        loop invariant 1 <= v < k && c < v;
+        loop assigns round, v, c, *rng;
+        loop variant DPSEL_REJECTION_ROUNDS - round;
+    */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        /*@ loop invariant 1 <= v < 2 * k && c < v;
+            loop assigns v, c, *rng;
+            loop variant k - v;
+        */
         while (v < k) {
             unsigned bit;
             int rc = dpsel_rng_bit(rng, &bit);
