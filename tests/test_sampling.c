@@ -181,7 +181,7 @@ static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *s
     mpq_t *prob = calloc(n, sizeof *prob);
     dpsel_pmf *pmf = NULL;
     cr_assert(counts != NULL && prob != NULL);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK, "%s: no exact pmf", what);
     for (size_t r = 0; r < n; r++) {
         mpq_init(prob[r]);
         pmf_rational(pmf, r, prob[r]);
@@ -210,29 +210,64 @@ static dpsel_rng seeded(uint64_t seed)
     return rng;
 }
 
-Test(statistical_layer, seeded_draws_fit_the_pmf, .timeout = 300)
+/* Fills v[0..n-1] with a family of score vectors (see the cases below). */
+static void fill_scores(int64_t *v, size_t n, int family, unsigned seed)
 {
-    int64_t mixed[12] = { 10, 9, 9, 7, 10, 3, -2, 8, 10, 0, 6, 9 };
-    int64_t two_level[8] = { 0, -2, -2, -2, -2, -2, -2, -2 };
-    int64_t extremes[4] = { INT64_MAX, INT64_MIN, INT64_MAX - 1, 0 };
-    struct { const char *name; const int64_t *scores; size_t n; const char *epsilon;
+    for (size_t i = 0; i < n; i++) {
+        switch (family) {
+        case 0: v[i] = 7; break;                                  /* all equal */
+        case 1: v[i] = i == n / 2 ? 100 : 0; break;               /* one dominant */
+        case 2: v[i] = i == 0 ? 0 : -3; break;                    /* two-level worst case */
+        case 3: v[i] = (int64_t)(i % 3); break;                   /* many ties */
+        case 4: v[i] = (int64_t)(rand_r(&seed) % 41) - 20; break; /* random integers */
+        default: v[i] = i % 2 ? INT64_MAX - (int64_t)(i % 5) : INT64_MIN + (int64_t)i; break;
+        }
+    }
+}
+
+Test(statistical_layer, seeded_draws_fit_the_pmf, .timeout = 600)
+{
+    static int64_t scores[1000];
+    struct { const char *name; int family; size_t n; const char *epsilon; const char *base;
              uint64_t sensitivity; int monotonic; } cases[] = {
-        { "mixed, eps 1", mixed, 12, "1", 1, 0 },
-        { "mixed, eps 0.3, D 3, monotonic", mixed, 12, "0.3", 3, 1 },
-        { "two-level, eps 2", two_level, 8, "2", 1, 0 },
-        { "extremes, eps 0.5", extremes, 4, "0.5", 1, 0 },
-        { "mixed, eps 20", mixed, 12, "20", 1, 1 },
+        { "all equal, n 50", 0, 50, "1", NULL, 1, 0 },
+        { "one dominant, n 30, eps 0.05", 1, 30, "0.05", NULL, 1, 0 },
+        { "two-level, n 8, eps 2", 2, 8, "2", NULL, 1, 0 },
+        { "many ties, n 60, D 3, monotonic", 3, 60, "0.3", NULL, 3, 1 },
+        { "random, n 100, eps 1", 4, 100, "1", NULL, 1, 0 },
+        { "random, n 12, D 1000, eps 400", 4, 12, "400", NULL, 1000, 0 },
+        { "int64 extremes, n 6", 5, 6, "0.5", NULL, 1, 0 },
+        { "n 1", 4, 1, "1", NULL, 1, 0 },
+        { "base near 0: 1/2^40", 3, 9, NULL, "1/2^40", 1, 0 },
+        { "base near 1: (2^40-1)/2^40", 4, 40, NULL, "1099511627775/2^40", 1, 1 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         dpsel_params p;
-        cr_assert_eq(dpsel_params_from_epsilon(&p, cases[c].epsilon, cases[c].sensitivity,
-                                               cases[c].monotonic), DPSEL_OK);
+        if (cases[c].base != NULL) {
+            uint64_t x = strtoull(cases[c].base, NULL, 10);
+            p = base_params(x, 40, cases[c].sensitivity, cases[c].monotonic);
+        } else {
+            cr_assert_eq(dpsel_params_from_epsilon(&p, cases[c].epsilon, cases[c].sensitivity,
+                                                   cases[c].monotonic), DPSEL_OK);
+        }
+        fill_scores(scores, cases[c].n, cases[c].family, (unsigned)c + 1);
         for (int m = 0; m < 2; m++) {
             dpsel_rng rng = seeded(1000 + 2 * c + (uint64_t)m);
-            check_fit(&p, m == 0 ? DPSEL_PF : DPSEL_EM, cases[c].scores, cases[c].n, &rng,
-                      100000, cases[c].name);
+            check_fit(&p, m == 0 ? DPSEL_PF : DPSEL_EM, scores, cases[c].n, &rng, 100000,
+                      cases[c].name);
         }
     }
+}
+
+/* EM at n = 10^4 (the exact PF pmf is limited to smaller n). */
+Test(statistical_layer, em_draws_fit_at_ten_thousand_candidates, .timeout = 600)
+{
+    static int64_t scores[10000];
+    dpsel_params p;
+    fill_scores(scores, 10000, 4, 99);
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "0.2", 1, 1), DPSEL_OK);
+    dpsel_rng rng = seeded(4242);
+    check_fit(&p, DPSEL_EM, scores, 10000, &rng, 100000, "random, n 10^4");
 }
 
 /* The OS source: real randomness, so this one is not deterministic; its
