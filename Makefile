@@ -2,6 +2,7 @@
 #   make            the library (static and shared) and the dpsel tool
 #   make demo       install missing packages, build, run the tool on examples/
 #   make check      install missing packages, build, run every test and proof
+#   make proofs     Frama-C WP on the verified core
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -32,7 +33,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test valgrind readme-example exports install clean deps
+.PHONY: bench all demo check test cli-test valgrind readme-example exports proofs install clean deps
 all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
@@ -72,6 +73,10 @@ cli-test: $(TOOL)
 valgrind: $(TOOL)
 	sh tests/valgrind.sh $(TOOL)
 
+# Frama-C WP on the verified core (see proofs/run.sh and proofs/functions.txt).
+proofs:
+	sh proofs/run.sh
+
 exports: $(SHARED)
 	sh tests/exports.sh $(SHARED)
 
@@ -85,7 +90,7 @@ demo: deps
 
 check: deps
 	$(MAKE) all
-	$(MAKE) test cli-test valgrind readme-example exports
+	$(MAKE) test cli-test valgrind readme-example exports proofs
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
