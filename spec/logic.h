@@ -27,4 +27,20 @@
         (\forall integer i; 0 <= i < d->npowers ==> valid_dyadic(d->powers + i));
 */
 
+/*@ // 2^64, by evaluation (the width of uint64_t)
+    lemma pow2_64: pow2(64) == 18446744073709551616;
+*/
+
+/*@ ghost
+    // Facts about pow2 that need induction, as a lemma function: proved (by
+    // the loop invariant of its body, in src/core/precision.c), and used by
+    // calling it in ghost code.
+    /@ assigns \nothing;
+       ensures pow2_shift: \forall integer k; 0 <= k <= 63 ==> (1 << k) == pow2(k);
+       ensures pow2_positive: \forall integer k; 0 <= k <= 64 ==> 1 <= pow2(k);
+       ensures pow2_monotonic: \forall integer j, k; 0 <= j <= k <= 64 ==> pow2(j) <= pow2(k);
+    @/
+    void dpsel_lemma_pow2_shift(void);
+*/
+
 #endif

@@ -70,6 +70,7 @@ uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap);
     ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
     ensures \result == DPSEL_OK ==> *out < k;
     ensures \result != DPSEL_OK ==> *out == \old(*out);
+    ensures k == 1 ==> \result == DPSEL_OK && *out == 0;
 */
 int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out);
 
@@ -116,9 +117,13 @@ int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
              \separated(rng, index, scratch + (0 .. n - 1), decay->powers + i,
                         decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
     assigns *rng, *index, scratch[0 .. n - 1];
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
-    ensures \result == DPSEL_OK ==> *index < n;
-    ensures \result != DPSEL_OK ==> *index == \old(*index);
+    ensures results: \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures never_internal: \result != DPSEL_EINTERNAL;
+    ensures index_in_range: \result == DPSEL_OK ==> *index < n;
+    ensures index_unchanged: \result != DPSEL_OK ==> *index == \old(*index);
+    ensures permutation: \result == DPSEL_OK ==>
+            (\forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n) &&
+            (\forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]);
 */
 int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,

@@ -4,6 +4,13 @@
 size_t dpsel_core_argmax(const int64_t *scores, size_t n)
 {
     size_t best = 0;
+    /*@ loop invariant 1 <= i <= n;
+        loop invariant 0 <= best < i;
+        loop invariant \forall integer k; 0 <= k < i ==> scores[k] <= scores[best];
+        loop invariant \forall integer k; 0 <= k < best ==> scores[k] < scores[best];
+        loop assigns i, best;
+        loop variant n - i;
+    */
     for (size_t i = 1; i < n; i++) {
         if (scores[i] > scores[best]) {
             best = i;
@@ -26,11 +33,38 @@ uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap)
     return gap < cap ? gap : cap;
 }
 
+/*@ ghost
+    // One step of bitlen, as a lemma function: if w 2^b <= x < (w + 1) 2^b,
+    // halving w and doubling 2^b keeps x in range.
+    /@ requires 1 <= pow2(b) && (w == 2 * v || w == 2 * v + 1);
+       requires w * pow2(b) <= x < (w + 1) * pow2(b);
+       assigns \nothing;
+       ensures v * (2 * pow2(b)) <= x < (v + 1) * (2 * pow2(b));
+       ensures v * pow2(b + 1) <= x < (v + 1) * pow2(b + 1);
+    @/
+    static void bitlen_step(uint64_t w, uint64_t v, uint64_t x, unsigned b)
+    {
+    }
+*/
+
 unsigned dpsel_core_bitlen(uint64_t v)
 {
     unsigned bits = 0;
+    //@ ghost uint64_t input = v;
+    /* Invariant: v is the input shifted right by bits places. */
+    /*@ loop invariant 0 <= bits <= 64;
+        loop invariant 1 <= pow2(bits);
+        loop invariant v < pow2(64 - bits);
+        loop invariant v * pow2(bits) <= input < (v + 1) * pow2(bits);
+        loop invariant bits > 0 ==> pow2(bits - 1) <= input;
+        loop assigns v, bits;
+        loop variant v;
+    */
     while (v != 0) {
+        //@ ghost uint64_t before = v;
         v >>= 1;
+        //@ assert before == 2 * v || before == 2 * v + 1;
+        //@ ghost bitlen_step(before, v, input, bits);
         bits++;
     }
     return bits;

@@ -5,34 +5,70 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index)
 {
-    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    size_t top = dpsel_core_argmax(scores, n);
+    int64_t best = scores[top];
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant \forall integer k; 0 <= k < i ==> scratch[k] == k;
+        loop assigns i, scratch[0 .. n - 1];
+        loop variant n - i;
+    */
     for (size_t i = 0; i < n; i++) {
         scratch[i] = i;
     }
+    /*@ assert \forall integer k; 0 <= k < n ==> scratch[k] == k; */
+    /*@ assert scratch[top] == top && scores[scratch[top]] == best; */
     /* Step i of a Fisher-Yates shuffle fixes position i; the candidates are
-     * visited in shuffled order as the shuffle is drawn. */
+     * visited in shuffled order as the shuffle is drawn.  Positions i .. n - 1
+     * hold the candidates not yet visited, a best one among them. */
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n;
+        loop invariant distinct: \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b];
+        loop invariant best_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best;
+        loop assigns i, *rng, scratch[0 .. n - 1];
+        loop variant n - i;
+    */
     for (size_t i = 0; i < n; i++) {
         uint64_t offset;
         int rc = dpsel_core_uniform(rng, (uint64_t)(n - i), &offset);
         if (rc != DPSEL_OK) {
+            /*@ assert *index == \at(*index, Pre); */
             return rc;
         }
         size_t j = i + (size_t)offset;
         size_t candidate = scratch[j];
+        /*@ ghost swap: ; */
         scratch[j] = scratch[i];
         scratch[i] = candidate;
+        /* The swap keeps scratch[0 .. n - 1] a permutation of 0 .. n - 1. */
+        /*@ assert i <= j < n; */
+        /*@ assert scratch[i] == \at(scratch[j], swap); */
+        /*@ assert scratch[j] == \at(scratch[i], swap); */
+        /*@ assert \forall integer a; 0 <= a < n && a != i && a != j ==>
+                   scratch[a] == \at(scratch[a], swap); */
+        /*@ assert swapped_in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n; */
+        /*@ assert swapped_distinct:
+                   \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]; */
 
         uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
         int heads;
+        /*@ ghost flip: ; */
         rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, &heads);
+        /*@ assert flip_frame: \forall integer a; 0 <= a < n ==> scratch[a] == \at(scratch[a], flip); */
         if (rc != DPSEL_OK) {
+            /*@ assert *index == \at(*index, Pre); */
             return rc;
         }
         if (heads) {
+            /*@ assert \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n; */
+            /*@ assert \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]; */
             *index = candidate;
             return DPSEL_OK;
         }
+        /* Tails: candidate is not a best one (its gap would be 0, its coin
+         * certain), so a best candidate is still among positions i + 1 .. n - 1. */
+        /*@ assert scores[candidate] != best; */
     }
     /* Unreachable: a best candidate has gap 0, and its coin is certain. */
+    /*@ assert \false; */
     return DPSEL_EINTERNAL;
 }

@@ -1,15 +1,45 @@
 /* Input validation of the verified core. */
 #include "core.h"
 
+/*@ // the precondition of dpsel_core_decimal_syntax: s is NUL-terminated
+    // within max_len, or readable up to max_len
+    predicate bounded_text{L}(char *s, integer max_len) =
+        (\exists integer j; 0 <= j <= max_len && \valid_read(s + (0 .. j)) && s[j] == '\0')
+        || \valid_read(s + (0 .. max_len));
+
+    // no NUL before pos: s[pos] can be read
+    lemma bounded_text_readable{L}: \forall char *s, integer max_len, pos;
+        bounded_text(s, max_len) && 0 <= pos <= max_len &&
+        (\forall integer k; 0 <= k < pos ==> s[k] != '\0') ==> \valid_read(s + pos);
+*/
+
+/*@ assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 <==> '0' <= c <= '9';
+*/
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';
 }
 
 /* Number of digits at s[*pos...], advancing *pos past them (at most max_len). */
+/*@ requires \valid(pos) && *pos <= max_len;
+    requires bounded_text(s, max_len);
+    requires \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
+    requires \separated(pos, s + (0 .. max_len));
+    assigns *pos;
+    ensures \old(*pos) <= *pos <= max_len;
+    ensures \result == *pos - \old(*pos);
+    ensures \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
+*/
 static size_t skip_digits(const char *s, size_t *pos, size_t max_len)
 {
     size_t start = *pos;
+    /*@ loop invariant start <= *pos <= max_len;
+        loop invariant \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
+        loop assigns *pos;
+        loop variant max_len - *pos;
+    */
     while (*pos < max_len && is_digit(s[*pos])) {
         (*pos)++;
     }
@@ -45,6 +75,7 @@ int dpsel_core_base_valid(uint64_t x, unsigned y)
     if (y < 1 || y > 64 || x == 0) {
         return 0;
     }
+    //@ ghost dpsel_lemma_pow2_shift();
     return y == 64 || x < ((uint64_t)1 << y);
 }
 
