@@ -171,3 +171,28 @@ dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monot
     cr_assert_eq(dpsel_params_from_base(&p, x, y, sensitivity, monotonic), DPSEL_OK);
     return p;
 }
+
+void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
+                 size_t n, dpsel_rng *rng, uint64_t draws, uint64_t *counts)
+{
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    for (uint64_t d = 0; d < draws; d++) {
+        size_t index = n;
+        cr_assert_eq(dpsel_select(selector, m, scores, n, rng, &index), DPSEL_OK);
+        cr_assert_lt(index, n);
+        counts[index]++;
+    }
+    dpsel_selector_free(selector);
+}
+
+dpsel_rng seeded_rng(uint64_t seed)
+{
+    dpsel_rng rng;
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; i++) {
+        bytes[i] = (unsigned char)(seed >> (8 * i));
+    }
+    cr_assert_eq(dpsel_rng_init_seeded(&rng, bytes, sizeof bytes), DPSEL_OK);
+    return rng;
+}

@@ -33,4 +33,11 @@ int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
 /* Params from an explicit base, asserting success. */
 dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic);
 
+/* The seeded stream with the 8 little-endian bytes of seed as its seed. */
+dpsel_rng seeded_rng(uint64_t seed);
+
+/* Adds to counts[0..n-1] the outcomes of draws selections from rng. */
+void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
+                 size_t n, dpsel_rng *rng, uint64_t draws, uint64_t *counts);
+
 #endif

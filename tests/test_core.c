@@ -1,5 +1,6 @@
-/* The verified core's primitives: gaps, validation, uniform integers and
- * coins (exact enumeration of their random bits), and the exact decay table. */
+/* The verified core's primitives: gaps, validation, uniform integers, the
+ * shuffle step and coins (exact enumeration of their random bits), and the
+ * exact decay table. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -114,6 +115,86 @@ Test(uniform, full_range_extremes)
     cr_assert_eq(value, ((uint64_t)1 << 63) - 1);
     /* all ones never fits [0, 3): a broken source ends in DPSEL_EUNLIKELY */
     cr_assert_eq(dpsel_core_uniform(&rng, 3, &value), DPSEL_EUNLIKELY);
+}
+
+/* ---- the permutation: n shuffle steps give each of the n! orders mass 1/n! ---- */
+
+typedef struct {
+    size_t n;          /* at most 5 */
+    size_t factorial;  /* n! */
+} shuffle_size;
+
+/* Rank of scratch[0 .. n - 1] among the permutations of 0 .. n - 1 (its
+ * Lehmer code read in the factorial base), or n! if it is none. */
+static size_t permutation_rank(const size_t *scratch, const shuffle_size *size)
+{
+    int seen[5] = { 0 };
+    size_t rank = 0;
+    for (size_t a = 0; a < size->n; a++) {
+        if (scratch[a] >= size->n || seen[scratch[a]]) {
+            return size->factorial;
+        }
+        seen[scratch[a]] = 1;
+        size_t smaller_after = 0;
+        for (size_t b = a + 1; b < size->n; b++) {
+            smaller_after += scratch[b] < scratch[a];
+        }
+        rank = rank * (size->n - a) + smaller_after;
+    }
+    return rank;
+}
+
+/* The n steps of a Fisher-Yates shuffle of the identity. */
+static int shuffle_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const shuffle_size *size = arg;
+    size_t scratch[5];
+    for (size_t a = 0; a < size->n; a++) {
+        scratch[a] = a;
+    }
+    for (size_t i = 0; i < size->n; i++) {
+        int rc = dpsel_core_shuffle_step(rng, scratch, size->n, i);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    *out = permutation_rank(scratch, size);
+    return DPSEL_OK;
+}
+
+Test(shuffle, every_order_has_mass_one_over_n_factorial_by_enumeration)
+{
+    shuffle_size size = { 0, 1 };
+    for (size.n = 1; size.n <= 5; size.n++) {
+        size.factorial *= size.n;
+        size_t orders = size.factorial;
+        /* outcome n! collects anything that is not a permutation */
+        mpq_t mass[121], residual, exact, upper;
+        for (size_t r = 0; r <= orders; r++) {
+            mpq_init(mass[r]);
+        }
+        mpq_inits(residual, exact, upper, (mpq_ptr)0);
+        cr_assert_geq(enumerate_bits(shuffle_sampler, &size, orders + 1, 48, mass, residual), 1);
+        mpq_set_ui(exact, 1, orders);
+        for (size_t r = 0; r < orders; r++) {
+            mpq_add(upper, mass[r], residual);
+            cr_expect(mpq_cmp(mass[r], exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                      "n=%zu: order %zu has mass %.12g, residual %.3g", size.n, r,
+                      mpq_get_d(mass[r]), mpq_get_d(residual));
+        }
+        cr_expect(mpq_sgn(mass[orders]) == 0, "n=%zu: an arrangement that is no permutation",
+                  size.n);
+        /* residual below 2^-30; none where every range is a power of 2 */
+        mpq_set_ui(upper, 1, 1u << 30);
+        cr_expect(mpq_cmp(residual, upper) < 0, "n=%zu: residual %.3g", size.n,
+                  mpq_get_d(residual));
+        cr_expect(size.n > 2 || mpq_sgn(residual) == 0, "n=%zu: residual without rejection",
+                  size.n);
+        for (size_t r = 0; r <= orders; r++) {
+            mpq_clear(mass[r]);
+        }
+        mpq_clears(residual, exact, upper, (mpq_ptr)0);
+    }
 }
 
 /* ---- coins ---- */

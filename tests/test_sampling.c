@@ -160,20 +160,6 @@ Test(exact_layer, pf_and_em_realise_the_pmf)
 
 /* ---- statistical layer ---- */
 
-static void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
-                        size_t n, dpsel_rng *rng, uint64_t draws, uint64_t *counts)
-{
-    dpsel_selector *selector = NULL;
-    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
-    for (uint64_t d = 0; d < draws; d++) {
-        size_t index = n;
-        cr_assert_eq(dpsel_select(selector, m, scores, n, rng, &index), DPSEL_OK);
-        cr_assert_lt(index, n);
-        counts[index]++;
-    }
-    dpsel_selector_free(selector);
-}
-
 static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
                       size_t n, dpsel_rng *rng, uint64_t draws, const char *what)
 {
@@ -197,17 +183,6 @@ static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *s
     free(prob);
     free(counts);
     dpsel_pmf_free(pmf);
-}
-
-static dpsel_rng seeded(uint64_t seed)
-{
-    dpsel_rng rng;
-    unsigned char bytes[8];
-    for (int i = 0; i < 8; i++) {
-        bytes[i] = (unsigned char)(seed >> (8 * i));
-    }
-    cr_assert_eq(dpsel_rng_init_seeded(&rng, bytes, sizeof bytes), DPSEL_OK);
-    return rng;
 }
 
 /* Fills v[0..n-1] with a family of score vectors (see the cases below). */
@@ -252,7 +227,7 @@ Test(statistical_layer, seeded_draws_fit_the_pmf, .timeout = 600)
         }
         fill_scores(scores, cases[c].n, cases[c].family, (unsigned)c + 1);
         for (int m = 0; m < 2; m++) {
-            dpsel_rng rng = seeded(1000 + 2 * c + (uint64_t)m);
+            dpsel_rng rng = seeded_rng(1000 + 2 * c + (uint64_t)m);
             check_fit(&p, m == 0 ? DPSEL_PF : DPSEL_EM, scores, cases[c].n, &rng, 100000,
                       cases[c].name);
         }
@@ -266,7 +241,7 @@ Test(statistical_layer, em_draws_fit_at_ten_thousand_candidates, .timeout = 600)
     dpsel_params p;
     fill_scores(scores, 10000, 4, 99);
     cr_assert_eq(dpsel_params_from_epsilon(&p, "0.2", 1, 1), DPSEL_OK);
-    dpsel_rng rng = seeded(4242);
+    dpsel_rng rng = seeded_rng(4242);
     check_fit(&p, DPSEL_EM, scores, 10000, &rng, 100000, "random, n 10^4");
 }
 
@@ -366,7 +341,7 @@ Test(statistical_layer, the_fit_test_can_fail)
         pmf_rational(pmf, r, prob[r]);
     }
     uint64_t counts[12] = { 0 };
-    dpsel_rng rng = seeded(77);
+    dpsel_rng rng = seeded_rng(77);
     draw_counts(&p, DPSEL_EM, scores, 12, &rng, 100000, counts);
     double statistic;
     unsigned dof;

@@ -105,8 +105,30 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
 int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
                           unsigned npowers, uint64_t g, int *heads);
 
+/* One step of a Fisher-Yates shuffle of scratch[0 .. n - 1]: swaps
+ * scratch[i] with scratch[j] for j uniform in [i, n), so that after steps
+ * 0 .. n - 1 every permutation has probability 1/n!.  The permutation of
+ * 0 .. n - 1 in scratch stays one; on failure scratch is unchanged. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && i < n;
+    requires \valid(rng) && \valid(scratch + (0 .. n - 1));
+    requires \separated(rng, scratch + (0 .. n - 1));
+    requires in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n;
+    requires distinct: \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b];
+    assigns *rng, scratch[i .. n - 1];
+    ensures results: \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures swapped: \result == DPSEL_OK ==> \exists integer j; i <= j < n &&
+            scratch[i] == \old(scratch[j]) && scratch[j] == \old(scratch[i]) &&
+            (\forall integer a; 0 <= a < n && a != i && a != j ==> scratch[a] == \old(scratch[a]));
+    ensures in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n;
+    ensures distinct: \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b];
+    ensures unchanged_on_error: \result != DPSEL_OK ==>
+            \forall integer a; 0 <= a < n ==> scratch[a] == \old(scratch[a]);
+*/
+int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i);
+
 /* Permute-and-flip: visits the candidates in a uniformly random order (a
- * Fisher-Yates shuffle drawn lazily in scratch[0..n-1]) and releases the first
+ * Fisher-Yates shuffle drawn lazily in scratch[0..n-1], one
+ * dpsel_core_shuffle_step per visit) and releases the first
  * whose coin beta^g' is heads.  The best candidate's coin is certain, so at
  * most n coins are flipped and the function never falls through. */
 /*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;

@@ -1,6 +1,26 @@
 /* Permute-and-flip (McKenna & Sheldon 2020). */
 #include "core.h"
 
+int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i)
+{
+    uint64_t offset;
+    int rc = dpsel_core_uniform(rng, (uint64_t)(n - i), &offset);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    size_t j = i + (size_t)offset;
+    size_t moved = scratch[j];
+    /*@ ghost swap: ; */
+    scratch[j] = scratch[i];
+    scratch[i] = moved;
+    /*@ assert i <= j < n; */
+    /*@ assert scratch[i] == \at(scratch[j], swap); */
+    /*@ assert scratch[j] == \at(scratch[i], swap); */
+    /*@ assert \forall integer a; 0 <= a < n && a != i && a != j ==>
+               scratch[a] == \at(scratch[a], swap); */
+    return DPSEL_OK;
+}
+
 int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index)
@@ -28,26 +48,14 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
-        uint64_t offset;
-        int rc = dpsel_core_uniform(rng, (uint64_t)(n - i), &offset);
+        int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
         if (rc != DPSEL_OK) {
             /*@ assert *index == \at(*index, Pre); */
             return rc;
         }
-        size_t j = i + (size_t)offset;
-        size_t candidate = scratch[j];
-        /*@ ghost swap: ; */
-        scratch[j] = scratch[i];
-        scratch[i] = candidate;
-        /* The swap keeps scratch[0 .. n - 1] a permutation of 0 .. n - 1. */
-        /*@ assert i <= j < n; */
-        /*@ assert scratch[i] == \at(scratch[j], swap); */
-        /*@ assert scratch[j] == \at(scratch[i], swap); */
-        /*@ assert \forall integer a; 0 <= a < n && a != i && a != j ==>
-                   scratch[a] == \at(scratch[a], swap); */
-        /*@ assert swapped_in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n; */
-        /*@ assert swapped_distinct:
-                   \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]; */
+        size_t candidate = scratch[i];
+        /* The swap moved a best candidate at most within positions i .. n - 1. */
+        /*@ assert best_still_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best; */
 
         uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
         int heads;
