@@ -11,8 +11,12 @@
 /*@ // 2^e for e >= 0
     logic integer pow2(integer e) = e <= 0 ? 1 : 2 * pow2(e - 1);
 
-    // b^e for e >= 0
-    logic integer power(integer b, integer e) = e <= 0 ? 1 : b * power(b, e - 1);
+    // a^2, named: the provers handle a square as a term better than a product
+    logic integer square(integer a) = a * a;
+
+    // x^(2^i) for i >= 0, defined as the decay table computes it: x squared
+    // i times
+    logic integer squarings(integer x, integer i) = i <= 0 ? x : square(squarings(x, i - 1));
 
     // the stored digits of a dyadic can be read: words[0 .. ceil(ndigits / 64) - 1]
     predicate valid_dyadic{L}(dpsel_dyadic *t) =
@@ -29,6 +33,11 @@
 
 /*@ // 2^64, by evaluation (the width of uint64_t)
     lemma pow2_64: pow2(64) == 18446744073709551616;
+
+    // squares, for the induction of squarings_fit
+    lemma square_nonnegative: \forall integer a; 0 <= square(a);
+    lemma square_double: \forall integer a; square(2 * a) == 4 * square(a);
+    lemma square_monotonic: \forall integer a, c; 0 <= a < c ==> square(a) < square(c);
 */
 
 /*@ ghost
@@ -41,6 +50,34 @@
        ensures pow2_monotonic: \forall integer j, k; 0 <= j <= k <= 64 ==> pow2(j) <= pow2(k);
     @/
     void dpsel_lemma_pow2_shift(void);
+
+    // 2^(2k) = (2^k)^2, by induction up to k (a ground instance: a
+    // quantified one sends the provers into a matching loop).
+    /@ assigns \nothing;
+       ensures pow2_square: pow2(2 * k) == square(pow2(k));
+    @/
+    void dpsel_lemma_pow2_square(uint64_t k);
+
+    // squarings_fit for one b and one i, by induction over j <= i with the
+    // bits b 2^j of x^(2^j) in a ghost variable.
+    /@ requires b <= 64 && i <= 20;
+       assigns \nothing;
+       ensures squarings_fit_at: \forall integer x; 0 <= x < pow2(b) ==>
+               0 <= squarings(x, i) < pow2(b * pow2(i));
+    @/
+    void dpsel_lemma_squarings_fit_at(unsigned b, unsigned i);
+
+    // The exactness of the decay table: for a b-bit integer x (0 <= x < 2^b),
+    // x^(2^i) < 2^(b 2^i), so beta^(2^i) = x^(2^i) / 2^(y 2^i) has at most
+    // b 2^i significant bits, for the range the MPFR layer uses (b <= 64,
+    // i <= 20).  By induction over i:
+    // x^(2^(i+1)) = (x^(2^i))^2 < (2^(b 2^i))^2 = 2^(b 2^(i+1)).
+    // dpsel_core_power_precision states it for the precision it returns.
+    /@ assigns \nothing;
+       ensures squarings_fit: \forall integer x, b, i; 0 <= b <= 64 && 0 <= i <= 20 && 0 <= x < pow2(b) ==>
+               0 <= squarings(x, i) < pow2(b * pow2(i));
+    @/
+    void dpsel_lemma_squarings_fit(void);
 */
 
 #endif

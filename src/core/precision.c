@@ -18,11 +18,81 @@
     }
 */
 
+/* The exactness lemma squarings_fit (spec/logic.h) and its steps. */
+/*@ ghost
+    void dpsel_lemma_pow2_square(uint64_t k)
+    {
+        /@ loop invariant 0 <= m <= k;
+           loop invariant \forall integer j; 0 <= j <= m ==> pow2(2 * j) == square(pow2(j));
+           loop assigns m;
+           loop variant k - m;
+        @/
+        for (uint64_t m = 0; m < k; m++) {
+            /@ assert pow2(2 * m + 2) == 4 * pow2(2 * m); @/
+            /@ assert square(pow2(m + 1)) == 4 * square(pow2(m)); @/
+        }
+    }
+
+    void dpsel_lemma_squarings_fit_at(unsigned b, unsigned i)
+    {
+        dpsel_lemma_pow2_shift();
+        /@ assert pow2(0) == 1; @/
+        /@ assert \forall integer x; squarings(x, 0) == x; @/
+        uint64_t bits = b;
+        /@ loop invariant 0 <= j <= i;
+           loop invariant 1 <= pow2(j) <= 1048576;
+           loop invariant bits == b * pow2(j) && bits <= 64 * pow2(j);
+           loop invariant \forall integer x; 0 <= x < pow2(b) ==> 0 <= squarings(x, j) < pow2(bits);
+           loop assigns j, bits;
+           loop variant i - j;
+        @/
+        for (unsigned j = 0; j < i; j++) {
+            /@ assert pow2(j + 1) == 2 * pow2(j); @/
+            /@ assert pow2(j) <= 524288; @/
+            /@ assert bits <= 33554432; @/
+            dpsel_lemma_pow2_square(bits);
+            /@ assert \forall integer x; squarings(x, j + 1) == square(squarings(x, j)); @/
+            /@ assert \forall integer x; 0 <= x < pow2(b) ==>
+                      0 <= square(squarings(x, j)) < square(pow2(bits)); @/
+            bits = 2 * bits;
+        }
+    }
+
+    // A loop over every (b, i) of the statement, one ground instance each.
+    void dpsel_lemma_squarings_fit(void)
+    {
+        /@ loop invariant 0 <= b <= 65;
+           loop invariant \forall integer x, c, k; 0 <= c < b && 0 <= k <= 20 && 0 <= x < pow2(c) ==>
+                          0 <= squarings(x, k) < pow2(c * pow2(k));
+           loop assigns b;
+           loop variant 65 - b;
+        @/
+        for (unsigned b = 0; b <= 64; b++) {
+            /@ loop invariant 0 <= i <= 21;
+               loop invariant \forall integer x, k; 0 <= k < i && 0 <= x < pow2(b) ==>
+                              0 <= squarings(x, k) < pow2(b * pow2(k));
+               loop assigns i;
+               loop variant 21 - i;
+            @/
+            for (unsigned i = 0; i <= 20; i++) {
+                dpsel_lemma_squarings_fit_at(b, i);
+            }
+        }
+    }
+*/
+
 uint64_t dpsel_core_power_precision(unsigned xbits, unsigned i)
 {
-    /* x^(2^i) < 2^(2^i * bitlen(x)), so beta^(2^i) = x^(2^i) / 2^(y 2^i)
-     * has at most 2^i * bitlen(x) significant bits. */
+    /* The contract's exact clause is squarings_fit at b = xbits; the ghost
+     * code below gives the provers the instances of pow2 they need. */
     //@ ghost dpsel_lemma_pow2_shift();
+    //@ ghost dpsel_lemma_squarings_fit();
     //@ assert pow2(i) <= pow2(20) == 1048576;
+    //@ assert ((uint64_t)1 << i) == pow2(i);
+    /*@ ghost
+        if (i >= 1) {
+            /@ assert pow2(i) == 2 * pow2(i - 1); @/
+        }
+    */
     return ((uint64_t)1 << i) * xbits;
 }
