@@ -161,6 +161,27 @@ static void check_decimal(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
     dpsel_string_free(text);
 }
 
+/* The printed enclosure (36 digits, rounded outwards) contains the exact value. */
+static void check_bounds_text(const char *lo_text, const char *hi_text, const mpq_t exact)
+{
+    mpq_t lo, hi, place;
+    mpq_inits(lo, hi, place, (mpq_ptr)0);
+    parse_decimal(lo_text, lo, place);
+    parse_decimal(hi_text, hi, place);
+    cr_expect(mpq_cmp(lo, exact) <= 0, "lower bound %s above the exact value", lo_text);
+    cr_expect(mpq_cmp(hi, exact) >= 0, "upper bound %s below the exact value", hi_text);
+    mpq_clears(lo, hi, place, (mpq_ptr)0);
+}
+
+static void check_probability_bounds(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
+{
+    char *lo = NULL, *hi = NULL;
+    cr_assert_eq(dpsel_pmf_probability_bounds(pmf, r, 36, &lo, &hi), DPSEL_OK);
+    check_bounds_text(lo, hi, exact);
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
+}
+
 static void expected_error(const int64_t *s, size_t n, mpq_t *prob, mpq_t out)
 {
     mpq_t term;
@@ -194,6 +215,7 @@ static void check_against_reference(const dpsel_params *p, dpsel_mechanism m,
         cr_expect(mpq_equal(got, ref[r]), "mechanism %d, candidate %zu differs", m, r);
         mpq_add(total, total, got);
         check_decimal(pmf, r, ref[r]);
+        check_probability_bounds(pmf, r, ref[r]);
     }
     cr_expect(mpq_cmp_ui(total, 1, 1) == 0, "probabilities do not sum to 1");
     expected_error(s, n, ref, err);
@@ -202,6 +224,11 @@ static void check_against_reference(const dpsel_params *p, dpsel_mechanism m,
     mpq_set_str(dpsel_err, text, 10);
     cr_expect(mpq_equal(dpsel_err, err), "expected error differs");
     dpsel_string_free(text);
+    char *lo = NULL, *hi = NULL;
+    cr_assert_eq(dpsel_pmf_expected_error_bounds(pmf, 36, &lo, &hi), DPSEL_OK);
+    check_bounds_text(lo, hi, err);
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
     dpsel_pmf_free(pmf);
     for (size_t r = 0; r < n; r++) {
         mpq_clear(ref[r]);
@@ -346,17 +373,61 @@ Test(pmf, errors)
     dpsel_pmf_free(pmf);
 }
 
-Test(pmf, refuses_exact_work_beyond_its_limits)
+/* Beyond the exact limits the pmf holds the enclosure: a decimal, bounds, but
+ * no rational; PF beyond 2^15 candidates is refused. */
+Test(pmf, bounds_only_beyond_the_exact_limits)
 {
-    static int64_t scores[5000];
+    enum { N = 4097, HUGE = 32769 };
+    static int64_t scores[HUGE];
     dpsel_params p;
     dpsel_pmf *pmf = NULL;
+    char *text = NULL, *lo = NULL, *hi = NULL;
     cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
-    for (size_t i = 0; i < 5000; i++) {
-        scores[i] = (int64_t)(i % 97);
-    }
-    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 5000), DPSEL_ETOOLARGE);
+    scores[0] = 1000;                 /* one best, the others at the cap */
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, N), DPSEL_OK);
+    cr_expect_eq(dpsel_pmf_probability(pmf, 0, DPSEL_RATIONAL, &text), DPSEL_ETOOLARGE);
+    cr_expect_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_ETOOLARGE);
+    cr_expect(text == NULL, "output written on failure");
+    /* the values are checked in test_enclosure.c (closed_forms_beyond_the_exact_limits) */
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_probability_bounds(pmf, 0, 40, &lo, &hi), DPSEL_OK);
+    dpsel_string_free(text);
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
+    dpsel_pmf_free(pmf);
+    pmf = NULL;
+    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, HUGE), DPSEL_ETOOLARGE);
     cr_expect(pmf == NULL);
-    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, 5000), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, HUGE), DPSEL_OK);
+    dpsel_pmf_free(pmf);
+}
+
+Test(pmf, bounds_errors)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_pmf *pmf = NULL;
+    int64_t s[2] = { 0, -1 };
+    char *lo = NULL, *hi = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, s, 2), DPSEL_OK);
+    cr_expect_eq(dpsel_pmf_probability_bounds(NULL, 0, 20, &lo, &hi), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_probability_bounds(pmf, 0, 20, NULL, &hi), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_probability_bounds(pmf, 0, 20, &lo, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_probability_bounds(pmf, 2, 20, &lo, &hi), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_pmf_probability_bounds(pmf, 0, 0, &lo, &hi), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_pmf_probability_bounds(pmf, 0, 101, &lo, &hi), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_pmf_expected_error_bounds(NULL, 20, &lo, &hi), DPSEL_ENULL);
+    cr_expect_eq(dpsel_pmf_expected_error_bounds(pmf, 0, &lo, &hi), DPSEL_ERANGE);
+    cr_expect(lo == NULL && hi == NULL, "output written on failure");
+    /* exact dyadic values give equal ends: P = 3/4 and 1/4, error 1/4 */
+    cr_assert_eq(dpsel_pmf_probability_bounds(pmf, 0, 1, &lo, &hi), DPSEL_OK);
+    cr_expect_str_eq(lo, "0.7");
+    cr_expect_str_eq(hi, "0.8");
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
+    cr_assert_eq(dpsel_pmf_expected_error_bounds(pmf, 5, &lo, &hi), DPSEL_OK);
+    cr_expect_str_eq(lo, "0.25000");
+    cr_expect_str_eq(hi, "0.25000");
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
     dpsel_pmf_free(pmf);
 }

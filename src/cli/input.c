@@ -24,6 +24,9 @@ typedef struct {
 } context;
 
 static int fail(const context *ctx, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int fail(const context *ctx, const char *format, ...)
 {
     int used = ctx->line == 0
         ? snprintf(ctx->message, ctx->message_size, "%s: ", ctx->name)

@@ -1,11 +1,13 @@
 /*
  * dpsel: exact differentially private selection from the command line.
  *   dpsel select [OPTIONS] [FILE]   one private choice (or --count N)
- *   dpsel pmf    [OPTIONS] [FILE]   the exact output distribution
+ *   dpsel pmf    [OPTIONS] [FILE]   the output distribution, exact or enclosed
  *   dpsel params [OPTIONS]          the exact privacy parameters
+ *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve.c)
+ *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit.c)
  * Output is assembled in memory and written only when the whole command has
  * succeeded: on any error, stdout stays empty, one line goes to stderr and
- * the exit status is 2.
+ * the exit status is 2.  A completed audit exits with its verdict (audit.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "audit.h"
+#include "curve.h"
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
@@ -26,8 +30,12 @@
 
 static const char usage[] =
     "usage: dpsel select [OPTIONS] [FILE]   one private choice (or --count N)\n"
-    "       dpsel pmf    [OPTIONS] [FILE]   the exact output distribution\n"
+    "       dpsel pmf    [OPTIONS] [FILE]   the output distribution, exact or enclosed\n"
     "       dpsel params [OPTIONS]          the exact privacy parameters\n"
+    "       dpsel curve  [OPTIONS] [FILE]   expected error of PF and EM over epsilon\n"
+    "       dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss between two\n"
+    "                                       neighbouring score files against epsilon:\n"
+    "                                       exit 0 holds, 1 broken, 3 undecided\n"
     "\n"
     "FILE (default: standard input) has one candidate per line, `label,score`\n"
     "or `score`; blank lines and lines starting with # are skipped, and the\n"
@@ -43,7 +51,14 @@ static const char usage[] =
     "  --mechanism pf|em   permute-and-flip (default) or exponential mechanism\n"
     "  --count N           select: N independent selections\n"
     "  --seed HEX          select: deterministic stream, FOR TESTS AND AUDITS ONLY\n"
+    "  --hardened          select: work independent of the scores (spec/timing.md)\n"
     "  --exact             pmf: probabilities as exact rationals num/den\n"
+    "  --task mode|median  select, pmf, curve, audit: FILE is a histogram\n"
+    "                      `bin,count`; score the bins for its mode (sensitivity 1,\n"
+    "                      monotonic) or its median (sensitivity 1)\n"
+    "  --epsilons SPEC     curve: LOW:HIGH:COUNT (log-spaced) or E1,E2,...\n"
+    "                      (default " CURVE_EPSILONS ")\n"
+    "  --target ERR        curve: the least epsilon with expected error <= ERR\n"
     "  --json              machine-readable output\n"
     "  --help, --version\n";
 
@@ -54,6 +69,9 @@ typedef struct {
     candidates cand;
     const char *file_name;   /* FILE as printed in messages */
     char file_quoted[QUOTED_MAX];
+    candidates cand_b;       /* audit: FILE_B */
+    const char *file_b_name;
+    char file_b_quoted[QUOTED_MAX];
     FILE *out;            /* in-memory output, written on success */
     char *out_text;
     size_t out_size;
@@ -75,22 +93,6 @@ static int report(const char *format, ...)
 static int library_error(const char *what, int code)
 {
     return report("%s: %s", what, dpsel_strerror(code));
-}
-
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
-    }
-    fputc('"', out);
 }
 
 static int make_params(run *r)
@@ -117,28 +119,47 @@ static int make_params(run *r)
     return 0;
 }
 
-static int read_candidates(run *r)
+/* Reads file (standard input for NULL or "-") into cand; *name receives its
+ * printable name, kept in quoted[QUOTED_MAX]. */
+static int read_file(const char *file, candidates *cand, const char **name, char *quoted)
 {
     char message[512];
     FILE *stream = stdin;
-    r->file_name = "<stdin>";
-    if (r->opt.file != NULL && strcmp(r->opt.file, "-") != 0) {
-        r->file_name = printable(r->opt.file, 0, r->file_quoted, sizeof r->file_quoted);
-        stream = fopen(r->opt.file, "r");
+    *name = "<stdin>";
+    if (file != NULL && strcmp(file, "-") != 0) {
+        *name = printable(file, 0, quoted, QUOTED_MAX);
+        stream = fopen(file, "r");
         if (stream == NULL) {
-            return report("%s: cannot open: %s", r->file_name, strerror(errno));
+            return report("%s: cannot open: %s", *name, strerror(errno));
         }
         struct stat info;
         if (fstat(fileno(stream), &info) == 0 && S_ISDIR(info.st_mode)) {
             fclose(stream);
-            return report("%s: is a directory", r->file_name);
+            return report("%s: is a directory", *name);
         }
     }
-    int rc = candidates_read(stream, r->file_name, &r->cand, message, sizeof message);
+    int rc = candidates_read(stream, *name, cand, message, sizeof message);
     if (stream != stdin) {
         fclose(stream);
     }
     return rc == 0 ? 0 : report("%s", message);
+}
+
+static int read_candidates(run *r)
+{
+    return read_file(r->opt.file, &r->cand, &r->file_name, r->file_quoted);
+}
+
+/* audit: FILE_B, scored like FILE_A. */
+static int read_second_file(run *r)
+{
+    char message[512];
+    int status = read_file(r->opt.file_b, &r->cand_b, &r->file_b_name, r->file_b_quoted);
+    if (status == 0
+        && task_scores(&r->opt, &r->cand_b, r->file_b_name, message, sizeof message) != 0) {
+        status = report("%s", message);
+    }
+    return status;
 }
 
 /* The realised epsilon of params with the sensitivity multiplied by factor
@@ -199,8 +220,8 @@ static void print_choices(run *r, const size_t *chosen)
 static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size_t *chosen)
 {
     for (uint64_t i = 0; i < r->opt.count; i++) {
-        int rc = dpsel_select(selector, r->opt.mechanism, r->cand.scores, r->cand.count,
-                              rng, &chosen[i]);
+        int rc = (r->opt.hardened ? dpsel_select_hardened : dpsel_select)(
+            selector, r->opt.mechanism, r->cand.scores, r->cand.count, rng, &chosen[i]);
         if (rc != DPSEL_OK) {
             return library_error("select", rc);
         }
@@ -247,11 +268,43 @@ static void print_base(run *r)
     fprintf(r->out, "{\"x\": \"%" PRIu64 "\", \"y\": %u}", r->params.x, r->params.y);
 }
 
-static int print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilon)
+/* Significant digits of the printed enclosures: the bounds are within 1e-30
+ * relative, so 36 digits show them, rounded outwards. */
+#define BOUND_DIGITS 36
+
+/* One value of the pmf as text: the probability (or expected error) and its
+ * enclosure [lower, upper]. */
+typedef struct {
+    char *value;
+    char *lower;
+    char *upper;
+} pmf_text;
+
+static void pmf_text_free(pmf_text *t)
+{
+    dpsel_string_free(t->value);
+    dpsel_string_free(t->lower);
+    dpsel_string_free(t->upper);
+}
+
+/* Item i < n of the pmf (a candidate's probability), or the expected error
+ * for i == n. */
+static int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format,
+                         pmf_text *t)
+{
+    int rc = i < n ? dpsel_pmf_probability(pmf, i, format, &t->value)
+                   : dpsel_pmf_expected_error(pmf, format, &t->value);
+    if (rc == DPSEL_OK) {
+        rc = i < n ? dpsel_pmf_probability_bounds(pmf, i, BOUND_DIGITS, &t->lower, &t->upper)
+                   : dpsel_pmf_expected_error_bounds(pmf, BOUND_DIGITS, &t->lower, &t->upper);
+    }
+    return rc;
+}
+
+static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
 {
     const options *o = &r->opt;
-    dpsel_format format = o->exact ? DPSEL_RATIONAL : DPSEL_DECIMAL;
-    char *text = NULL;
+    size_t n = r->cand.count;
     if (o->json) {
         fprintf(r->out, "{\"mechanism\": \"%s\", \"base\": ", mechanism_name(o->mechanism));
         print_base(r);
@@ -259,31 +312,52 @@ static int print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilon)
                 epsilon, r->params.gap_cap);
     } else {
         fprintf(r->out, "# mechanism %s, base %" PRIu64 "/2^%u, epsilon <= %s, gap cap %" PRIu64 "\n"
-                "label,score,probability\n", mechanism_name(o->mechanism), r->params.x,
-                r->params.y, epsilon, r->params.gap_cap);
+                "label,score,lower,upper,probability\n", mechanism_name(o->mechanism),
+                r->params.x, r->params.y, epsilon, r->params.gap_cap);
     }
-    for (size_t i = 0; i < r->cand.count; i++) {
-        int rc = dpsel_pmf_probability(pmf, i, format, &text);
-        if (rc != DPSEL_OK) {
-            return library_error("pmf", rc);
-        }
+    for (size_t i = 0; i < n; i++) {
+        const pmf_text *t = &text[i];
         if (o->json) {
             fputs(i == 0 ? "{\"label\": " : ", {\"label\": ", r->out);
             json_string(r->out, r->cand.labels[i]);
-            fprintf(r->out, ", \"score\": %" PRId64 ", \"probability\": \"%s\"}",
-                    r->cand.scores[i], text);
+            fprintf(r->out, ", \"score\": %" PRId64 ", \"probability\": \"%s\", "
+                    "\"enclosure\": [\"%s\", \"%s\"]}",
+                    r->cand.scores[i], t->value, t->lower, t->upper);
         } else {
-            fprintf(r->out, "%s,%" PRId64 ",%s\n", r->cand.labels[i], r->cand.scores[i], text);
+            /* the probability stays the last field, as scripts read it */
+            fprintf(r->out, "%s,%" PRId64 ",%s,%s,%s\n", r->cand.labels[i], r->cand.scores[i],
+                    t->lower, t->upper, t->value);
         }
-        dpsel_string_free(text);
     }
-    int rc = dpsel_pmf_expected_error(pmf, format, &text);
-    if (rc != DPSEL_OK) {
-        return library_error("pmf", rc);
+    const pmf_text *e = &text[n];
+    fprintf(r->out, o->json ? "], \"expected_error\": \"%s\", "
+                              "\"expected_error_enclosure\": [\"%s\", \"%s\"]}\n"
+                            : "# expected error %s in [%s, %s]\n",
+            e->value, e->lower, e->upper);
+}
+
+/* All the text first, so that a failure prints nothing on stdout. */
+static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilon)
+{
+    size_t n = r->cand.count;
+    dpsel_format format = r->opt.exact ? DPSEL_RATIONAL : DPSEL_DECIMAL;
+    pmf_text *text = calloc(n + 1, sizeof *text);
+    int rc = text == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    for (size_t i = 0; i <= n && rc == DPSEL_OK; i++) {
+        rc = pmf_text_make(pmf, i, n, format, &text[i]);
     }
-    fprintf(r->out, o->json ? "], \"expected_error\": \"%s\"}\n" : "# expected error %s\n", text);
-    dpsel_string_free(text);
-    return 0;
+    if (rc == DPSEL_OK) {
+        print_pmf(r, text, epsilon);
+    }
+    for (size_t i = 0; text != NULL && i <= n; i++) {
+        pmf_text_free(&text[i]);
+    }
+    free(text);
+    if (rc == DPSEL_ETOOLARGE && r->opt.exact) {
+        return report("%s: pmf --exact: the exact rationals are too large; "
+                      "drop --exact for decimals and enclosures", r->file_name);
+    }
+    return rc == DPSEL_OK ? 0 : report("%s: pmf: %s", r->file_name, dpsel_strerror(rc));
 }
 
 static int command_pmf(run *r)
@@ -297,7 +371,7 @@ static int command_pmf(run *r)
     if (rc != DPSEL_OK) {
         return report("%s: pmf: %s", r->file_name, dpsel_strerror(rc));
     }
-    int status = print_pmf(r, pmf, epsilon);
+    int status = render_and_print_pmf(r, pmf, epsilon);
     dpsel_pmf_free(pmf);
     return status;
 }
@@ -331,11 +405,34 @@ static int command_params(run *r)
     return 0;
 }
 
+static int command_curve(run *r)
+{
+    char message[512];
+    return curve_print(&r->opt, &r->cand, r->file_name, r->out, message, sizeof message) == 0
+         ? 0 : report("%s", message);
+}
+
+static int command_audit(run *r)
+{
+    char message[512];
+    int status = audit_print(&r->opt, &r->params, &r->cand, r->file_name, &r->cand_b,
+                             r->file_b_name, r->out, message, sizeof message);
+    return status >= 0 ? status : report("%s", message);
+}
+
 static int execute(run *r)
 {
-    int status = make_params(r);
+    char message[512];
+    int status = r->opt.cmd == COMMAND_CURVE ? 0 : make_params(r);
     if (status == 0 && r->opt.cmd != COMMAND_PARAMS) {
         status = read_candidates(r);
+    }
+    if (status == 0 && r->opt.cmd != COMMAND_PARAMS
+        && task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
+        status = report("%s", message);
+    }
+    if (status == 0 && r->opt.cmd == COMMAND_AUDIT) {
+        status = read_second_file(r);
     }
     if (status != 0) {
         return status;
@@ -343,6 +440,8 @@ static int execute(run *r)
     switch (r->opt.cmd) {
     case COMMAND_SELECT: return command_select(r);
     case COMMAND_PMF: return command_pmf(r);
+    case COMMAND_CURVE: return command_curve(r);
+    case COMMAND_AUDIT: return command_audit(r);
     default: return command_params(r);
     }
 }
@@ -367,14 +466,16 @@ int main(int argc, char **argv)
         status = execute(&r);
     }
     candidates_free(&r.cand);
-    if (fclose(r.out) != 0 && status == 0) {
+    candidates_free(&r.cand_b);
+    /* every status but bad input (an audit's verdict too) has its output */
+    if (fclose(r.out) != 0 && status != EXIT_BAD_INPUT) {
         status = report("out of memory for the output");
     }
-    if (status == 0 && fwrite(r.out_text, 1, r.out_size, stdout) != r.out_size) {
+    if (status != EXIT_BAD_INPUT && fwrite(r.out_text, 1, r.out_size, stdout) != r.out_size) {
         status = report("cannot write the output");
     }
     free(r.out_text);
-    if (status == 0 && fflush(stdout) != 0) {
+    if (status != EXIT_BAD_INPUT && fflush(stdout) != 0) {
         status = report("cannot write the output: %s", strerror(errno));
     }
     return status;

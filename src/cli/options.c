@@ -13,13 +13,17 @@
 enum {
     OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
     OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
+    OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED,
     OPT_COUNT_OF_OPTIONS
 };
 
 #define FOR_SELECT 1u
 #define FOR_PMF 2u
 #define FOR_PARAMS 4u
-#define FOR_ALL (FOR_SELECT | FOR_PMF | FOR_PARAMS)
+#define FOR_CURVE 8u
+#define FOR_AUDIT 16u
+#define FOR_ALL (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_CURVE | FOR_AUDIT)
+#define FOR_ONE_PARAMETER (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_AUDIT)
 
 typedef struct {
     const char *name;
@@ -28,9 +32,9 @@ typedef struct {
 } option_spec;
 
 static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
-    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF },
-    [OPT_EPSILON] = { "epsilon", 1, FOR_ALL },
-    [OPT_BASE] = { "base", 1, FOR_ALL },
+    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF | FOR_AUDIT },
+    [OPT_EPSILON] = { "epsilon", 1, FOR_ONE_PARAMETER },
+    [OPT_BASE] = { "base", 1, FOR_ONE_PARAMETER },
     [OPT_SENSITIVITY] = { "sensitivity", 1, FOR_ALL },
     [OPT_MONOTONIC] = { "monotonic", 0, FOR_ALL },
     [OPT_GAP_CAP] = { "gap-cap", 1, FOR_ALL },
@@ -40,6 +44,10 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_JSON] = { "json", 0, FOR_ALL },
     [OPT_HELP] = { "help", 0, FOR_ALL },
     [OPT_VERSION] = { "version", 0, FOR_ALL },
+    [OPT_TASK] = { "task", 1, FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT },
+    [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
+    [OPT_TARGET] = { "target", 1, FOR_CURVE },
+    [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
 };
 
 typedef struct {
@@ -116,6 +124,61 @@ static int parse_seed(const char *text, unsigned char *seed, size_t *size)
     return 0;
 }
 
+/* A positive finite decimal (a display or search parameter: a double). */
+static int parse_positive(const char *text, double *value)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]) && text[0] != '.') {
+        return -1;
+    }
+    errno = 0;
+    double v = strtod(text, &end);
+    if (*end != '\0' || errno == ERANGE || !(v > 0) || v > 1e300) {
+        return -1;
+    }
+    *value = v;
+    return 0;
+}
+
+/* --epsilons: LOW:HIGH:COUNT (COUNT values spaced evenly in log scale from
+ * LOW to HIGH) or a comma-separated list, each item checked by the library
+ * later.  The values must rise. */
+static int parse_epsilons(const char *text, options *o)
+{
+    o->epsilons = text;
+    o->epsilons_count = 0;
+    const char *colon = strchr(text, ':');
+    if (colon == NULL) {
+        size_t items = 1;
+        for (const char *p = text; *p != '\0'; p++) {
+            items += *p == ',';
+            if (*p == ',' && (p == text || p[1] == '\0' || p[1] == ',')) {
+                return -1;
+            }
+        }
+        return text[0] != '\0' && items <= CURVE_EPSILONS_MAX ? 0 : -1;
+    }
+    char low[64], high[64];
+    const char *second = strchr(colon + 1, ':');
+    size_t low_length = (size_t)(colon - text);
+    size_t high_length = second != NULL ? (size_t)(second - colon - 1) : 0;
+    uint64_t count;
+    if (second == NULL || low_length >= sizeof low || high_length >= sizeof high
+        || parse_unsigned(second + 1, 1, CURVE_EPSILONS_MAX, &count) != 0) {
+        return -1;
+    }
+    memcpy(low, text, low_length);
+    low[low_length] = '\0';
+    memcpy(high, colon + 1, high_length);
+    high[high_length] = '\0';
+    if (parse_positive(low, &o->epsilons_low) != 0 || parse_positive(high, &o->epsilons_high) != 0
+        || o->epsilons_high < o->epsilons_low || (count == 1 && o->epsilons_high != o->epsilons_low)) {
+        return -1;
+    }
+    o->epsilons_count = (unsigned)count;
+    return 0;
+}
+
 static int set_value(options *o, int id, const char *value, const sink *out)
 {
     switch (id) {
@@ -147,6 +210,19 @@ static int set_value(options *o, int id, const char *value, const sink *out)
     case OPT_SEED:
         return parse_seed(value, o->seed, &o->seed_size) == 0 ? 0
              : fail(out, "--seed must be 1 to 64 hexadecimal digits", value);
+    case OPT_TASK:
+        o->task_given = 1;
+        o->task = strcmp(value, "median") == 0 ? DPSEL_TASK_MEDIAN : DPSEL_TASK_MODE;
+        return strcmp(value, "mode") == 0 || strcmp(value, "median") == 0 ? 0
+             : fail(out, "--task must be mode or median", value);
+    case OPT_EPSILONS:
+        return parse_epsilons(value, o) == 0 ? 0
+             : fail(out, "--epsilons must be LOW:HIGH:COUNT (0 < LOW <= HIGH, COUNT 1 to 1000) "
+                    "or a list E1,E2,...", value);
+    case OPT_TARGET:
+        o->target = value;
+        return parse_positive(value, &o->target_error) == 0 ? 0
+             : fail(out, "--target must be a positive decimal number", value);
     default:
         return 0;
     }
@@ -160,6 +236,7 @@ static void set_flag(options *o, int id)
     case OPT_JSON: o->json = 1; break;
     case OPT_HELP: o->help = 1; break;
     case OPT_VERSION: o->version = 1; break;
+    case OPT_HARDENED: o->hardened = 1; break;
     default: break;
     }
 }
@@ -176,7 +253,8 @@ static int find_option(const char *name, size_t length)
 
 static unsigned command_bit(command cmd)
 {
-    return cmd == COMMAND_SELECT ? FOR_SELECT : cmd == COMMAND_PMF ? FOR_PMF : FOR_PARAMS;
+    return cmd == COMMAND_SELECT ? FOR_SELECT : cmd == COMMAND_PMF ? FOR_PMF
+         : cmd == COMMAND_CURVE ? FOR_CURVE : cmd == COMMAND_AUDIT ? FOR_AUDIT : FOR_PARAMS;
 }
 
 /* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
@@ -221,23 +299,47 @@ static int parse_command(const char *word, options *o, const sink *out)
         o->cmd = COMMAND_PMF;
     } else if (strcmp(word, "params") == 0) {
         o->cmd = COMMAND_PARAMS;
+    } else if (strcmp(word, "curve") == 0) {
+        o->cmd = COMMAND_CURVE;
+    } else if (strcmp(word, "audit") == 0) {
+        o->cmd = COMMAND_AUDIT;
     } else {
-        return fail(out, "unknown command (select, pmf or params)", word);
+        return fail(out, "unknown command (select, pmf, params, curve or audit)", word);
     }
     return 0;
 }
 
+/* --task fixes the sensitivity and monotonicity of its scores. */
+static int apply_task(options *o, const int *seen, const sink *out)
+{
+    if (seen[OPT_SENSITIVITY] || seen[OPT_MONOTONIC]) {
+        return fail(out, "--task sets the sensitivity and monotonicity itself",
+                    seen[OPT_SENSITIVITY] ? "--sensitivity" : "--monotonic");
+    }
+    return dpsel_task_params(o->task, &o->sensitivity, &o->monotonic) == DPSEL_OK ? 0
+         : fail(out, "--task must be mode or median", "");
+}
+
 /* Checks that need the whole command line. */
-static int check_complete(const options *o, const sink *out)
+static int check_complete(options *o, const int *seen, const sink *out)
 {
     if (o->help || o->version) {
         return 0;
+    }
+    if (o->task_given && apply_task(o, seen, out) != 0) {
+        return -1;
+    }
+    if (o->cmd == COMMAND_CURVE) {
+        return o->epsilons != NULL ? 0 : parse_epsilons(CURVE_EPSILONS, o);
     }
     if (o->epsilon != NULL && o->base_given) {
         return fail(out, "give --epsilon or --base, not both", "--base");
     }
     if (o->epsilon == NULL && !o->base_given) {
         return fail(out, "a privacy parameter is required", "--epsilon or --base");
+    }
+    if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {
+        return fail(out, "audit needs two files", "FILE_A FILE_B");
     }
     if (o->cmd == COMMAND_PARAMS && o->file != NULL) {
         return fail(out, "params takes no FILE", o->file);
@@ -254,7 +356,7 @@ int options_parse(int argc, char **argv, options *o, char *message, size_t messa
     o->count = 1;
     o->mechanism = DPSEL_PF;
     if (argc < 2) {
-        return fail(&out, "missing command (select, pmf or params); see --help", "");
+        return fail(&out, "missing command (select, pmf, params, curve or audit); see --help", "");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
         o->help = argv[1][2] == 'h';
@@ -273,9 +375,12 @@ int options_parse(int argc, char **argv, options *o, char *message, size_t messa
             return fail(&out, "unknown option", argv[i]);
         } else if (o->file == NULL) {
             o->file = argv[i];
+        } else if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {
+            o->file_b = argv[i];
         } else {
-            return fail(&out, "more than one FILE", argv[i]);
+            return fail(&out, o->cmd == COMMAND_AUDIT ? "more than two FILEs" : "more than one FILE",
+                        argv[i]);
         }
     }
-    return check_complete(o, &out);
+    return check_complete(o, seen, &out);
 }

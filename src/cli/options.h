@@ -7,7 +7,7 @@
 
 #include "dpsel.h"
 
-typedef enum { COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS } command;
+typedef enum { COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT } command;
 
 typedef struct {
     command cmd;
@@ -20,14 +20,30 @@ typedef struct {
     int monotonic;
     uint64_t gap_cap;           /* 0: the default */
     uint64_t count;
+    int hardened;               /* select: --hardened, dpsel_select_hardened */
     unsigned char seed[32];
     size_t seed_size;           /* 0: no --seed, use the OS source */
     int exact;
     int json;
     const char *file;           /* NULL: standard input */
+    const char *file_b;         /* audit: FILE_B (FILE is FILE_A) */
     int help;
     int version;
+    int task_given;             /* --task: scores from a histogram */
+    dpsel_task task;
+    const char *epsilons;       /* curve: --epsilons as given (default CURVE_EPSILONS) */
+    double epsilons_low;        /* the range form LOW:HIGH:COUNT ... */
+    double epsilons_high;
+    unsigned epsilons_count;    /* ... or 0 for the list form E1,E2,... */
+    const char *target;         /* curve: --target ERR as given, or NULL */
+    double target_error;
 } options;
+
+/* The epsilons of `dpsel curve` without --epsilons. */
+#define CURVE_EPSILONS "0.01:10:25"
+
+/* The most epsilons one curve computes. */
+#define CURVE_EPSILONS_MAX 1000
 
 /* Parses argv; on a problem writes one line into message and returns -1. */
 int options_parse(int argc, char **argv, options *out, char *message, size_t message_size);

@@ -1,8 +1,24 @@
-/* Quoting untrusted text in the dpsel tool's messages. */
+/* Quoting untrusted text in the dpsel tool's messages and JSON output. */
 #include "text.h"
 
 #include <stdio.h>
 #include <string.h>
+
+void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(out, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(out, "\\u%04x", c);
+        } else {
+            fputc(c, out);
+        }
+    }
+    fputc('"', out);
+}
 
 const char *printable(const char *text, int keep_utf8, char *out, size_t out_size)
 {

@@ -1,13 +1,18 @@
-/* Quoting untrusted text in the dpsel tool's messages. */
+/* Quoting untrusted text in the dpsel tool's messages and JSON output. */
 #ifndef DPSEL_CLI_TEXT_H
 #define DPSEL_CLI_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Copies text into out (out_size >= 8) for an error message: bytes that
  * could act on a terminal (controls, DEL, and bytes >= 0x80 unless
  * keep_utf8) become \xNN, and a long value is cut with "...".  Returns out. */
 const char *printable(const char *text, int keep_utf8, char *out, size_t out_size);
+
+/* Writes s to out as a JSON string literal (quotes, backslashes and control
+ * characters escaped). */
+void json_string(FILE *out, const char *s);
 
 /* Room for a value quoted in a message. */
 #define QUOTED_MAX 128

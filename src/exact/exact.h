@@ -8,6 +8,7 @@
 #define DPSEL_EXACT_H
 
 #include <gmp.h>
+#include <mpfr.h>
 
 #include "../core/core.h"
 
@@ -44,5 +45,38 @@ void dpsel_format_decimal(const char *digits, long exponent10, char *buf);
  * terms, or 17 significant digits correctly rounded (ties to even).
  * DPSEL_ENOMEM on failure. */
 int dpsel_rational_to_string(const mpq_t value, dpsel_format format, char **out);
+
+/* An array of count MPFR numbers of precision prec (NULL if out of memory),
+ * and its release (safe on NULL). */
+mpfr_t *dpsel_numbers_new(size_t count, mpfr_prec_t prec);
+void dpsel_numbers_free(mpfr_t *a, size_t count);
+
+/* Rigorous bounds lo[l] <= P_l <= hi[l] (enclosure.c explains why), P_l the
+ * probability that the mechanism releases one given candidate of level l.
+ * The levels are the distinct clamped gaps gap[0] < ... < gap[count-1] with
+ * members[l] >= 1 candidates each (n = sum members), beta = x / 2^y valid.
+ * lo[l] and hi[l] must be initialised; they are set to precision prec, the
+ * working precision: the bounds hold at any precision, their relative width
+ * is a small multiple of n 2^-prec.
+ * DPSEL_ENOMEM on failure. */
+int dpsel_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
+                         const uint64_t *gap, const size_t *members, size_t count,
+                         mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+
+/* The bounds a pmf holds (relative width below 1e-30) on the probability of
+ * candidate r < n and on the expected error: lo and hi, initialised by the
+ * caller, are set to them at the pmf's working precision. */
+void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi);
+void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi);
+
+/* The exact probability of candidate r < n, or NULL when the pmf holds only
+ * bounds (the exact rationals were too large to compute). */
+mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
+
+/* The number as a new string of `digits` (1..100) significant digits rounded
+ * in the direction rnd (MPFR_RNDD, MPFR_RNDU, or MPFR_RNDN for display), in
+ * dpsel's decimal style.
+ * DPSEL_ENOMEM on failure. */
+int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
 
 #endif /* DPSEL_EXACT_H */

@@ -1,29 +1,47 @@
 /*
- * Exact output distributions.  Candidates with the same clamped gap have the
- * same probability, so the work is done per level (distinct clamped gap) with
- * GMP integers and rationals, exact by construction.  With Gmax the largest
- * level and M = 2^(y Gmax), the weight of level g scaled to an integer is
- * W_g = x^g 2^(y (Gmax - g)) = beta^g M.
+ * Output distributions.  Candidates with the same clamped gap have the same
+ * probability, so the work is done per level (distinct clamped gap).
+ *
+ * Every pmf holds a rigorous enclosure [lo, hi] of each level's probability
+ * and of the expected error, relative width below 2^-100 (enclosure.c: MPFR
+ * with directed rounding, no cancellation; the working precision starts at
+ * 128 bits and doubles until the width is reached).  When the exact rationals
+ * are affordable (the limits below keep them to a fraction of a second), the
+ * pmf also holds them, computed with GMP integers and rationals, exact by
+ * construction.  With Gmax the largest level and M = 2^(y Gmax), the weight
+ * of level g scaled to an integer is W_g = x^g 2^(y (Gmax - g)) = beta^g M.
  *   EM:  P_g = W_g / sum_levels cnt_h W_h
  *   PF:  P_g = beta^g int_0^1 prod_{j != r} (1 - beta^g_j t) dt
  *           = W_g A_g / (L M^n), with Q(t) = prod_j (M - W_j t),
  *             R_g = Q / (M - W_g t), A_g = sum_k R_g[k] L / (k + 1),
  *             L = lcm(1, ..., n).
+ * A correctly rounded decimal comes from the exact value, or else from the
+ * enclosure when both of its ends round to the same decimal (the rounding is
+ * monotonic, so the exact value rounds to it too).  When they do not, the
+ * precision is raised; a decimal still undecided is an error, never a guess.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "exact.h"
 
 #define EM_WORK_LIMIT ((uint64_t)1 << 32)
 #define PF_WORK_LIMIT ((uint64_t)1 << 34)
 #define PF_MAX_CANDIDATES ((size_t)1 << 12)
+#define PF_ENCLOSURE_MAX_CANDIDATES ((size_t)1 << 15)
+#define START_PRECISION 128
+#define MAX_PRECISION 4096
+#define WIDTH_BITS 100     /* relative width at most 2^-100 < 1e-30 */
 
 struct dpsel_pmf {
     size_t n;
     size_t nlevels;
     size_t *level_of;      /* n entries: the level of each candidate */
+    int exact;             /* probability and expected_error are set */
     mpq_t *probability;    /* nlevels entries: each candidate's probability */
     mpq_t expected_error;
+    mpfr_t *lo, *hi;       /* nlevels entries: bounds of each probability */
+    mpfr_t error_lo, error_hi;
 };
 
 /* The levels of a score vector. */
@@ -121,19 +139,34 @@ static int within_limits(dpsel_mechanism mechanism, size_t n, size_t nlevels,
     return n <= PF_MAX_CANDIDATES && m * m * m * coefficient_bits <= PF_WORK_LIMIT;
 }
 
-static void em_probabilities(const levels *lv, mpz_t *weight, mpq_t *probability)
+/* Sets probability[l] = weight[l] / total in lowest terms, and the expected
+ * error (over the common denominator: one reduction).  With
+ * weight[l] = x^g 2^k (k = y (top - g)) and x odd, gcd(weight[l], total) =
+ * gcd(x^g, G) 2^min(k, v2(total)), G = gcd(x^top, total): one gcd of large
+ * numbers instead of one per level. */
+static void em_probabilities(const levels *lv, unsigned y, mpz_t *weight,
+                             mpq_t *probability, mpq_t error)
 {
-    mpz_t total;
-    mpz_init(total);
+    mpz_t total, large_common, common;
+    mpz_inits(total, large_common, common, (mpz_ptr)0);
     for (size_t l = 0; l < lv->count; l++) {
         mpz_addmul_ui(total, weight[l], (unsigned long)lv->members[l]);
     }
+    size_t top = lv->count - 1;
+    mpz_gcd(large_common, weight[top], total);   /* weight[top] = x^top */
+    mp_bitcnt_t total_twos = mpz_scan1(total, 0);
     for (size_t l = 0; l < lv->count; l++) {
-        mpq_set_num(probability[l], weight[l]);
-        mpq_set_den(probability[l], total);
-        mpq_canonicalize(probability[l]);
+        mp_bitcnt_t twos = (mp_bitcnt_t)y * (lv->gap[top] - lv->gap[l]);
+        mpz_fdiv_q_2exp(common, weight[l], twos);  /* x^g */
+        mpz_gcd(common, common, large_common);
+        mpz_mul_2exp(common, common, twos < total_twos ? twos : total_twos);
+        mpz_divexact(mpq_numref(probability[l]), weight[l], common);
+        mpz_divexact(mpq_denref(probability[l]), total, common);
+        mpz_addmul(mpq_numref(error), lv->gap_sum[l], weight[l]);
     }
-    mpz_clear(total);
+    mpz_set(mpq_denref(error), total);
+    mpq_canonicalize(error);
+    mpz_clears(total, large_common, common, (mpz_ptr)0);
 }
 
 /* poly[0..degree+1] *= (M - w t), M = 2^scale_bits. */
@@ -150,7 +183,7 @@ static void multiply_linear(mpz_t *poly, size_t degree, mp_bitcnt_t scale_bits,
 }
 
 static int pf_probabilities(const levels *lv, size_t n, mp_bitcnt_t scale_bits,
-                            mpz_t *weight, mpq_t *probability)
+                            mpz_t *weight, mpq_t *probability, mpq_t error)
 {
     mpz_t *q = calloc(n + 1, sizeof *q);
     if (q == NULL) {
@@ -189,9 +222,12 @@ static int pf_probabilities(const levels *lv, size_t n, mp_bitcnt_t scale_bits,
             mpz_addmul(area, remainder, term);
         }
         mpz_mul(mpq_numref(probability[l]), weight[l], area);
+        mpz_addmul(mpq_numref(error), lv->gap_sum[l], mpq_numref(probability[l]));
         mpz_mul_2exp(mpq_denref(probability[l]), lcm, scale_bits * n);
+        mpz_set(mpq_denref(error), mpq_denref(probability[l]));
         mpq_canonicalize(probability[l]);
     }
+    mpq_canonicalize(error);
     mpz_clears(lcm, remainder, area, term, (mpz_ptr)0);
     for (size_t k = 0; k <= n; k++) {
         mpz_clear(q[k]);
@@ -200,19 +236,16 @@ static int pf_probabilities(const levels *lv, size_t n, mp_bitcnt_t scale_bits,
     return rc;
 }
 
-/* Fills pmf->probability and pmf->expected_error from the levels. */
-static int compute(dpsel_pmf *pmf, const dpsel_params *params,
-                   dpsel_mechanism mechanism, const levels *lv)
+/* Fills pmf->probability and pmf->expected_error, exactly, from the levels. */
+static int compute_exact(dpsel_pmf *pmf, const dpsel_params *params,
+                         dpsel_mechanism mechanism, const levels *lv,
+                         mp_bitcnt_t scale_bits)
 {
-    uint64_t top = lv->gap[lv->count - 1];
-    mp_bitcnt_t scale_bits = (mp_bitcnt_t)(params->y * top);
-    if (!within_limits(mechanism, pmf->n, lv->count, scale_bits)) {
-        return DPSEL_ETOOLARGE;
-    }
     mpz_t *weight = calloc(lv->count, sizeof *weight);
     if (weight == NULL) {
         return DPSEL_ENOMEM;
     }
+    uint64_t top = lv->gap[lv->count - 1];
     for (size_t l = 0; l < lv->count; l++) {
         mpz_init(weight[l]);
         mpz_ui_pow_ui(weight[l], (unsigned long)params->x, (unsigned long)lv->gap[l]);
@@ -220,21 +253,131 @@ static int compute(dpsel_pmf *pmf, const dpsel_params *params,
     }
     int rc = DPSEL_OK;
     if (mechanism == DPSEL_EM) {
-        em_probabilities(lv, weight, pmf->probability);
+        em_probabilities(lv, params->y, weight, pmf->probability, pmf->expected_error);
     } else {
-        rc = pf_probabilities(lv, pmf->n, scale_bits, weight, pmf->probability);
+        rc = pf_probabilities(lv, pmf->n, scale_bits, weight, pmf->probability,
+                              pmf->expected_error);
     }
-    mpq_t term;
-    mpq_init(term);
     for (size_t l = 0; l < lv->count; l++) {
-        mpq_set_z(term, lv->gap_sum[l]);
-        mpq_mul(term, term, pmf->probability[l]);
-        mpq_add(pmf->expected_error, pmf->expected_error, term);
         mpz_clear(weight[l]);
     }
-    mpq_clear(term);
     free(weight);
     return rc;
+}
+
+/* The correctly rounded decimal of the number in [lo, hi], if both ends round
+ * to the same decimal (rounding is monotonic); else DPSEL_ETOOLARGE. */
+static int enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out)
+{
+    mpq_t value;
+    char *lo_text = NULL;
+    char *hi_text = NULL;
+    mpq_init(value);
+    mpfr_get_q(value, lo);
+    int rc = dpsel_rational_to_string(value, DPSEL_DECIMAL, &lo_text);
+    if (rc == DPSEL_OK) {
+        mpfr_get_q(value, hi);
+        rc = dpsel_rational_to_string(value, DPSEL_DECIMAL, &hi_text);
+    }
+    if (rc == DPSEL_OK && strcmp(lo_text, hi_text) != 0) {
+        rc = DPSEL_ETOOLARGE;
+    }
+    mpq_clear(value);
+    dpsel_string_free(hi_text);
+    if (rc != DPSEL_OK) {
+        dpsel_string_free(lo_text);
+        return rc;
+    }
+    *out = lo_text;
+    return DPSEL_OK;
+}
+
+/* hi - lo <= 2^-WIDTH_BITS lo. */
+static int is_narrow(const mpfr_t lo, const mpfr_t hi)
+{
+    mpfr_t width, allowed;
+    mpfr_inits2(mpfr_get_prec(lo), width, allowed, (mpfr_ptr)0);
+    mpfr_sub(width, hi, lo, MPFR_RNDU);
+    mpfr_div_2ui(allowed, lo, WIDTH_BITS, MPFR_RNDD);
+    int narrow = mpfr_lessequal_p(width, allowed);
+    mpfr_clears(width, allowed, (mpfr_ptr)0);
+    return narrow;
+}
+
+static int decides_decimal(const mpfr_t lo, const mpfr_t hi)
+{
+    char *text = NULL;
+    int decided = enclosure_to_decimal(lo, hi, &text) == DPSEL_OK;
+    dpsel_string_free(text);
+    return decided;
+}
+
+/* Bounds of the expected error sum_levels gap_sum * P from those of P. */
+static void enclose_expected_error(dpsel_pmf *pmf, const levels *lv, mpfr_prec_t prec)
+{
+    mpfr_t term;
+    mpfr_init2(term, prec);
+    mpfr_set_prec(pmf->error_lo, prec);
+    mpfr_set_prec(pmf->error_hi, prec);
+    mpfr_set_ui(pmf->error_lo, 0, MPFR_RNDD);
+    mpfr_set_ui(pmf->error_hi, 0, MPFR_RNDU);
+    for (size_t l = 0; l < lv->count; l++) {
+        mpfr_mul_z(term, pmf->lo[l], lv->gap_sum[l], MPFR_RNDD);
+        mpfr_add(pmf->error_lo, pmf->error_lo, term, MPFR_RNDD);
+        mpfr_mul_z(term, pmf->hi[l], lv->gap_sum[l], MPFR_RNDU);
+        mpfr_add(pmf->error_hi, pmf->error_hi, term, MPFR_RNDU);
+    }
+    mpfr_clear(term);
+}
+
+/* Fills the bounds, raising the precision until they are narrow and, for a
+ * pmf without exact values, decide every decimal. */
+static int compute_enclosure(dpsel_pmf *pmf, const dpsel_params *params,
+                             dpsel_mechanism mechanism, const levels *lv)
+{
+    int narrow = 0;
+    for (mpfr_prec_t prec = START_PRECISION; prec <= MAX_PRECISION; prec *= 2) {
+        int rc = dpsel_enclose_levels(mechanism, params->x, params->y, lv->gap, lv->members,
+                                      lv->count, prec, pmf->lo, pmf->hi);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        enclose_expected_error(pmf, lv, prec);
+        narrow = is_narrow(pmf->error_lo, pmf->error_hi);
+        int decided = pmf->exact || decides_decimal(pmf->error_lo, pmf->error_hi);
+        for (size_t l = 0; l < lv->count && narrow; l++) {
+            narrow = is_narrow(pmf->lo[l], pmf->hi[l]);
+            decided = decided && (pmf->exact || decides_decimal(pmf->lo[l], pmf->hi[l]));
+        }
+        if (narrow && decided) {
+            return DPSEL_OK;
+        }
+    }
+    /* A decimal that no precision decides is refused when it is asked for.
+     * Too wide bounds cannot happen for n <= 2^15 (width a few n 2^-prec). */
+    return narrow ? DPSEL_OK : DPSEL_EINTERNAL;
+}
+
+static int compute(dpsel_pmf *pmf, const dpsel_params *params,
+                   dpsel_mechanism mechanism, const levels *lv)
+{
+    if (mechanism == DPSEL_PF && pmf->n > PF_ENCLOSURE_MAX_CANDIDATES) {
+        return DPSEL_ETOOLARGE;
+    }
+    mp_bitcnt_t scale_bits = (mp_bitcnt_t)(params->y * lv->gap[lv->count - 1]);
+    int rc = DPSEL_OK;
+    if (within_limits(mechanism, pmf->n, lv->count, scale_bits)) {
+        pmf->probability = calloc(lv->count, sizeof *pmf->probability);
+        if (pmf->probability == NULL) {
+            return DPSEL_ENOMEM;
+        }
+        for (size_t l = 0; l < lv->count; l++) {
+            mpq_init(pmf->probability[l]);
+        }
+        pmf->exact = 1;
+        rc = compute_exact(pmf, params, mechanism, lv, scale_bits);
+    }
+    return rc == DPSEL_OK ? compute_enclosure(pmf, params, mechanism, lv) : rc;
 }
 
 void dpsel_pmf_free(dpsel_pmf *pmf)
@@ -248,6 +391,9 @@ void dpsel_pmf_free(dpsel_pmf *pmf)
         }
     }
     mpq_clear(pmf->expected_error);
+    mpfr_clears(pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
+    dpsel_numbers_free(pmf->lo, pmf->nlevels);
+    dpsel_numbers_free(pmf->hi, pmf->nlevels);
     free(pmf->probability);
     free(pmf->level_of);
     free(pmf);
@@ -271,23 +417,21 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
         return DPSEL_ENOMEM;
     }
     mpq_init(pmf->expected_error);
+    mpfr_inits2(START_PRECISION, pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
     pmf->n = n;
     pmf->level_of = calloc(n, sizeof *pmf->level_of);
     levels lv = { 0 };
     int rc = pmf->level_of == NULL ? DPSEL_ENOMEM
                                    : levels_build(&lv, scores, n, params->gap_cap, pmf->level_of);
     if (rc == DPSEL_OK) {
-        pmf->probability = calloc(lv.count, sizeof *pmf->probability);
-        rc = pmf->probability == NULL ? DPSEL_ENOMEM : DPSEL_OK;
-    }
-    if (rc == DPSEL_OK) {
         pmf->nlevels = lv.count;
-        for (size_t l = 0; l < lv.count; l++) {
-            mpq_init(pmf->probability[l]);
-        }
-        rc = compute(pmf, params, mechanism, &lv);
+        pmf->lo = dpsel_numbers_new(lv.count, START_PRECISION);
+        pmf->hi = dpsel_numbers_new(lv.count, START_PRECISION);
+        rc = pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM
+                                                 : compute(pmf, params, mechanism, &lv);
     }
     levels_free(&lv);
+    dpsel_mpfr_release_caches();
     if (rc != DPSEL_OK) {
         dpsel_pmf_free(pmf);
         return rc;
@@ -296,16 +440,36 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     return DPSEL_OK;
 }
 
+/* The text of a value: a decimal decided by the enclosure, else from the
+ * exact rational when the pmf has it, else DPSEL_ETOOLARGE. */
+static int value_to_string(const dpsel_pmf *pmf, mpq_srcptr exact, const mpfr_t lo,
+                           const mpfr_t hi, dpsel_format format, char **out)
+{
+    if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
+        return DPSEL_ERANGE;
+    }
+    if (format == DPSEL_DECIMAL) {
+        /* the enclosure decides all but a few decimals, fast */
+        int rc = enclosure_to_decimal(lo, hi, out);
+        if (rc != DPSEL_ETOOLARGE || !pmf->exact) {
+            return rc;
+        }
+    }
+    return pmf->exact ? dpsel_rational_to_string(exact, format, out) : DPSEL_ETOOLARGE;
+}
+
 int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
                           char **out)
 {
     if (pmf == NULL || out == NULL) {
         return DPSEL_ENULL;
     }
-    if (r >= pmf->n || (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL)) {
+    if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    return dpsel_rational_to_string(pmf->probability[pmf->level_of[r]], format, out);
+    size_t l = pmf->level_of[r];
+    return value_to_string(pmf, pmf->exact ? pmf->probability[l] : NULL, pmf->lo[l],
+                           pmf->hi[l], format, out);
 }
 
 int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **out)
@@ -313,8 +477,97 @@ int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **o
     if (pmf == NULL || out == NULL) {
         return DPSEL_ENULL;
     }
-    if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
+    return value_to_string(pmf, pmf->expected_error, pmf->error_lo, pmf->error_hi, format,
+                           out);
+}
+
+int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
+{
+    char *text = malloc(digits + 16);
+    if (text == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    if (mpfr_zero_p(value)) {
+        strcpy(text, "0");
+    } else {
+        mpfr_exp_t exponent10;
+        char *significand = mpfr_get_str(NULL, &exponent10, 10, digits, value, rnd);
+        if (significand == NULL) {
+            free(text);
+            return DPSEL_ENOMEM;
+        }
+        dpsel_format_decimal(significand, (long)exponent10, text);
+        mpfr_free_str(significand);
+    }
+    *out = text;
+    return DPSEL_OK;
+}
+
+/* lo rounded down and hi rounded up to `digits` significant digits. */
+static int bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
+                             char **lo_out, char **hi_out)
+{
+    char *lo_text = NULL;
+    char *hi_text = NULL;
+    if (lo_out == NULL || hi_out == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (digits < 1 || digits > 100) {
         return DPSEL_ERANGE;
     }
-    return dpsel_rational_to_string(pmf->expected_error, format, out);
+    int rc = dpsel_mpfr_to_string(lo, digits, MPFR_RNDD, &lo_text);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_mpfr_to_string(hi, digits, MPFR_RNDU, &hi_text);
+    }
+    if (rc != DPSEL_OK) {
+        dpsel_string_free(lo_text);
+        return rc;
+    }
+    *lo_out = lo_text;
+    *hi_out = hi_text;
+    return DPSEL_OK;
+}
+
+int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits,
+                                 char **lo, char **hi)
+{
+    if (pmf == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (r >= pmf->n) {
+        return DPSEL_ERANGE;
+    }
+    size_t l = pmf->level_of[r];
+    return bounds_to_strings(pmf->lo[l], pmf->hi[l], digits, lo, hi);
+}
+
+int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char **lo,
+                                    char **hi)
+{
+    if (pmf == NULL) {
+        return DPSEL_ENULL;
+    }
+    return bounds_to_strings(pmf->error_lo, pmf->error_hi, digits, lo, hi);
+}
+
+void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi)
+{
+    size_t l = pmf->level_of[r];
+    mpfr_set_prec(lo, mpfr_get_prec(pmf->lo[l]));
+    mpfr_set_prec(hi, mpfr_get_prec(pmf->hi[l]));
+    mpfr_set(lo, pmf->lo[l], MPFR_RNDD);
+    mpfr_set(hi, pmf->hi[l], MPFR_RNDU);
+}
+
+void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi)
+{
+    mpfr_set_prec(lo, mpfr_get_prec(pmf->error_lo));
+    mpfr_set_prec(hi, mpfr_get_prec(pmf->error_hi));
+    mpfr_set(lo, pmf->error_lo, MPFR_RNDD);
+    mpfr_set(hi, pmf->error_hi, MPFR_RNDU);
+}
+
+mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r)
+{
+    return pmf->exact ? pmf->probability[pmf->level_of[r]] : NULL;
 }

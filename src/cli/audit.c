@@ -1,0 +1,202 @@
+/*
+ * dpsel audit FILE_A FILE_B: the auditor's check that a mechanism and its
+ * parameters deliver the epsilon they claim.  FILE_A and FILE_B hold the
+ * scores of two neighbouring datasets (the same labels, in any order); the
+ * library (dpsel_audit) computes both output distributions and proves the
+ * largest privacy loss max_r |ln(P_a(r) / P_b(r))| below the realised
+ * epsilon, or above it.  The neighbour check is reported beside it, and a
+ * pair that is not neighbours for the parameters gets a warning: its loss
+ * is compared with the claimed epsilon all the same, which is how a
+ * sensitivity too small for the data shows up as a broken bound.
+ */
+#include "audit.h"
+#include "text.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPSILON_DIGITS 17
+#define EPSILON_TEXT (EPSILON_DIGITS + 16)
+
+typedef struct {
+    char *message;
+    size_t size;
+} sink;
+
+/* A pointer to one label of a candidates list, for sorting and search. */
+typedef char *const *label_ref;
+
+static const char *const verdict_names[3] = { "holds", "broken", "undecided" };
+static const int verdict_status[3] = { AUDIT_HOLDS, AUDIT_BROKEN, AUDIT_UNDECIDED };
+
+static int fail(const sink *s, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(const sink *s, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(s->message, s->size, format, args);
+    va_end(args);
+    return -1;
+}
+
+static int compare_refs(const void *x, const void *y)
+{
+    return strcmp(**(const label_ref *)x, **(const label_ref *)y);
+}
+
+/* scores_b[i] = the score in b of a's candidate i.  Labels are unique in
+ * each file, so equal counts and every label of a found in b make the two
+ * label sets equal. */
+static int match_labels(const candidates *a, const char *name_a, const candidates *b,
+                        const char *name_b, int64_t *scores_b, const sink *s)
+{
+    if (a->count != b->count) {
+        return fail(s, "%s has %zu candidates but %s has %zu: audit needs the same labels",
+                    name_b, b->count, name_a, a->count);
+    }
+    label_ref *refs = malloc(b->count * sizeof *refs);
+    if (refs == NULL) {
+        return fail(s, "out of memory for %zu candidates", b->count);
+    }
+    for (size_t i = 0; i < b->count; i++) {
+        refs[i] = &b->labels[i];
+    }
+    qsort(refs, b->count, sizeof *refs, compare_refs);
+    int status = 0;
+    for (size_t i = 0; i < a->count && status == 0; i++) {
+        label_ref key = &a->labels[i];
+        const label_ref *found = bsearch(&key, refs, b->count, sizeof *refs, compare_refs);
+        if (found == NULL) {
+            char quoted[QUOTED_MAX];
+            status = fail(s, "%s: no candidate '%s' (%s:%zu): audit needs the same labels",
+                          name_b, printable(a->labels[i], 0, quoted, sizeof quoted), name_a,
+                          a->lines[i]);
+        } else {
+            scores_b[i] = b->scores[*found - b->labels];
+        }
+    }
+    free(refs);
+    return status;
+}
+
+/* The first candidate that breaks the neighbour relation: a distance above
+ * D, else (monotonic) a difference against the sign of the first one. */
+static size_t first_offender(const int64_t *a, const int64_t *b, size_t n,
+                             const dpsel_params *params)
+{
+    int sign = 0;
+    size_t against = n;
+    for (size_t r = 0; r < n; r++) {
+        uint64_t d = a[r] <= b[r] ? (uint64_t)b[r] - (uint64_t)a[r]
+                                  : (uint64_t)a[r] - (uint64_t)b[r];
+        int s = (b[r] > a[r]) - (b[r] < a[r]);
+        if (d > params->sensitivity) {
+            return r;
+        }
+        if (sign == 0) {
+            sign = s;
+        } else if (s == -sign && against == n) {
+            against = r;
+        }
+    }
+    return against;
+}
+
+static void warn_not_neighbours(const dpsel_params *params,
+                                const candidates *a, const char *name_a,
+                                const int64_t *scores_b, const char *name_b)
+{
+    char quoted[QUOTED_MAX];
+    size_t r = first_offender(a->scores, scores_b, a->count, params);
+    fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %" PRIu64
+            "%s: '%s' scores %" PRId64 " and %" PRId64 "; the loss is compared with the "
+            "claimed epsilon all the same\n", name_a, name_b, params->sensitivity,
+            params->monotonic ? ", monotonic" : "", printable(a->labels[r], 0, quoted, sizeof quoted),
+            a->scores[r], scores_b[r]);
+}
+
+static const char *direction_name(const dpsel_audit_result *result)
+{
+    return result->b_at_least_a && result->b_at_most_a ? "b = a"
+         : result->b_at_least_a ? "b >= a"
+         : result->b_at_most_a ? "b <= a" : "mixed";
+}
+
+static void print_text(FILE *out, const options *o, const dpsel_params *p,
+                       const dpsel_audit_result *result, const char *label,
+                       const char *epsilon)
+{
+    fprintf(out, "mechanism %s\nbase %" PRIu64 "/2^%u\nsensitivity %" PRIu64 "\nmonotonic %s\n"
+            "gap cap %" PRIu64 "\ndistance %" PRIu64 "\ndirection %s\nneighbours %s\n"
+            "loss >= %s\nloss <= %s\noutput %s\nratio %s\nepsilon <= %s\n"
+            "decided exactly %zu\nverdict %s\n",
+            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
+            p->monotonic ? "yes" : "no", p->gap_cap, result->distance, direction_name(result),
+            result->neighbours ? "yes" : "no", result->loss_lower, result->loss_upper, label,
+            result->a_over_b ? "P_a/P_b" : "P_b/P_a", epsilon, result->decided_exactly,
+            verdict_names[result->verdict]);
+}
+
+static void print_json(FILE *out, const options *o, const dpsel_params *p,
+                       const dpsel_audit_result *result, const char *label,
+                       const char *epsilon)
+{
+    fprintf(out, "{\"mechanism\": \"%s\", \"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}, "
+            "\"sensitivity\": %" PRIu64 ", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
+            "\"distance\": %" PRIu64 ", \"direction\": \"%s\", \"neighbours\": %s, "
+            "\"loss\": [\"%s\", \"%s\"], \"output\": ",
+            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
+            p->monotonic ? "true" : "false", p->gap_cap, result->distance,
+            direction_name(result), result->neighbours ? "true" : "false",
+            result->loss_lower, result->loss_upper);
+    json_string(out, label);
+    fprintf(out, ", \"output_index\": %zu, \"ratio\": \"%s\", \"epsilon\": \"%s\", "
+            "\"decided_exactly\": %zu, \"verdict\": \"%s\"}\n", result->output,
+            result->a_over_b ? "P_a/P_b" : "P_b/P_a", epsilon, result->decided_exactly,
+            verdict_names[result->verdict]);
+}
+
+static int audit_scores(const options *o, const dpsel_params *params, const candidates *a,
+                        const char *name_a, const int64_t *scores_b, const char *name_b,
+                        FILE *out, const sink *s)
+{
+    dpsel_audit_result result;
+    char epsilon[EPSILON_TEXT];
+    int rc = dpsel_audit(&result, params, o->mechanism, a->scores, scores_b, a->count);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_params_epsilon(params, EPSILON_DIGITS, epsilon, sizeof epsilon);
+    }
+    if (rc != DPSEL_OK) {
+        return fail(s, "%s, %s: audit: %s", name_a, name_b, dpsel_strerror(rc));
+    }
+    const char *label = a->labels[result.output];
+    if (o->json) {
+        print_json(out, o, params, &result, label, epsilon);
+    } else {
+        print_text(out, o, params, &result, label, epsilon);
+    }
+    if (!result.neighbours) {
+        warn_not_neighbours(params, a, name_a, scores_b, name_b);
+    }
+    return verdict_status[result.verdict];
+}
+
+int audit_print(const options *o, const dpsel_params *params, const candidates *a,
+                const char *name_a, const candidates *b, const char *name_b, FILE *out,
+                char *message, size_t message_size)
+{
+    sink s = { message, message_size };
+    int64_t *scores_b = calloc(a->count, sizeof *scores_b);
+    if (scores_b == NULL) {
+        return fail(&s, "out of memory for %zu candidates", a->count);
+    }
+    int status = match_labels(a, name_a, b, name_b, scores_b, &s);
+    if (status == 0) {
+        status = audit_scores(o, params, a, name_a, scores_b, name_b, out, &s);
+    }
+    free(scores_b);
+    return status;
+}

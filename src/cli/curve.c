@@ -1,0 +1,400 @@
+/*
+ * dpsel curve: how the expected error of permute-and-flip and of the
+ * exponential mechanism moves with epsilon, printed beside EM's accuracy
+ * bound and the exact tail of each error distribution at that bound; with
+ * --target, the least epsilon at which each mechanism's expected error
+ * reaches a target.
+ *
+ * The expected errors and probabilities come from the library's exact pmf,
+ * correctly rounded to 17 digits.  Doubles serve only for the epsilon grid,
+ * the search, and the derived display columns (ratio, bound, tails).
+ */
+#include "curve.h"
+#include "text.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REALISED_DIGITS 17
+#define EPSILON_TEXT (REALISED_DIGITS + 16)
+#define REQUEST_TEXT 32
+/* EM's accuracy bound holds with probability 1 - e^-t; t = ln 20 is 95%. */
+#define TAIL_ODDS 20.0
+/* --target: epsilons from 2^-30 D to 2^10 D, bracketed by factors of 4 and
+ * bisected (geometrically) until the bracket is within a factor 1 + 1e-4. */
+#define SEARCH_LOWEST (1.0 / 1073741824.0)
+#define SEARCH_HIGHEST 1024.0
+#define SEARCH_FACTOR 4.0
+#define SEARCH_STEP 1e-4
+
+typedef struct {
+    const options *opt;
+    const candidates *cand;
+    const char *file_name;
+    char *message;
+    size_t message_size;
+    int64_t best;        /* the highest score */
+    size_t best_count;   /* how many candidates have it */
+} curve;
+
+/* One epsilon: its parameters and, per mechanism (indexed by
+ * dpsel_mechanism), the expected error and P(error >= bound). */
+typedef struct {
+    char requested[REQUEST_TEXT];
+    char realised[EPSILON_TEXT];
+    double bound;
+    char *error[2];
+    double error_value[2];
+    double tail[2];
+} point;
+
+static const char *const mechanism_names[2] = { "pf", "em" };
+
+static int fail(const curve *c, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(const curve *c, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(c->message, c->message_size, format, args);
+    va_end(args);
+    return -1;
+}
+
+static void point_free(point *p)
+{
+    for (int m = 0; m < 2; m++) {
+        dpsel_string_free(p->error[m]);
+        p->error[m] = NULL;
+    }
+}
+
+/* ln(1/beta) = -ln(1 - d / 2^y) with d = 2^y - x, without cancellation. */
+static double decay_rate(const dpsel_params *params)
+{
+    uint64_t d = params->y == 64 ? (uint64_t)0 - params->x
+                                 : ((uint64_t)1 << params->y) - params->x;
+    return -log1p(-ldexp((double)d, -(int)params->y));
+}
+
+/* EM's error exceeds (2D/eps)(ln(n/n_opt) + t) = (ln(n/n_opt) + t) / ln(1/beta)
+ * with probability at most e^-t (D/eps in place of 2D/eps when monotonic). */
+static double em_bound(const curve *c, const dpsel_params *params)
+{
+    double ratio = (double)c->cand->count / (double)c->best_count;
+    return (log(ratio) + log(TAIL_ODDS)) / decay_rate(params);
+}
+
+static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechanism m, point *p)
+{
+    dpsel_pmf *pmf = NULL;
+    char *text = NULL;
+    double tail = 0;
+    int rc = dpsel_pmf_new(&pmf, params, m, c->cand->scores, c->cand->count);
+    for (size_t r = 0; rc == DPSEL_OK && r < c->cand->count; r++) {
+        uint64_t gap = (uint64_t)c->best - (uint64_t)c->cand->scores[r];
+        if ((double)gap >= p->bound && (rc = dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text)) == DPSEL_OK) {
+            tail += strtod(text, NULL);
+            dpsel_string_free(text);
+        }
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_pmf_expected_error(pmf, DPSEL_DECIMAL, &p->error[m]);
+    }
+    dpsel_pmf_free(pmf);
+    if (rc != DPSEL_OK) {
+        return fail(c, "%s: %s pmf at epsilon %s: %s", c->file_name, mechanism_names[m],
+                    p->requested, dpsel_strerror(rc));
+    }
+    p->error_value[m] = strtod(p->error[m], NULL);
+    p->tail[m] = tail;
+    return 0;
+}
+
+/* Fills p (whose `requested` is set) for the mechanisms in [first, last]. */
+static int point_compute(const curve *c, point *p, int first, int last)
+{
+    const options *o = c->opt;
+    dpsel_params params;
+    char quoted[QUOTED_MAX];
+    int rc = dpsel_params_from_epsilon(&params, p->requested, o->sensitivity, o->monotonic);
+    if (rc == DPSEL_OK && o->gap_cap != 0) {
+        rc = dpsel_params_set_gap_cap(&params, o->gap_cap);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_params_epsilon(&params, REALISED_DIGITS, p->realised, sizeof p->realised);
+    }
+    if (rc != DPSEL_OK) {
+        return fail(c, "%sepsilon '%s': %s", o->target != NULL ? "" : "--epsilons: ",
+                    printable(p->requested, 0, quoted, sizeof quoted), dpsel_strerror(rc));
+    }
+    p->bound = em_bound(c, &params);
+    for (int m = first; m <= last; m++) {
+        if (pmf_outcome(c, &params, (dpsel_mechanism)m, p) != 0) {
+            point_free(p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The i-th epsilon of --epsilons as a request string. */
+static int nth_epsilon(const curve *c, unsigned i, char *out)
+{
+    const options *o = c->opt;
+    if (o->epsilons_count > 0) {
+        double low = log(o->epsilons_low), high = log(o->epsilons_high);
+        double e = i == 0 ? o->epsilons_low : i + 1 == o->epsilons_count ? o->epsilons_high
+                 : exp(low + (high - low) * i / (o->epsilons_count - 1));
+        snprintf(out, REQUEST_TEXT, "%.6g", e);
+        return 0;
+    }
+    const char *item = o->epsilons;
+    for (unsigned k = 0; k < i; k++) {
+        item = strchr(item, ',') + 1;
+    }
+    size_t length = strcspn(item, ",");
+    if (length >= REQUEST_TEXT) {
+        char quoted[QUOTED_MAX];
+        return fail(c, "--epsilons: value too long: '%s'", printable(item, 0, quoted, sizeof quoted));
+    }
+    memcpy(out, item, length);
+    out[length] = '\0';
+    return 0;
+}
+
+static unsigned epsilon_count(const options *o)
+{
+    if (o->epsilons_count > 0) {
+        return o->epsilons_count;
+    }
+    unsigned items = 1;
+    for (const char *s = o->epsilons; *s != '\0'; s++) {
+        items += *s == ',';
+    }
+    return items;
+}
+
+static void print_double(FILE *out, double value, int json)
+{
+    if (isfinite(value)) {
+        fprintf(out, "%.10g", value);
+    } else {
+        fputs(json ? "null" : "", out);
+    }
+}
+
+static void print_point(FILE *out, const point *p, int json)
+{
+    double ratio = p->error_value[DPSEL_PF] > 0 ? p->error_value[DPSEL_EM] / p->error_value[DPSEL_PF]
+                                                 : NAN;
+    fprintf(out, json ? "{\"epsilon\": \"%s\", \"epsilon_realised\": \"%s\", \"error_pf\": \"%s\", "
+                        "\"error_em\": \"%s\", \"ratio\": "
+                      : "%s,%s,%s,%s,",
+            p->requested, p->realised, p->error[DPSEL_PF], p->error[DPSEL_EM]);
+    print_double(out, ratio, json);
+    fputs(json ? ", \"em_bound\": " : ",", out);
+    print_double(out, p->bound, json);
+    fprintf(out, json ? ", \"tail_pf\": %.10g, \"tail_em\": %.10g}" : ",%.10g,%.10g\n",
+            p->tail[DPSEL_PF], p->tail[DPSEL_EM]);
+}
+
+static void print_curve_head(const curve *c, FILE *out)
+{
+    const options *o = c->opt;
+    if (o->json) {
+        fprintf(out, "{\"candidates\": %zu, \"sensitivity\": %" PRIu64 ", \"monotonic\": %s, "
+                "\"tail_probability\": %.10g, \"points\": [", c->cand->count, o->sensitivity,
+                o->monotonic ? "true" : "false", 1 / TAIL_ODDS);
+        return;
+    }
+    fprintf(out, "# dpsel curve: %zu candidates (%zu best), sensitivity %" PRIu64 ", %smonotonic\n"
+            "# em_bound = (2D/eps)(ln(n/n_opt) + ln 20) (D/eps when monotonic): EM's error "
+            "exceeds it with probability <= 0.05;\n"
+            "# tail_pf, tail_em = P(error >= em_bound) from the exact pmf\n"
+            "epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em\n",
+            c->cand->count, c->best_count, o->sensitivity, o->monotonic ? "" : "not ");
+}
+
+static int print_curve(const curve *c, FILE *out)
+{
+    unsigned count = epsilon_count(c->opt);
+    print_curve_head(c, out);
+    for (unsigned i = 0; i < count; i++) {
+        point p = { .error = { NULL, NULL } };
+        if (nth_epsilon(c, i, p.requested) != 0 || point_compute(c, &p, DPSEL_PF, DPSEL_EM) != 0) {
+            return -1;
+        }
+        fputs(c->opt->json && i > 0 ? ", " : "", out);
+        print_point(out, &p, c->opt->json);
+        point_free(&p);
+    }
+    fputs(c->opt->json ? "]}\n" : "", out);
+    return 0;
+}
+
+/* Mechanism m at epsilon e: *reached says whether its expected error is at
+ * most the target.  On success *p holds the point (the caller frees it). */
+static int try_epsilon(const curve *c, dpsel_mechanism m, double e, point *p, int *reached)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->requested, sizeof p->requested, "%.9g", e);
+    if (point_compute(c, p, m, m) != 0) {
+        return -1;
+    }
+    *reached = p->error_value[m] <= c->opt->target_error;
+    return 0;
+}
+
+/* Keeps `candidate` as the best point so far, freeing the previous one. */
+static void keep(point *best, point *candidate)
+{
+    point_free(best);
+    *best = *candidate;
+}
+
+/* The least epsilon (on the search) at which m's expected error is at most
+ * the target, in *best; *found is 0 when even 2^10 D does not reach it.
+ * Assumes, as holds for both mechanisms, that the error falls as epsilon
+ * grows. */
+static int least_epsilon(const curve *c, dpsel_mechanism m, point *best, int *found)
+{
+    double scale = (double)c->opt->sensitivity;
+    double low = 0, high = scale;
+    point p;
+    int reached;
+    *found = 0;
+    for (;;) {
+        if (try_epsilon(c, m, high, &p, &reached) != 0) {
+            return -1;
+        }
+        if (reached) {
+            keep(best, &p);
+            break;
+        }
+        point_free(&p);
+        low = high;
+        high *= SEARCH_FACTOR;
+        if (high > SEARCH_HIGHEST * scale) {
+            return 0;
+        }
+    }
+    while (low == 0) {
+        double lower = high / SEARCH_FACTOR;
+        if (lower < SEARCH_LOWEST * scale) {
+            break;
+        }
+        if (try_epsilon(c, m, lower, &p, &reached) != 0) {
+            return -1;
+        }
+        if (reached) {
+            keep(best, &p);
+            high = lower;
+        } else {
+            point_free(&p);
+            low = lower;
+        }
+    }
+    while (low > 0 && high / low > 1 + SEARCH_STEP) {
+        double middle = sqrt(low * high);
+        if (try_epsilon(c, m, middle, &p, &reached) != 0) {
+            return -1;
+        }
+        if (reached) {
+            keep(best, &p);
+            high = middle;
+        } else {
+            point_free(&p);
+            low = middle;
+        }
+    }
+    *found = 1;
+    return 0;
+}
+
+static void print_target_row(FILE *out, const point *p, dpsel_mechanism m, int found, int json)
+{
+    if (json) {
+        fprintf(out, "\"%s\": ", mechanism_names[m]);
+        if (found) {
+            fprintf(out, "{\"epsilon\": \"%s\", \"epsilon_realised\": \"%s\", \"expected_error\": \"%s\"}",
+                    p->requested, p->realised, p->error[m]);
+        } else {
+            fputs("null", out);
+        }
+    } else if (found) {
+        fprintf(out, "%s,%s,%s,%s\n", mechanism_names[m], p->requested, p->realised, p->error[m]);
+    } else {
+        fprintf(out, "%s,,,\n", mechanism_names[m]);
+    }
+}
+
+static int print_target(const curve *c, FILE *out)
+{
+    const options *o = c->opt;
+    point best[2] = { { .error = { NULL, NULL } }, { .error = { NULL, NULL } } };
+    int found[2];
+    for (int m = 0; m < 2; m++) {
+        if (least_epsilon(c, (dpsel_mechanism)m, &best[m], &found[m]) != 0) {
+            point_free(&best[0]);
+            point_free(&best[1]);
+            return -1;
+        }
+    }
+    double ratio = found[0] && found[1] ? strtod(best[1].realised, NULL) / strtod(best[0].realised, NULL)
+                                        : NAN;
+    if (o->json) {
+        fprintf(out, "{\"target\": \"%s\", ", o->target);
+    } else {
+        fprintf(out, "# dpsel curve --target %s: the least epsilon (bisection to a factor 1.0001) "
+                "at which the expected error is <= %s\nmechanism,epsilon,epsilon_realised,expected_error\n",
+                o->target, o->target);
+    }
+    print_target_row(out, &best[0], DPSEL_PF, found[0], o->json);
+    fputs(o->json ? ", " : "", out);
+    print_target_row(out, &best[1], DPSEL_EM, found[1], o->json);
+    fputs(o->json ? ", \"epsilon_ratio_em_pf\": " : "# epsilon ratio em/pf ", out);
+    print_double(out, ratio, o->json);
+    fputs(o->json ? "}\n" : "\n", out);
+    point_free(&best[0]);
+    point_free(&best[1]);
+    return 0;
+}
+
+int curve_print(const options *o, const candidates *cand, const char *file_name,
+                FILE *out, char *message, size_t message_size)
+{
+    curve c = { o, cand, file_name, message, message_size, cand->scores[0], 0 };
+    for (size_t r = 0; r < cand->count; r++) {
+        c.best = cand->scores[r] > c.best ? cand->scores[r] : c.best;
+    }
+    for (size_t r = 0; r < cand->count; r++) {
+        c.best_count += cand->scores[r] == c.best;
+    }
+    return o->target != NULL ? print_target(&c, out) : print_curve(&c, out);
+}
+
+int task_scores(const options *o, candidates *cand, const char *file_name,
+                char *message, size_t message_size)
+{
+    if (!o->task_given) {
+        return 0;
+    }
+    for (size_t r = 0; r < cand->count; r++) {
+        if (cand->scores[r] < 0) {
+            snprintf(message, message_size, "%s:%zu: --task needs counts >= 0: '%" PRId64 "'",
+                     file_name, cand->lines[r], cand->scores[r]);
+            return -1;
+        }
+    }
+    int rc = dpsel_task_scores(o->task, cand->scores, cand->count, cand->scores);
+    if (rc != DPSEL_OK) {
+        snprintf(message, message_size, "%s: --task: the counts add up to more than %" PRId64
+                 " (%s)", file_name, INT64_MAX, dpsel_strerror(rc));
+        return -1;
+    }
+    return 0;
+}
