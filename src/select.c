@@ -39,8 +39,10 @@ void dpsel_selector_free(dpsel_selector *selector)
     }
 }
 
-int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
-                 const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
+/* Both modes: the checks, the scratch memory of PF, and the core sampler. */
+static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                          const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index,
+                          int hardened)
 {
     if (selector == NULL || scores == NULL || rng == NULL || index == NULL) {
         return DPSEL_ENULL;
@@ -56,17 +58,31 @@ int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
     size_t chosen = 0;
     int rc;
     if (mechanism == DPSEL_EM) {
-        rc = dpsel_core_em(rng, &decay, scores, n, &chosen);
+        rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
+                      : dpsel_core_em(rng, &decay, scores, n, &chosen);
     } else {
         size_t *scratch = calloc(n, sizeof *scratch);
         if (scratch == NULL) {
             return DPSEL_ENOMEM;
         }
-        rc = dpsel_core_pf(rng, &decay, scores, n, scratch, &chosen);
+        rc = hardened ? dpsel_core_pf_hardened(rng, &decay, scores, n, scratch, &chosen)
+                      : dpsel_core_pf(rng, &decay, scores, n, scratch, &chosen);
         free(scratch);
     }
     if (rc == DPSEL_OK) {
         *index = chosen;
     }
     return rc;
+}
+
+int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                 const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
+{
+    return select_in_mode(selector, mechanism, scores, n, rng, index, 0);
+}
+
+int dpsel_select_hardened(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                          const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
+{
+    return select_in_mode(selector, mechanism, scores, n, rng, index, 1);
 }

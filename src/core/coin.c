@@ -75,3 +75,30 @@ int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
     *heads = 1;
     return DPSEL_OK;
 }
+
+int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                unsigned npowers, uint64_t g, int *heads)
+{
+    /* The same product as dpsel_core_coin_power, but every coin is flipped:
+     * a coin counts when its bit of g is set, and an ignored coin (bit clear)
+     * is combined as heads, by arithmetic rather than a branch. */
+    unsigned all_heads = 1;
+    /*@ loop invariant 0 <= i <= npowers;
+        loop invariant all_heads == 0 || all_heads == 1;
+        loop invariant g == 0 ==> all_heads == 1;
+        loop assigns i, all_heads, *rng;
+        loop variant i;
+    */
+    for (unsigned i = npowers; i > 0; i--) {
+        int coin;
+        int rc = dpsel_core_coin_dyadic(rng, &powers[i - 1], &coin);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        unsigned counts = dpsel_core_opaque((unsigned)((g >> (i - 1)) & 1u));
+        //@ assert g == 0 ==> counts == 0;
+        all_heads *= (unsigned)coin * counts + (1u - counts);
+    }
+    *heads = (int)all_heads;
+    return DPSEL_OK;
+}

@@ -60,6 +60,36 @@ size_t dpsel_core_argmax(const int64_t *scores, size_t n);
 */
 uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap);
 
+/* v, through an empty assembly statement the optimiser cannot see through
+ * (spec/timing.md; under Frama-C the statement is left out). */
+/*@ assigns \nothing;
+    ensures \result == v;
+*/
+unsigned dpsel_core_opaque(unsigned v);
+
+/* take_b ? b : a, computed without a branch (take_b is 0 or 1). */
+/*@ requires take_b == 0 || take_b == 1;
+    assigns \nothing;
+    ensures \result == (take_b == 1 ? b : a);
+*/
+uint64_t dpsel_core_choose_u64(unsigned take_b, uint64_t a, uint64_t b);
+
+/*@ requires take_b == 0 || take_b == 1;
+    assigns \nothing;
+    ensures \result == (take_b == 1 ? b : a);
+*/
+int64_t dpsel_core_choose_i64(unsigned take_b, int64_t a, int64_t b);
+
+/* The largest score, for the hardened samplers: every score is read once,
+ * in order, and no branch depends on them (spec/timing.md). */
+/*@ requires 1 <= n;
+    requires \valid_read(scores + (0 .. n - 1));
+    assigns \nothing;
+    ensures \forall integer i; 0 <= i < n ==> scores[i] <= \result;
+    ensures \exists integer i; 0 <= i < n && scores[i] == \result;
+*/
+int64_t dpsel_core_max_score(const int64_t *scores, size_t n);
+
 /* Uniform integer in [0, k), 1 <= k <= 2^63, from single random bits by the
  * Fast Dice Roller (Lumbroso 2013): no modulo bias, about log2(k) + 2 bits.
  * DPSEL_OK, DPSEL_ERANDOM, or DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS
@@ -104,6 +134,25 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
 */
 int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
                           unsigned npowers, uint64_t g, int *heads);
+
+/* The same coin as dpsel_core_coin_power, in a fixed pattern for the
+ * hardened samplers: a coin for powers[i] at every i < npowers, from the
+ * highest down, whatever g; a coin whose bit of g is clear is flipped and
+ * ignored.  The bits read are distributed alike for every g
+ * (spec/timing.md), and the result is combined without a branch on g. */
+/*@ requires \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires npowers <= 64 && g < pow2(npowers);
+    requires \valid_read(powers + (0 .. npowers - 1));
+    requires \forall integer i; 0 <= i < npowers ==> valid_dyadic(powers + i);
+    requires \forall integer i; 0 <= i < npowers ==>
+             \separated(rng, heads, powers + i, powers[i].words + (0 .. (powers[i].ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+    ensures \result == DPSEL_OK && g == 0 ==> *heads == 1;
+*/
+int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                unsigned npowers, uint64_t g, int *heads);
 
 /* One step of a Fisher-Yates shuffle of scratch[0 .. n - 1]: swaps
  * scratch[i] with scratch[j] for j uniform in [i, n), so that after steps
@@ -151,6 +200,30 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index);
 
+/* Hardened permute-and-flip (spec/timing.md): the whole shuffle first (n
+ * shuffle steps), then a fixed-pattern coin for every candidate in the
+ * shuffled order, no early exit; the first heads in that order is released,
+ * kept by a branch-free scan.  Same output distribution as dpsel_core_pf. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1)) && \valid(scratch + (0 .. n - 1));
+    requires \separated(rng, index, scratch + (0 .. n - 1), scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, scratch + (0 .. n - 1), decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index, scratch[0 .. n - 1];
+    ensures results: \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures never_internal: \result != DPSEL_EINTERNAL;
+    ensures index_in_range: \result == DPSEL_OK ==> *index < n;
+    ensures index_unchanged: \result != DPSEL_OK ==> *index == \old(*index);
+    ensures permutation: \result == DPSEL_OK ==>
+            (\forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n) &&
+            (\forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]);
+*/
+int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
+                           const int64_t *scores, size_t n, size_t *scratch,
+                           size_t *index);
+
 /* One trial of the exponential mechanism: draws a candidate uniformly and
  * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the
  * largest score. */
@@ -188,12 +261,54 @@ int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index);
 
-/* Significant bits of beta^(2^i) for a base with xbits = bitlen(x):
- * 2^i * xbits, which holds x^(2^i) exactly (see the lemma in precision.c). */
+/* dpsel_core_em_trial with the fixed-pattern coin: the same distribution of
+ * (*candidate, *kept), bits read independently of the scores. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(candidate) && \valid(kept) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \separated(rng, candidate, kept, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, candidate, kept, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *candidate, *kept;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *candidate < n && (*kept == 0 || *kept == 1);
+*/
+int dpsel_core_em_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
+                                 const int64_t *scores, size_t n, int64_t best,
+                                 size_t *candidate, int *kept);
+
+/* Hardened exponential mechanism (spec/timing.md): always exactly
+ * DPSEL_REJECTION_ROUNDS * n hardened trials, the first kept candidate
+ * chosen by a branch-free scan; DPSEL_EUNLIKELY if none kept.  Same output
+ * distribution (and failure probability) as dpsel_core_em. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \separated(rng, index, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+int dpsel_core_em_hardened(dpsel_rng *rng, const dpsel_decay *decay,
+                           const int64_t *scores, size_t n, size_t *index);
+
+/* MPFR precision of beta^(2^i) for a base x / 2^y with xbits = bitlen(x):
+ * xbits 2^i bits.  The decay table computes beta^(2^i) by squaring
+ * beta^(2^(i-1)) after widening it to this precision; both steps are exact
+ * because the precision doubles from i - 1 to i and x^(2^i) < 2^(xbits 2^i)
+ * (lemma squarings_fit, spec/logic.h). */
 /*@ requires xbits <= 64 && i <= 20;
     assigns \nothing;
     ensures \result == xbits * pow2(i);
     ensures \result <= 67108864;
+    ensures exact: \forall integer x; 0 <= x < pow2(xbits) ==> 0 <= squarings(x, i) < pow2(\result);
+    ensures doubling: i >= 1 ==> \result == 2 * (xbits * pow2(i - 1));
 */
 uint64_t dpsel_core_power_precision(unsigned xbits, unsigned i);
 

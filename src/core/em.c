@@ -1,8 +1,23 @@
 /* The exponential mechanism (McSherry & Talwar 2007), by exact rejection. */
 #include "core.h"
 
-int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                        size_t n, int64_t best, size_t *candidate, int *kept)
+/* One trial, with the lazy coin (fixed_pattern 0) or the fixed-pattern coin
+ * of the hardened mode (1). */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires fixed_pattern == 0 || fixed_pattern == 1;
+    requires \valid(rng) && \valid(candidate) && \valid(kept) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \separated(rng, candidate, kept, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, candidate, kept, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *candidate, *kept;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *candidate < n && (*kept == 0 || *kept == 1);
+*/
+static int draw_and_flip(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, int fixed_pattern, size_t *candidate, int *kept)
 {
     uint64_t drawn;
     int rc = dpsel_core_uniform(rng, (uint64_t)n, &drawn);
@@ -10,11 +25,28 @@ int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         return rc;
     }
     uint64_t gap = dpsel_core_clamped_gap(best, scores[drawn], decay->cap);
-    rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, kept);
+    if (fixed_pattern) {
+        rc = dpsel_core_coin_power_fixed(rng, decay->powers, decay->npowers, gap, kept);
+    } else {
+        rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, kept);
+    }
     if (rc == DPSEL_OK) {
         *candidate = (size_t)drawn;
     }
     return rc;
+}
+
+int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t n, int64_t best, size_t *candidate, int *kept)
+{
+    return draw_and_flip(rng, decay, scores, n, best, 0, candidate, kept);
+}
+
+int dpsel_core_em_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
+                                 const int64_t *scores, size_t n, int64_t best,
+                                 size_t *candidate, int *kept)
+{
+    return draw_and_flip(rng, decay, scores, n, best, 1, candidate, kept);
 }
 
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
@@ -48,4 +80,45 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
         }
     }
     return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_em_hardened(dpsel_rng *rng, const dpsel_decay *decay,
+                           const int64_t *scores, size_t n, size_t *index)
+{
+    int64_t best = dpsel_core_max_score(scores, n);
+    /* The same trials as dpsel_core_em, all of them: the first kept one is
+     * taken by a branch-free scan, the later ones are drawn and ignored. */
+    uint64_t chosen = 0;
+    unsigned found = 0;
+    /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
+        loop invariant found == 0 || found == 1;
+        loop invariant chosen < n;
+        loop assigns round, chosen, found, *rng;
+        loop variant DPSEL_REJECTION_ROUNDS - round;
+    */
+    for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        /*@ loop invariant 0 <= trial <= n;
+            loop invariant found == 0 || found == 1;
+            loop invariant chosen < n;
+            loop assigns trial, chosen, found, *rng;
+            loop variant n - trial;
+        */
+        for (size_t trial = 0; trial < n; trial++) {
+            size_t candidate;
+            int kept;
+            int rc = dpsel_core_em_trial_hardened(rng, decay, scores, n, best,
+                                                  &candidate, &kept);
+            if (rc != DPSEL_OK) {
+                return rc;
+            }
+            unsigned first = (unsigned)kept > found;  /* this one, and none before */
+            chosen = dpsel_core_choose_u64(first, chosen, candidate);
+            found += first;
+        }
+    }
+    if (!found) {
+        return DPSEL_EUNLIKELY;
+    }
+    *index = (size_t)chosen;
+    return DPSEL_OK;
 }

@@ -1,0 +1,578 @@
+/*
+ * The hardened mode (dpsel_select_hardened, spec/timing.md).
+ *
+ * Exact layer (enumeration of every bit string, support.c):
+ *   - the fixed-pattern coin has P(heads) = beta^g exactly, and the
+ *     distribution of the number of bits it reads is the same for every g;
+ *   - hardened PF realises the exact pmf, and the distribution of the number
+ *     of bits it reads is the same for different score vectors;
+ *   - one hardened EM trial realises the EM distribution (EM is a fixed
+ *     number of such independent trials) and reads bits independently of the
+ *     scores in distribution.
+ * Each "same distribution" check is also run on the default mode, where it
+ * must find a difference: that shows the checks can fail.
+ *
+ * Statistical layer (in the style of dudect): Welch's t-test on the number
+ * of bits consumed, for two classes of score vectors with the same n and
+ * parameters, from a fixed seed.  The hardened mode must stay below
+ * T_THRESHOLD, the default mode must exceed it.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "core/core.h"
+#include "exact/exact.h"
+#include "support.h"
+
+/* dudect's threshold is |t| = 4.5, a two-sided false-alarm probability of
+ * 6.8e-6 under the normal approximation; the suite's rule is at most 1e-6,
+ * hence 5 (5.7e-7). */
+#define T_THRESHOLD 5.0
+
+/* A bit source that forwards the bits of another and counts them. */
+typedef struct {
+    dpsel_rng *inner;
+    uint64_t bits;
+} counting_source;
+
+static int counting_bit(void *context, unsigned *bit)
+{
+    counting_source *c = context;
+    c->bits++;
+    return dpsel_rng_bit(c->inner, bit) == DPSEL_OK ? 0 : 1;
+}
+
+/* Largest number of bits whose count the exact layer records; a string
+ * longer than that is an error of the test itself. */
+#define MAX_BITS 96
+
+/* Exact distribution of a sampler's bit count: mass[k] = P(k bits read). */
+static void bit_count_distribution(sampler_fn sampler, void *arg, unsigned depth,
+                                   mpq_t *mass, mpq_t residual)
+{
+    cr_assert_geq(enumerate_bits(sampler, arg, MAX_BITS + 1, depth, mass, residual), 1);
+}
+
+/* 1 if the two distributions (and their residuals) are equal. */
+static int same_distribution(mpq_t *a, const mpq_t residual_a, mpq_t *b, const mpq_t residual_b)
+{
+    int same = mpq_equal(residual_a, residual_b);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        same = same && mpq_equal(a[k], b[k]);
+    }
+    return same;
+}
+
+/* ---- the fixed-pattern coin ---- */
+
+typedef struct {
+    const dpsel_decay *decay;
+    uint64_t g;
+    int fixed;          /* 1: dpsel_core_coin_power_fixed, 0: dpsel_core_coin_power */
+    int count_bits;     /* outcome: 1 the number of bits read, 0 heads */
+} coin_arg;
+
+static int coin_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const coin_arg *c = arg;
+    counting_source counter = { rng, 0 };
+    dpsel_rng counted;
+    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    int heads = 0;
+    int rc = c->fixed
+        ? dpsel_core_coin_power_fixed(&counted, c->decay->powers, c->decay->npowers, c->g, &heads)
+        : dpsel_core_coin_power(&counted, c->decay->powers, c->decay->npowers, c->g, &heads);
+    *out = c->count_bits ? (size_t)counter.bits : (size_t)heads;
+    return rc;
+}
+
+/* Checks the fixed coin for every g <= cap; returns 1 if the lazy coin's bit
+ * count differed between some g and g = 0 (it should). */
+static int check_fixed_coins(uint64_t x, unsigned y, uint64_t cap)
+{
+    dpsel_decay_table table;
+    cr_assert_eq(dpsel_decay_table_build(&table, x, y, cap), DPSEL_OK);
+    dpsel_decay decay = { table.powers, table.npowers, cap };
+    mpq_t heads[2], exact, residual, reference[MAX_BITS + 1], ref_residual,
+          lazy_reference[MAX_BITS + 1], lazy_residual, mass[MAX_BITS + 1];
+    mpq_inits(heads[0], heads[1], exact, residual, ref_residual, lazy_residual, (mpq_ptr)0);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_inits(reference[k], lazy_reference[k], mass[k], (mpq_ptr)0);
+    }
+    /* The bit counts at g = 0, for both coins. */
+    coin_arg fixed_zero = { &decay, 0, 1, 1 }, lazy_zero = { &decay, 0, 0, 1 };
+    bit_count_distribution(coin_sampler, &fixed_zero, 200, reference, ref_residual);
+    bit_count_distribution(coin_sampler, &lazy_zero, 200, lazy_reference, lazy_residual);
+    cr_expect(mpq_sgn(ref_residual) == 0, "x=%lu y=%u: fixed coin not finished", x, y);
+    int lazy_differs = 0;
+    for (uint64_t g = 0; g <= cap; g++) {
+        coin_arg heads_of = { &decay, g, 1, 0 };
+        cr_assert_geq(enumerate_bits(coin_sampler, &heads_of, 2, 200, heads, residual), 1);
+        mpz_ui_pow_ui(mpq_numref(exact), x, g);
+        mpz_ui_pow_ui(mpq_denref(exact), 2, y * g);
+        mpq_canonicalize(exact);
+        cr_expect(mpq_sgn(residual) == 0 && mpq_equal(heads[1], exact),
+                  "x=%lu y=%u g=%lu: P(heads) != beta^g", x, y, g);
+
+        coin_arg bits_of = { &decay, g, 1, 1 };
+        bit_count_distribution(coin_sampler, &bits_of, 200, mass, residual);
+        cr_expect(same_distribution(mass, residual, reference, ref_residual),
+                  "x=%lu y=%u g=%lu: the fixed coin's bit count depends on g", x, y, g);
+
+        coin_arg lazy = { &decay, g, 0, 1 };
+        bit_count_distribution(coin_sampler, &lazy, 200, mass, residual);
+        lazy_differs |= !same_distribution(mass, residual, lazy_reference, lazy_residual);
+    }
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_clears(reference[k], lazy_reference[k], mass[k], (mpq_ptr)0);
+    }
+    mpq_clears(heads[0], heads[1], exact, residual, ref_residual, lazy_residual, (mpq_ptr)0);
+    dpsel_decay_table_free(&table);
+    return lazy_differs;
+}
+
+Test(hardened_exact, fixed_coin_is_beta_to_the_g_and_reads_alike_for_every_g)
+{
+    static const struct { uint64_t x; unsigned y; uint64_t cap; } bases[] = {
+        { 1, 1, 12 },   /* 1/2 */
+        { 3, 2, 12 },   /* 3/4 */
+        { 5, 3, 9 },    /* 5/8 */
+        { 1, 5, 4 },    /* 1/32: leading zeros */
+        { 13, 4, 6 },   /* 13/16 */
+    };
+    for (size_t b = 0; b < sizeof bases / sizeof *bases; b++) {
+        cr_expect(check_fixed_coins(bases[b].x, bases[b].y, bases[b].cap),
+                  "base %lu/2^%u: the lazy coin's bit count should depend on g",
+                  bases[b].x, bases[b].y);
+    }
+}
+
+/* ---- hardened PF ---- */
+
+typedef struct {
+    const dpsel_selector *selector;
+    dpsel_mechanism mechanism;
+    const int64_t *scores;
+    size_t n;
+    int hardened;
+    int count_bits;     /* outcome: 1 the number of bits read, 0 the index */
+} selection;
+
+static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const selection *s = arg;
+    counting_source counter = { rng, 0 };
+    dpsel_rng counted;
+    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    size_t index = 0;
+    int rc = (s->hardened ? dpsel_select_hardened : dpsel_select)(
+        s->selector, s->mechanism, s->scores, s->n, &counted, &index);
+    *out = s->count_bits ? (size_t)counter.bits : index;
+    return rc;
+}
+
+/* Enumeration depth and the residual it must reach (as test_sampling.c). */
+#define DEPTH 48
+#define RESIDUAL_LOG2 24
+
+static void expect_residual_small(const mpq_t residual, const char *what)
+{
+    mpq_t bound;
+    mpq_init(bound);
+    mpq_set_ui(bound, 1, 1);
+    mpz_mul_2exp(mpq_denref(bound), mpq_denref(bound), RESIDUAL_LOG2);
+    cr_expect(mpq_cmp(residual, bound) < 0, "%s: residual %g", what, mpq_get_d(residual));
+    mpq_clear(bound);
+}
+
+static void check_hardened_pf(const dpsel_params *p, const int64_t *scores, size_t n)
+{
+    dpsel_selector *selector = NULL;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
+    selection s = { selector, DPSEL_PF, scores, n, 1, 0 };
+    mpq_t mass[4], residual, exact, upper;
+    mpq_inits(residual, exact, upper, (mpq_ptr)0);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(mass[r]);
+    }
+    cr_assert_geq(enumerate_bits(select_sampler, &s, n, DEPTH, mass, residual), 1);
+    expect_residual_small(residual, "hardened PF");
+    for (size_t r = 0; r < n; r++) {
+        pmf_rational(pmf, r, exact);
+        mpq_add(upper, mass[r], residual);
+        cr_expect(mpq_cmp(mass[r], exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                  "hardened PF, base %lu/2^%u cap %lu, n %zu, candidate %zu: realised %.12g, "
+                  "exact %.12g, residual %.3g", p->x, p->y, p->gap_cap, n, r,
+                  mpq_get_d(mass[r]), mpq_get_d(exact), mpq_get_d(residual));
+        mpq_clear(mass[r]);
+    }
+    mpq_clears(residual, exact, upper, (mpq_ptr)0);
+    dpsel_pmf_free(pmf);
+    dpsel_selector_free(selector);
+}
+
+/* Small caps keep every coin short (beta^(2^i) has 2^i y bits at most), so
+ * that the whole hardened sampler fits the enumeration. */
+static dpsel_params capped_params(uint64_t x, unsigned y, uint64_t cap)
+{
+    dpsel_params p = base_params(x, y, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&p, cap), DPSEL_OK);
+    return p;
+}
+
+static const int64_t pf_vectors[][3] = {
+    { 0, 0, 0 },
+    { 0, -1, -2 },
+    { 5, -1, 4 },                         /* gaps beyond the cap */
+    { INT64_MAX, INT64_MIN, INT64_MAX },  /* the int64 extremes, a tie */
+};
+
+Test(hardened_exact, pf_realises_the_pmf, .timeout = 300)
+{
+    const dpsel_params params[] = { capped_params(1, 1, 3), capped_params(3, 2, 3),
+                                    capped_params(5, 3, 2) };
+    for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
+        for (size_t v = 0; v < sizeof pf_vectors / sizeof *pf_vectors; v++) {
+            for (size_t n = 1; n <= 3; n++) {
+                check_hardened_pf(&params[b], pf_vectors[v], n);
+            }
+        }
+    }
+}
+
+/* Exact bit-count distributions of a selection on two score vectors. */
+static int bit_counts_equal(const dpsel_params *p, dpsel_mechanism m, int hardened,
+                            const int64_t *a, const int64_t *b, size_t n)
+{
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
+    mpq_inits(residual_a, residual_b, (mpq_ptr)0);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    selection sa = { selector, m, a, n, hardened, 1 };
+    selection sb = { selector, m, b, n, hardened, 1 };
+    bit_count_distribution(select_sampler, &sa, DEPTH, mass_a, residual_a);
+    bit_count_distribution(select_sampler, &sb, DEPTH, mass_b, residual_b);
+    expect_residual_small(residual_a, "bit count");
+    int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    mpq_clears(residual_a, residual_b, (mpq_ptr)0);
+    dpsel_selector_free(selector);
+    return same;
+}
+
+Test(hardened_exact, pf_reads_alike_for_every_score_vector, .timeout = 300)
+{
+    const dpsel_params params[] = { capped_params(1, 1, 3), capped_params(3, 2, 3) };
+    for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
+        for (size_t v = 1; v < sizeof pf_vectors / sizeof *pf_vectors; v++) {
+            cr_expect(bit_counts_equal(&params[b], DPSEL_PF, 1, pf_vectors[0], pf_vectors[v], 3),
+                      "hardened PF: bit counts of vectors 0 and %zu differ", v);
+            cr_expect(!bit_counts_equal(&params[b], DPSEL_PF, 0, pf_vectors[0], pf_vectors[v], 3),
+                      "default PF: bit counts of vectors 0 and %zu should differ", v);
+        }
+    }
+}
+
+/* ---- hardened EM: one trial (the mechanism repeats it a fixed number of times) ---- */
+
+typedef struct {
+    dpsel_decay decay;
+    const int64_t *scores;
+    size_t n;
+    int64_t best;
+    int hardened;
+    int count_bits;     /* outcome: 1 the number of bits read, 0 the kept index (n: none) */
+} trial_arg;
+
+static int trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const trial_arg *t = arg;
+    counting_source counter = { rng, 0 };
+    dpsel_rng counted;
+    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    size_t candidate = 0;
+    int kept = 0;
+    int rc = t->hardened
+        ? dpsel_core_em_trial_hardened(&counted, &t->decay, t->scores, t->n, t->best,
+                                       &candidate, &kept)
+        : dpsel_core_em_trial(&counted, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
+    *out = t->count_bits ? (size_t)counter.bits : kept ? candidate : t->n;
+    return rc;
+}
+
+/* P(r) = a_r / sum_j a_j with a_r = P(one trial keeps r), bounded as in
+ * test_sampling.c from the masses and the residual. */
+static void check_hardened_em_trial(const dpsel_params *p, const int64_t *scores, size_t n)
+{
+    dpsel_decay_table table;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
+    trial_arg arg = { { table.powers, table.npowers, p->gap_cap }, scores, n,
+                      dpsel_core_max_score(scores, n), 1, 0 };
+    mpq_t mass[5], residual, kept, lower, upper, exact;
+    mpq_inits(residual, kept, lower, upper, exact, (mpq_ptr)0);
+    for (size_t r = 0; r <= n; r++) {
+        mpq_init(mass[r]);
+    }
+    cr_assert_geq(enumerate_bits(trial_sampler, &arg, n + 1, DEPTH, mass, residual), 1);
+    expect_residual_small(residual, "hardened EM trial");
+    for (size_t r = 0; r < n; r++) {
+        mpq_add(kept, kept, mass[r]);
+    }
+    for (size_t r = 0; r < n; r++) {
+        mpq_add(lower, kept, residual);
+        mpq_div(lower, mass[r], lower);
+        mpq_add(upper, mass[r], residual);
+        mpq_div(upper, upper, kept);
+        pmf_rational(pmf, r, exact);
+        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                  "hardened EM, n %zu, candidate %zu: exact %.12g outside [%.12g, %.12g]",
+                  n, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
+    }
+    for (size_t r = 0; r <= n; r++) {
+        mpq_clear(mass[r]);
+    }
+    mpq_clears(residual, kept, lower, upper, exact, (mpq_ptr)0);
+    dpsel_pmf_free(pmf);
+    dpsel_decay_table_free(&table);
+}
+
+static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int64_t *a,
+                                  const int64_t *b, size_t n)
+{
+    dpsel_decay_table table;
+    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    trial_arg ta = { { table.powers, table.npowers, p->gap_cap }, a, n,
+                     dpsel_core_max_score(a, n), hardened, 1 };
+    trial_arg tb = { { table.powers, table.npowers, p->gap_cap }, b, n,
+                     dpsel_core_max_score(b, n), hardened, 1 };
+    mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
+    mpq_inits(residual_a, residual_b, (mpq_ptr)0);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    bit_count_distribution(trial_sampler, &ta, DEPTH, mass_a, residual_a);
+    bit_count_distribution(trial_sampler, &tb, DEPTH, mass_b, residual_b);
+    int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    mpq_clears(residual_a, residual_b, (mpq_ptr)0);
+    dpsel_decay_table_free(&table);
+    return same;
+}
+
+static const int64_t em_vectors[][4] = {
+    { 0, 0, 0, 0 },
+    { 0, -1, -2, -3 },
+    { 4, 4, 1, -2 },
+    { INT64_MAX, INT64_MIN, INT64_MAX - 2, 0 },
+};
+
+Test(hardened_exact, em_trial_realises_the_pmf_and_reads_alike)
+{
+    const dpsel_params params[] = { capped_params(1, 1, 3), capped_params(3, 2, 3),
+                                    capped_params(5, 3, 2) };
+    for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
+        for (size_t v = 0; v < sizeof em_vectors / sizeof *em_vectors; v++) {
+            for (size_t n = 1; n <= 4; n++) {
+                check_hardened_em_trial(&params[b], em_vectors[v], n);
+            }
+            if (v > 0) {
+                cr_expect(trial_bit_counts_equal(&params[b], 1, em_vectors[0], em_vectors[v], 4),
+                          "hardened EM trial: bit counts of vectors 0 and %zu differ", v);
+                cr_expect(!trial_bit_counts_equal(&params[b], 0, em_vectors[0], em_vectors[v], 4),
+                          "default EM trial: bit counts of vectors 0 and %zu should differ", v);
+            }
+        }
+    }
+}
+
+/* ---- errors: the same codes as dpsel_select, the index untouched ---- */
+
+static int failing_bit(void *context, unsigned *bit)
+{
+    (void)context;
+    (void)bit;
+    return 1;
+}
+
+Test(hardened_errors, same_codes_as_dpsel_select)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    const int64_t scores[3] = { 1, 2, 3 };
+    dpsel_rng rng = seeded_rng(7), broken;
+    cr_assert_eq(dpsel_rng_init_custom(&broken, failing_bit, NULL), DPSEL_OK);
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        dpsel_mechanism mech = (dpsel_mechanism)m;
+        size_t index = 99;
+        cr_expect_eq(dpsel_select_hardened(NULL, mech, scores, 3, &rng, &index), DPSEL_ENULL);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, NULL, 3, &rng, &index), DPSEL_ENULL);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, 3, NULL, &index), DPSEL_ENULL);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, 3, &rng, NULL), DPSEL_ENULL);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, 0, &rng, &index), DPSEL_EEMPTY);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, DPSEL_MAX_CANDIDATES + 1,
+                                           &rng, &index), DPSEL_ERANGE);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, 3, &broken, &index),
+                     DPSEL_ERANDOM);
+        cr_expect_eq(index, 99);
+        cr_expect_eq(dpsel_select_hardened(selector, mech, scores, 3, &rng, &index), DPSEL_OK);
+        cr_expect_lt(index, 3);
+    }
+    size_t index = 99;
+    cr_expect_eq(dpsel_select_hardened(selector, (dpsel_mechanism)2, scores, 3, &rng, &index),
+                 DPSEL_ERANGE);
+    cr_expect_eq(index, 99);
+    dpsel_selector_free(selector);
+}
+
+/* ---- the hardened work is a function of the random bits alone ---- */
+
+/* Bits one selection reads from the seeded stream `seed`. */
+static uint64_t bits_read(const dpsel_selector *selector, dpsel_mechanism m, int hardened,
+                          const int64_t *scores, size_t n, uint64_t seed)
+{
+    dpsel_rng stream = seeded_rng(seed);
+    counting_source counter = { &stream, 0 };
+    dpsel_rng counted;
+    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    size_t index;
+    int rc = (hardened ? dpsel_select_hardened : dpsel_select)(selector, m, scores, n,
+                                                               &counted, &index);
+    cr_assert_eq(rc, DPSEL_OK);
+    return counter.bits;
+}
+
+static const int64_t mixed_scores[8] = { 3, -2, 3, 100, 7, INT64_MIN, 99, 0 };
+static const int64_t flat_scores[8] = { 0 };
+
+/* Hardened: every branch and every bit read depends on the random stream
+ * and the public parameters only, so the same stream gives the same count
+ * whatever the scores; the default mode differs on most streams. */
+Test(timing, hardened_bits_depend_on_the_stream_alone)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        unsigned default_differs = 0;
+        for (uint64_t seed = 0; seed < 100; seed++) {
+            dpsel_mechanism mech = (dpsel_mechanism)m;
+            cr_expect_eq(bits_read(selector, mech, 1, flat_scores, 8, seed),
+                         bits_read(selector, mech, 1, mixed_scores, 8, seed),
+                         "hardened %d, seed %lu: bit counts differ", m, seed);
+            default_differs += bits_read(selector, mech, 0, flat_scores, 8, seed)
+                            != bits_read(selector, mech, 0, mixed_scores, 8, seed);
+        }
+        cr_expect_gt(default_differs, 50, "default %d: bit counts differ on %u seeds of 100",
+                     m, default_differs);
+    }
+    dpsel_selector_free(selector);
+}
+
+/* ---- statistical layer: Welch's t-test on the bits consumed ---- */
+
+typedef struct {
+    double sum;
+    double sum_squares;
+    uint64_t count;
+} moments;
+
+static void add_sample(moments *m, double v)
+{
+    m->sum += v;
+    m->sum_squares += v * v;
+    m->count++;
+}
+
+static double variance(const moments *m)
+{
+    double count = (double)m->count, mean = m->sum / count;
+    return (m->sum_squares - count * mean * mean) / (count - 1);
+}
+
+static double standard_deviation(const moments *m)
+{
+    return sqrt(variance(m));
+}
+
+/* Welch's t statistic of two samples. */
+static double welch_t(const moments *a, const moments *b)
+{
+    double mean_a = a->sum / (double)a->count, mean_b = b->sum / (double)b->count;
+    double se = sqrt(variance(a) / (double)a->count + variance(b) / (double)b->count);
+    return se > 0 ? (mean_a - mean_b) / se : (mean_a == mean_b ? 0.0 : INFINITY);
+}
+
+/* The t statistic of the bits consumed by `runs` selections per class,
+ * the classes alternating on one seeded stream (as dudect interleaves them). */
+static double bits_t_statistic(dpsel_mechanism m, int hardened, const int64_t *class_a,
+                               const int64_t *class_b, size_t n, uint64_t runs, uint64_t seed)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    dpsel_rng stream = seeded_rng(seed);
+    moments bits[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    for (uint64_t i = 0; i < 2 * runs; i++) {
+        counting_source counter = { &stream, 0 };
+        dpsel_rng counted;
+        cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+        size_t index;
+        const int64_t *scores = i % 2 ? class_b : class_a;
+        int rc = (hardened ? dpsel_select_hardened : dpsel_select)(selector, m, scores, n,
+                                                                   &counted, &index);
+        cr_assert_eq(rc, DPSEL_OK);
+        add_sample(&bits[i % 2], (double)counter.bits);
+    }
+    dpsel_selector_free(selector);
+    double t = welch_t(&bits[0], &bits[1]);
+    printf("timing: %s %s, n %zu, %lu runs per class: mean bits %.2f vs %.2f "
+           "(standard deviations %.1f, %.1f), t = %.2f\n",
+           m == DPSEL_PF ? "PF" : "EM", hardened ? "hardened" : "default", n, runs,
+           bits[0].sum / (double)runs, bits[1].sum / (double)runs,
+           standard_deviation(&bits[0]), standard_deviation(&bits[1]), t);
+    return t;
+}
+
+/* Class A: all scores equal.  Class B: one dominant score, the others far
+ * below (beyond the gap cap). */
+#define CLASS_N 16
+static const int64_t equal_scores[CLASS_N] = { 0 };
+static const int64_t dominant_scores[CLASS_N] = {
+    -1000, -1000, -1000, -1000, -1000, -1000, -1000, 0,
+    -1000, -1000, -1000, -1000, -1000, -1000, -1000, -1000,
+};
+
+Test(timing, pf_bits_consumed_welch_t, .timeout = 300)
+{
+    double hardened = bits_t_statistic(DPSEL_PF, 1, equal_scores, dominant_scores, CLASS_N,
+                                       20000, 0x7131);
+    double normal = bits_t_statistic(DPSEL_PF, 0, equal_scores, dominant_scores, CLASS_N,
+                                     20000, 0x7131);
+    cr_expect_lt(fabs(hardened), T_THRESHOLD, "hardened PF: t = %.2f", hardened);
+    cr_expect_gt(fabs(normal), T_THRESHOLD, "default PF: t = %.2f", normal);
+}
+
+Test(timing, em_bits_consumed_welch_t, .timeout = 300)
+{
+    double hardened = bits_t_statistic(DPSEL_EM, 1, equal_scores, dominant_scores, CLASS_N,
+                                       1000, 0x7132);
+    double normal = bits_t_statistic(DPSEL_EM, 0, equal_scores, dominant_scores, CLASS_N,
+                                     1000, 0x7132);
+    cr_expect_lt(fabs(hardened), T_THRESHOLD, "hardened EM: t = %.2f", hardened);
+    cr_expect_gt(fabs(normal), T_THRESHOLD, "default EM: t = %.2f", normal);
+}
