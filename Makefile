@@ -3,6 +3,10 @@
 #   make demo       install missing packages, build, run the tool on examples/
 #   make check      install missing packages, build, run every test and proof
 #   make proofs     Frama-C WP on the verified core
+#   make sanitize   the tests under clang's ASan + UBSan (build/sanitize/)
+#   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
+#   make plots      the paper's DPBench experiments exactly: tables and a PNG in
+#                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024)
 #   make install PREFIX=/usr/local
 #   make clean
 
@@ -21,7 +25,7 @@ LDHARDENING := -Wl,-z,relro,-z,now
 LIBS := -lmpfr -lgmp -lsodium
 
 CORE_SRC := $(wildcard src/core/*.c)
-LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) src/rng.c src/select.c src/error.c
+LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) src/rng.c src/select.c src/error.c src/tasks.c
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -33,8 +37,9 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test valgrind readme-example exports proofs install clean deps
-all: $(STATIC) $(SHARED) $(TOOL)
+.PHONY: bench all demo check test cli-test valgrind sanitize fuzz fuzz-build readme-example exports \
+        proofs install clean deps plots
+all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
@@ -54,7 +59,7 @@ $(SHARED): $(LIB_OBJ)
 	ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
-	$(CC) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS)
+	$(CC) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the static library and may call its internal (core) functions.
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
@@ -73,7 +78,39 @@ cli-test: $(TOOL)
 valgrind: $(TOOL)
 	sh tests/valgrind.sh $(TOOL)
 
-# Frama-C WP on the verified core (see proofs/run.sh and proofs/functions.txt).
+# The library, the Criterion suite and the tool built with clang's
+# AddressSanitizer (leak checker included) and UndefinedBehaviorSanitizer in
+# build/sanitize/, then the suite and the CLI table run there; any sanitizer
+# report is a failure (see tests/sanitize.sh).
+SANITIZE_BUILD := $(BUILD)/sanitize
+SANITIZE_CC := clang -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+sanitize:
+	$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" \
+	    $(SANITIZE_BUILD)/dpsel $(SANITIZE_BUILD)/tests/dpsel-tests
+	sh tests/sanitize.sh $(SANITIZE_BUILD)
+
+# libFuzzer harnesses (tests/fuzz/), built in build/fuzz/ with ASan and UBSan
+# and run one after another for FUZZ_SECONDS each (see tests/fuzz/run.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := $(BUILD)/fuzz
+FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_HARNESSES := input params select
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" \
+	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)
+
+fuzz: fuzz-build
+	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# A harness links the library and the tool's parsers (only in the sub-make
+# above, whose CC is clang with the fuzzer instrumentation).
+$(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(BUILD)/src/cli/input.o \
+                 $(BUILD)/src/cli/options.o $(BUILD)/src/cli/text.o
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(BUILD)/src/cli/input.o \
+	    $(BUILD)/src/cli/options.o $(BUILD)/src/cli/text.o $(STATIC) $(LIBS)
+
+# Frama-C WP on the verified core, then the check that a broken bound fails
+# (proofs/run.sh, proofs/mutation.sh).
 proofs:
 	sh proofs/run.sh
 
@@ -90,7 +127,8 @@ demo: deps
 
 check: deps
 	$(MAKE) all
-	$(MAKE) test cli-test valgrind readme-example exports proofs
+	$(MAKE) test cli-test valgrind sanitize readme-example exports proofs
+	$(MAKE) fuzz FUZZ_SECONDS=10
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
@@ -106,9 +144,21 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-# Timings of one selection (median of repeated runs); see bench/.
-$(BUILD)/bench_select: bench/bench_select.c $(STATIC)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(STATIC) $(LIBS)
+# The permute-and-flip paper's DPBench experiments (examples/paper.sh); gnuplot
+# draws examples/paper/paper.png.  Not part of `make check`.
+BINS ?= 1024
+plots: all
+	@command -v gnuplot > /dev/null 2>&1 || { [ "$$(id -u)" = 0 ] \
+	    && apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -q --no-install-recommends gnuplot-nox; } \
+	    || echo "plots: install gnuplot-nox for the PNG"
+	BINS=$(BINS) sh examples/paper.sh $(TOOL)
+
+# dpsel against textbook floating-point code (see bench/ and README.md); built by `all`
+# so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:
+# any option of bench_select, e.g. BENCH_ARGS="--n 1e3,1e5 --eps 1").
+$(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
+	$(CC) $(ALL_CFLAGS) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
 
 bench: $(BUILD)/bench_select
-	$(BUILD)/bench_select 1000000
+	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)

@@ -26,6 +26,8 @@
  *   - every function that can fail returns an int: DPSEL_OK (0) on success, a
  *     negative DPSEL_E* code otherwise; dpsel_strerror() names it;
  *   - on failure, output parameters are left untouched and nothing leaks;
+ *   - an enum argument (mechanism, format, task) outside its listed values
+ *     is DPSEL_ERANGE;
  *   - no function prints, aborts or exits; there is no global state: objects
  *     are independent, a dpsel_selector may be shared read-only between
  *     threads, a dpsel_rng belongs to one thread at a time.
@@ -102,11 +104,14 @@ DPSEL_API int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
 
 /* Parameters from a requested epsilon, given as a decimal string: digits with
  * an optional fraction and exponent ("1", "0.25", "5e-3"; no sign, no
- * spaces).  Picks, among all x / 2^y with y <= 64, the base whose realised
- * epsilon is the largest one not above the request (the decimal value is
- * honoured exactly; the choice is certified with directed rounding).
+ * spaces; at most 4095 characters, an exponent of at most 9 digits).  Picks,
+ * among all x / 2^y with y <= 64, the base whose realised epsilon is the
+ * largest one not above the request (the decimal value is honoured exactly;
+ * the choice is certified with directed rounding): a request above the
+ * largest realisable epsilon gets the smallest base 1 / 2^64.
  * Errors: DPSEL_ENULL; DPSEL_ERANGE (sensitivity 0, monotonic not 0/1);
- * DPSEL_EEPSILON (not such a string, zero, or so small that no base fits). */
+ * DPSEL_EEPSILON (not such a string, zero, or so small that no base fits:
+ * epsilon / (k D) below about 2^-64, k = 1 if monotonic, else 2). */
 DPSEL_API int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
                               uint64_t sensitivity, int monotonic);
 
@@ -123,7 +128,8 @@ DPSEL_API int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
 /* ------------------------------------------------------------ random source */
 
 /* A caller-supplied source of uniform random bits: store one bit (0 or 1) in
- * *bit and return 0, or return non-zero on failure. */
+ * *bit and return 0, or return non-zero on failure.  A failure, or a value
+ * other than 0 and 1, ends the selection with DPSEL_ERANDOM. */
 typedef int (*dpsel_bit_fn)(void *context, unsigned *bit);
 
 /* A random source.  The fields are private: use the functions below.  Lives
@@ -179,23 +185,44 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
 /* One epsilon-DP selection: stores in *index the released candidate, in
  * 0..n-1.  scores[0..n-1] are the candidates' scores (higher is better; any
  * int64 values).  PF needs n machine words of scratch memory, EM none.
- * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62),
- * DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY. */
+ * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
+ * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
+ * rng), DPSEL_EUNLIKELY. */
 DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
                  const int64_t *scores, size_t n, dpsel_rng *rng,
                  size_t *index);
 
+/* dpsel_select for callers whose running time may be observed: the same
+ * output distribution exactly, the same arguments and errors, but the work
+ * (the random bits read, the operations done) is distributed alike for every
+ * score vector of the same n and selector: it reveals nothing about the
+ * scores by itself (spec/timing.md states what is and is not promised;
+ * dpsel_select's work depends on the scores).  PF shuffles all n candidates
+ * and flips bitlen(C) coins for each (dpsel_select's PF stops at the first
+ * heads).  EM always runs 128 n trials of bitlen(C) coins each, where
+ * dpsel_select's EM runs n / sum_r beta^g'_r trials on average (1 when all
+ * scores are equal, at most n): 128 to 128 n times the work. */
+DPSEL_API int dpsel_select_hardened(const dpsel_selector *selector,
+                                    dpsel_mechanism mechanism, const int64_t *scores,
+                                    size_t n, dpsel_rng *rng, size_t *index);
+
 /* --------------------------------------------------- exact distribution */
 
-/* The exact output distribution of a mechanism on a score vector: every
- * probability as an exact rational, and the expected error
- * sum_r P(r) g_r (with the unclamped gaps g_r). */
+/* The output distribution of a mechanism on a score vector: for every
+ * probability and for the expected error sum_r P(r) g_r (with the unclamped
+ * gaps g_r), a rigorous enclosure lo <= value <= hi of relative width below
+ * 1e-30 (MPFR with directed rounding, see spec/mechanisms.md), and the exact
+ * rational too when it is affordable. */
 typedef struct dpsel_pmf dpsel_pmf;
 
-/* Computes the exact pmf.  Exact rationals can be large: EM is limited to
- * about 2^32 bits of weight arithmetic and PF to about 2^34 (roughly
- * n^2 * n * y * max gap): beyond that DPSEL_ETOOLARGE.  Also DPSEL_ENULL,
- * DPSEL_EEMPTY, DPSEL_ERANGE (params not valid), DPSEL_ENOMEM. */
+/* Computes the pmf.  The enclosure is always computed: PF needs O(n^2 log L)
+ * multiply-adds (L distinct clamped gaps; n = 4096 takes a few seconds) and
+ * is limited to n <= 32768 (else DPSEL_ETOOLARGE), EM is linear.  The exact
+ * rationals are kept to about 2^32 bits of weight arithmetic for EM
+ * (levels * y * max gap) and 2^34 for PF (n^3 * y * max gap, n <= 4096);
+ * beyond that the pmf holds the enclosure only.  Also DPSEL_ENULL,
+ * DPSEL_EEMPTY, DPSEL_ERANGE (params not valid, n > 2^62), DPSEL_ENOMEM,
+ * DPSEL_EINTERNAL (bounds not narrow enough: a bug). */
 DPSEL_API int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n);
 
@@ -210,6 +237,11 @@ typedef enum {
 
 /* Probability of candidate r (0 <= r < n, else DPSEL_ERANGE) as a new
  * NUL-terminated string in *out; release it with dpsel_string_free().
+ * A decimal comes from the exact value, or from the enclosure when both its
+ * ends round to the same decimal (so does the exact value).  DPSEL_ETOOLARGE
+ * when the pmf holds no exact value and the format is DPSEL_RATIONAL, or the
+ * enclosure does not decide the decimal (possible only for a value within
+ * 1e-30 relative of a rounding boundary): never a possibly wrong digit.
  * Also DPSEL_ENULL, DPSEL_ENOMEM. */
 DPSEL_API int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
                           char **out);
@@ -218,8 +250,92 @@ DPSEL_API int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format
 DPSEL_API int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format,
                              char **out);
 
+/* The enclosure of the probability of candidate r (0 <= r < n): two new
+ * strings, *lo rounded down and *hi rounded up to `digits` (1..100, else
+ * DPSEL_ERANGE) significant digits, so lo <= P(r) <= hi holds for the printed
+ * decimals; release both with dpsel_string_free().  With 34 digits or more
+ * the width stays below 1e-30 relative.  Also DPSEL_ENULL, DPSEL_ENOMEM. */
+DPSEL_API int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits,
+                                 char **lo, char **hi);
+
+/* The enclosure of the expected error, likewise. */
+DPSEL_API int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits,
+                                    char **lo, char **hi);
+
 /* Releases a string returned by dpsel; safe on NULL. */
 DPSEL_API void dpsel_string_free(char *s);
+
+/* ------------------------------------------------------- histogram tasks */
+
+/* Scores for the permute-and-flip paper's tasks on a histogram: counts[r] is
+ * the number of records in bin r, and neighbouring datasets differ by one
+ * record added or removed (spec/mechanisms.md §7).
+ *   MODE    score_r = counts[r]; sensitivity 1, monotonic.
+ *   MEDIAN  score_r = -(the least number of records to add or remove so that
+ *           bin r holds the median); sensitivity 1, not monotonic.  Bin r
+ *           holds the median when fewer than half of the records lie in bins
+ *           before r and at least half lie in bins up to r (the lower median
+ *           for an even total); the median bin scores 0. */
+typedef enum { DPSEL_TASK_MODE = 0, DPSEL_TASK_MEDIAN = 1 } dpsel_task;
+
+/* Writes the task's scores of counts[0..n-1] into scores[0..n-1] (which may
+ * be counts itself).  Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0),
+ * DPSEL_ERANGE (an unknown task, a negative count, or counts adding up to
+ * more than INT64_MAX). */
+DPSEL_API int dpsel_task_scores(dpsel_task task, const int64_t *counts, size_t n,
+                                int64_t *scores);
+
+/* The sensitivity (1) and monotonicity (1 for MODE, 0 for MEDIAN) of the
+ * task's scores, to pass to dpsel_params_*.  DPSEL_ENULL, DPSEL_ERANGE. */
+DPSEL_API int dpsel_task_params(dpsel_task task, uint64_t *sensitivity, int *monotonic);
+
+/* ------------------------------------------------------------------ audit */
+
+/* The privacy audit of a mechanism on two score vectors a and b (candidate r
+ * is the same in both; spec/mechanisms.md §9).  The privacy loss is
+ *   max over r of |ln(P_a(r) / P_b(r))|,
+ * P_a, P_b the output distributions (dpsel_pmf_new), and the claim is
+ * loss <= epsilon, the realised epsilon of the parameters (k D ln(2^y / x),
+ * k = 1 if monotonic, else 2).  The verdict compares the loss with the claim
+ * rigorously, whether or not a and b are neighbours for D: a pair farther
+ * apart than D (a sensitivity too small for the data) may break the claim,
+ * and then the verdict says so. */
+typedef enum {
+    DPSEL_AUDIT_HOLDS = 0,     /* proved: loss <= epsilon */
+    DPSEL_AUDIT_BROKEN = 1,    /* proved: loss > epsilon */
+    DPSEL_AUDIT_UNDECIDED = 2  /* neither could be proved (an output whose
+                                  ratio lies within the enclosures' width,
+                                  ~1e-30, of e^epsilon and that no exact
+                                  argument settles); never a guess */
+} dpsel_audit_verdict;
+
+/* Room for a loss bound: 36 significant digits in dpsel's decimal style. */
+#define DPSEL_AUDIT_TEXT 56
+
+typedef struct {
+    dpsel_audit_verdict verdict;
+    uint64_t distance;      /* max_r |a_r - b_r| (the neighbour check) */
+    int b_at_least_a;       /* 1 if b_r >= a_r for every r */
+    int b_at_most_a;        /* 1 if b_r <= a_r for every r */
+    int neighbours;         /* 1 if distance <= D and, when the parameters
+                               say monotonic, one of the two flags above */
+    size_t output;          /* an output with the largest lower bound of
+                               its log-ratio ... */
+    int a_over_b;           /* ... and its direction: 1 for ln(P_a / P_b),
+                               0 for ln(P_b / P_a) */
+    size_t decided_exactly; /* comparisons (output, direction) the
+                               enclosures left open, decided exactly */
+    char loss_lower[DPSEL_AUDIT_TEXT];  /* lower <= loss <= upper: rounded */
+    char loss_upper[DPSEL_AUDIT_TEXT];  /* down and up to 36 digits */
+} dpsel_audit_result;
+
+/* Audits `mechanism` with `params` on scores_a[0..n-1] and scores_b[0..n-1]:
+ * computes both pmfs and fills *out.  Errors as dpsel_pmf_new: DPSEL_ENULL,
+ * DPSEL_EEMPTY, DPSEL_ERANGE, DPSEL_ETOOLARGE (PF beyond 32768 candidates),
+ * DPSEL_ENOMEM, DPSEL_EINTERNAL. */
+DPSEL_API int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
+                          dpsel_mechanism mechanism, const int64_t *scores_a,
+                          const int64_t *scores_b, size_t n);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
-/* Random sources: the seeded stream's known answers, seeds that differ, the
- * OS source, failures reported and never papered over. */
+/* Random sources: the seeded stream's known answers (its bytes, and the
+ * selections it drives), seeds that differ, the OS source, failures reported
+ * and never papered over. */
 #include <criterion/criterion.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -141,5 +142,39 @@ Test(rng, failures_are_reported_and_leave_the_output_alone)
     cr_expect_eq(dpsel_select(selector, DPSEL_PF, scores, 8, &rng, &index), DPSEL_ERANDOM,
                  "a wiped source must not give bits");
     cr_expect_eq(index, 12345);
+    dpsel_selector_free(selector);
+}
+
+/* Known answers for selections: a fixed seed, selector and score vector give
+ * a fixed sequence of released indices, and the stream bytes that follow pin
+ * how many bits the sequence consumed.  A change to the stream, to the
+ * samplers' use of it, or to the decay table is never silent. */
+Test(rng, seeded_selections_known_answers)
+{
+    const unsigned char seed[] = "dpsel selection known answers";
+    const int64_t scores[] = { 4, 7, 7, 0, 5, -3, 6, 2 };
+    dpsel_params p = base_params(3, 2, 1, 0);  /* beta = 3/4 */
+    dpsel_selector *selector = NULL;
+    dpsel_rng rng;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_rng_init_seeded(&rng, seed, sizeof seed - 1), DPSEL_OK);
+    char sequence[2][33];
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        for (int i = 0; i < 32; i++) {
+            size_t index;
+            cr_assert_eq(dpsel_select(selector, (dpsel_mechanism)m, scores, 8, &rng, &index),
+                         DPSEL_OK);
+            sequence[m][i] = (char)('0' + index);
+        }
+        sequence[m][32] = '\0';
+    }
+    unsigned char next[8];
+    char text[17];
+    first_bytes(&rng, next, sizeof next);
+    hex(next, sizeof next, text);
+    cr_expect_str_eq(sequence[DPSEL_PF], "11114712664100111466616211466212");
+    cr_expect_str_eq(sequence[DPSEL_EM], "22120162161040126746122246420052");
+    cr_expect_str_eq(text, "89137f077db147a0");
+    dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
 }

@@ -4,17 +4,21 @@
  * Exact layer: every bit string a sampler can read is enumerated up to a
  * depth bound (support.c); for every candidate r,
  *     realised(r) <= pmf(r) <= realised(r) + residual,
- * with pmf the exact rational.  Deterministic: it holds or it does not.
+ * with pmf the exact rational, and the pmf's enclosure [lo, hi] must meet
+ * [realised(r), realised(r) + residual] (see expect_pmf_within).
+ * Deterministic: it holds or it does not.
  *
  * Statistical layer: chi-square goodness of fit of many draws against the
- * exact pmf, cells merged to expect >= 5 draws, false-alarm probability
- * 1e-6 per test (fixed seeds, so the seeded tests are deterministic too).
+ * pmf (exact, or its enclosure beyond the exact rationals), cells merged to
+ * expect >= 5 draws, false-alarm probability 1e-6 per test (fixed seeds, so
+ * the seeded tests are deterministic too).
  * Power: with N draws, a cell of probability p whose realised probability is
  * off by a relative delta adds about N p delta^2 to the statistic, so a test
  * with critical value K catches delta >~ sqrt(K / (N p)); for N = 10^5 and
  * p = 0.1 and K ~ 30 (few cells), that is a 5.5% relative error in that cell.
  */
 #include <criterion/criterion.h>
+#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,30 +55,59 @@ static int residual_small(const mpq_t residual)
     return small;
 }
 
-/* PF: the whole sampler is enumerated. */
-static void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n)
+/* Checks the bounds lower <= P(r) <= upper that an enumeration proves about
+ * the realised probability against the pmf.  With the exact rational, it must
+ * lie in [lower, upper].  The enclosure lo <= P(r) <= hi (always held, and
+ * the only value beyond the exact rationals' size limits) is compared too:
+ * if the sampler and the enclosure are both right, both intervals contain the
+ * true P(r), so they meet: lower <= hi and lo <= upper.  The check is sound
+ * (it never fails on a correct sampler and a correct enclosure); it catches
+ * a sampler off by more than the residual plus the enclosure's width (below
+ * 1e-30 relative, negligible next to the residual 2^-24). */
+static void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
+                              const mpq_t upper, const char *mechanism, const char *what)
+{
+    mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
+    if (exact != NULL) {
+        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+                  "%s, %s, candidate %zu: exact %.12g outside the realised [%.12g, %.12g]",
+                  mechanism, what, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
+    }
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+    cr_expect(mpfr_cmp_q(hi, lower) >= 0 && mpfr_cmp_q(lo, upper) <= 0,
+              "%s, %s, candidate %zu: enclosure [%.12g, %.12g] misses the realised [%.12g, %.12g]",
+              mechanism, what, r, mpfr_get_d(lo, MPFR_RNDD), mpfr_get_d(hi, MPFR_RNDU),
+              mpq_get_d(lower), mpq_get_d(upper));
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+#define MAX_ENUMERATED 8  /* candidates in an enumerated score vector */
+
+/* PF: the whole sampler is enumerated; P(r) lies in [m_r, m_r + residual]. */
+static void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
+                                    const char *what)
 {
     dpsel_selector *selector = NULL;
     dpsel_pmf *pmf = NULL;
+    cr_assert_leq(n, MAX_ENUMERATED);
     cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
     selection s = { selector, DPSEL_PF, scores, n };
-    mpq_t mass[8], residual, exact, upper;
-    mpq_inits(residual, exact, upper, (mpq_ptr)0);
+    mpq_t mass[MAX_ENUMERATED], residual, upper;
+    mpq_inits(residual, upper, (mpq_ptr)0);
     for (size_t r = 0; r < n; r++) {
         mpq_init(mass[r]);
     }
     cr_assert_geq(enumerate_bits(select_sampler, &s, n, 48, mass, residual), 1);
-    cr_expect(residual_small(residual), "PF n %zu: residual %g", n, mpq_get_d(residual));
+    cr_expect(residual_small(residual), "PF, %s: residual %g", what, mpq_get_d(residual));
     for (size_t r = 0; r < n; r++) {
-        pmf_rational(pmf, r, exact);
         mpq_add(upper, mass[r], residual);
-        cr_expect(mpq_cmp(mass[r], exact) <= 0 && mpq_cmp(exact, upper) <= 0,
-                  "PF n %zu candidate %zu: realised %.12g, exact %.12g, residual %.3g",
-                  n, r, mpq_get_d(mass[r]), mpq_get_d(exact), mpq_get_d(residual));
+        expect_pmf_within(pmf, r, mass[r], upper, "PF", what);
         mpq_clear(mass[r]);
     }
-    mpq_clears(residual, exact, upper, (mpq_ptr)0);
+    mpq_clears(residual, upper, (mpq_ptr)0);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);
 }
@@ -100,21 +133,23 @@ static int em_trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
     return rc;
 }
 
-static void check_em_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n)
+static void check_em_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
+                                    const char *what)
 {
     dpsel_decay_table table;
     dpsel_pmf *pmf = NULL;
+    cr_assert_leq(n, MAX_ENUMERATED);
     cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
     em_trial_arg arg = { { table.powers, table.npowers, p->gap_cap }, scores, n,
                          scores[dpsel_core_argmax(scores, n)] };
-    mpq_t mass[9], residual, kept, lower, upper, exact, t;
-    mpq_inits(residual, kept, lower, upper, exact, t, (mpq_ptr)0);
+    mpq_t mass[MAX_ENUMERATED + 1], residual, kept, lower, upper, t;
+    mpq_inits(residual, kept, lower, upper, t, (mpq_ptr)0);
     for (size_t r = 0; r <= n; r++) {
         mpq_init(mass[r]);
     }
     cr_assert_geq(enumerate_bits(em_trial_sampler, &arg, n + 1, 48, mass, residual), 1);
-    cr_expect(residual_small(residual), "EM trial n %zu: residual %g", n, mpq_get_d(residual));
+    cr_expect(residual_small(residual), "EM trial, %s: residual %g", what, mpq_get_d(residual));
     for (size_t r = 0; r < n; r++) {
         mpq_add(kept, kept, mass[r]);
     }
@@ -123,15 +158,12 @@ static void check_em_by_enumeration(const dpsel_params *p, const int64_t *scores
         mpq_div(lower, mass[r], t);
         mpq_add(upper, mass[r], residual);
         mpq_div(upper, upper, kept);
-        pmf_rational(pmf, r, exact);
-        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
-                  "EM n %zu candidate %zu: exact %.12g outside [%.12g, %.12g]",
-                  n, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
+        expect_pmf_within(pmf, r, lower, upper, "EM", what);
     }
     for (size_t r = 0; r <= n; r++) {
         mpq_clear(mass[r]);
     }
-    mpq_clears(residual, kept, lower, upper, exact, t, (mpq_ptr)0);
+    mpq_clears(residual, kept, lower, upper, t, (mpq_ptr)0);
     dpsel_pmf_free(pmf);
     dpsel_decay_table_free(&table);
 }
@@ -151,14 +183,70 @@ Test(exact_layer, pf_and_em_realise_the_pmf)
         dpsel_params p = base_params(bases[b][0], (unsigned)bases[b][1], 1, 0);
         for (size_t v = 0; v < sizeof small_vectors / sizeof *small_vectors; v++) {
             for (size_t n = 1; n <= 4; n++) {
-                check_pf_by_enumeration(&p, small_vectors[v], n);
-                check_em_by_enumeration(&p, small_vectors[v], n);
+                char what[64];
+                snprintf(what, sizeof what, "base %zu, vector %zu, n %zu", b, v, n);
+                check_pf_by_enumeration(&p, small_vectors[v], n, what);
+                check_em_by_enumeration(&p, small_vectors[v], n, what);
+            }
+        }
+    }
+}
+
+/* The bases dpsel picks for epsilon 1 with sensitivities 3 and 1000,
+ * monotonic and not (y from 61 to 64, gap caps from 134 to 88723), at n = 5
+ * and 6, with ties, gaps clamped at the cap and int64 extremes.  The cost of
+ * the enumeration: the coin beta^g is one coin per set bit of g, and each
+ * coin, like each uniform integer with rejection, reads a random number of
+ * bits; the strings of up to 48 bits number about 48^k / k! for k such steps
+ * on a path.  So the vectors have at most three candidates below the best
+ * score, with gaps of one or two set bits (four below the best took six
+ * minutes).  The cap is reached at D = 3 only: at D = 1000 it makes the exact
+ * rationals megabits long (seconds per pmf). */
+Test(exact_layer, pf_and_em_realise_the_pmf_with_sensitivities_3_and_1000, .timeout = 600)
+{
+    static const struct { uint64_t sensitivity; int64_t scores[6]; } cases[] = {
+        { 3, { 0, -1, -2, 0, -4, 0 } },
+        { 3, { 0, -3, 0, 0, -8, 0 } },
+        { 3, { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MAX - 4, INT64_MAX, INT64_MAX } },
+        { 1000, { 0, -1024, 0, 0, -4096, 0 } },
+        { 1000, { INT64_MAX, INT64_MAX - 2048, INT64_MAX, INT64_MAX, INT64_MAX - 8192,
+                  INT64_MAX - 1 } },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        for (int monotonic = 0; monotonic <= 1; monotonic++) {
+            dpsel_params p;
+            cr_assert_eq(dpsel_params_from_epsilon(&p, "1", cases[c].sensitivity, monotonic),
+                         DPSEL_OK);
+            for (size_t n = 5; n <= 6; n++) {
+                char what[64];
+                snprintf(what, sizeof what, "vector %zu, D %llu, monotonic %d, n %zu", c,
+                         (unsigned long long)cases[c].sensitivity, monotonic, n);
+                check_pf_by_enumeration(&p, cases[c].scores, n, what);
+                check_em_by_enumeration(&p, cases[c].scores, n, what);
             }
         }
     }
 }
 
 /* ---- statistical layer ---- */
+
+/* The exact probability of candidate r, or beyond the exact rationals' size
+ * limits the lower end of its enclosure: its relative width, below 1e-30, is
+ * far below the test's resolution (the statistic is computed in doubles, and
+ * a relative error e in every cell moves it by about N e^2). */
+static void pmf_value(const dpsel_pmf *pmf, size_t r, mpq_t out)
+{
+    mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
+    if (exact != NULL) {
+        mpq_set(out, exact);
+        return;
+    }
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+    mpfr_get_q(out, lo);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
 
 static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
                       size_t n, dpsel_rng *rng, uint64_t draws, const char *what)
@@ -167,10 +255,10 @@ static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *s
     mpq_t *prob = calloc(n, sizeof *prob);
     dpsel_pmf *pmf = NULL;
     cr_assert(counts != NULL && prob != NULL);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK, "%s: no exact pmf", what);
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK, "%s: no pmf", what);
     for (size_t r = 0; r < n; r++) {
         mpq_init(prob[r]);
-        pmf_rational(pmf, r, prob[r]);
+        pmf_value(pmf, r, prob[r]);
     }
     draw_counts(p, m, scores, n, rng, draws, counts);
     double statistic;
@@ -234,7 +322,7 @@ Test(statistical_layer, seeded_draws_fit_the_pmf, .timeout = 600)
     }
 }
 
-/* EM at n = 10^4 (the exact PF pmf is limited to smaller n). */
+/* EM at n = 10^4 against its exact pmf. */
 Test(statistical_layer, em_draws_fit_at_ten_thousand_candidates, .timeout = 600)
 {
     static int64_t scores[10000];
@@ -243,6 +331,19 @@ Test(statistical_layer, em_draws_fit_at_ten_thousand_candidates, .timeout = 600)
     cr_assert_eq(dpsel_params_from_epsilon(&p, "0.2", 1, 1), DPSEL_OK);
     dpsel_rng rng = seeded_rng(4242);
     check_fit(&p, DPSEL_EM, scores, 10000, &rng, 100000, "random, n 10^4");
+}
+
+/* PF at n = 10^4: beyond the exact rationals (n <= 4096), against the
+ * enclosure (see pmf_value).  Three score levels (many ties): the enclosure
+ * costs O(n^2 log L) for L levels, a few seconds here. */
+Test(statistical_layer, pf_draws_fit_at_ten_thousand_candidates, .timeout = 600)
+{
+    static int64_t scores[10000];
+    dpsel_params p;
+    fill_scores(scores, 10000, 3, 0);
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 1), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(4243);
+    check_fit(&p, DPSEL_PF, scores, 10000, &rng, 100000, "many ties, n 10^4");
 }
 
 /* The OS source: real randomness, so this one is not deterministic; its

@@ -1,0 +1,43 @@
+/* Shared by the benchmark's files (bench/): what one timed call sees. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dpsel.h"
+
+/* One cell of the benchmark: a score vector and a privacy level. */
+typedef struct {
+    const int64_t *scores;
+    size_t n;
+    double epsilon;                  /* the float baselines' epsilon (D = 1) */
+    const dpsel_params *params;      /* dpsel's realised parameters for it */
+    const dpsel_selector *selector;
+    dpsel_rng *rng;                  /* the OS source when timed, a counting one when not */
+    uint64_t prng[4];                /* the baselines' xoshiro256** state */
+} bench_case;
+
+/* A contender: one call on a cell.  Returns a dpsel code; *out receives the
+ * chosen index (or the scores' sum), so the work cannot be optimised away. */
+typedef int (*run_fn)(bench_case *c, uint64_t *out);
+
+/* naive.c: the textbook double-precision mechanisms (NOT private) and their PRNG. */
+void prng_seed(uint64_t state[4], uint64_t seed);
+uint64_t prng_next(uint64_t state[4]);
+int naive_em(bench_case *c, uint64_t *out);
+int naive_pf(bench_case *c, uint64_t *out);
+
+/* count.c: the measurement hooks. */
+size_t alloc_mark(void);                  /* live heap bytes now; restarts the peak */
+size_t alloc_peak_since(size_t mark);     /* peak live bytes since the mark, minus it */
+
+typedef struct {
+    unsigned char buffer[256];
+    uint64_t bits;                        /* bits delivered so far */
+} counting_source;
+
+/* A dpsel_bit_fn: bits from getrandom, counted in ((counting_source *)context)->bits. */
+int counting_bit(void *context, unsigned *bit);
+
+#endif

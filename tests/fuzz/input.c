@@ -1,0 +1,69 @@
+/* libFuzzer harness: the tool's candidate-file parser (src/cli/input.c) on
+ * arbitrary bytes.  Accepted: at least one candidate, each label non-empty,
+ * free of controls and unique.  Rejected: one printable line of message and
+ * the output left untouched.  ASan and UBSan watch memory and arithmetic. */
+#include <string.h>
+
+#include "fuzz.h"
+#include "cli/input.h"
+
+static int printable_line(const char *message)
+{
+    if (message[0] == '\0') {
+        return 0;
+    }
+    for (const unsigned char *p = (const unsigned char *)message; *p != '\0'; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void check_accepted(const candidates *c)
+{
+    FUZZ_CHECK(c->count >= 1);
+    for (size_t i = 0; i < c->count; i++) {
+        const unsigned char *label = (const unsigned char *)c->labels[i];
+        FUZZ_CHECK(label[0] != '\0');
+        for (const unsigned char *p = label; *p != '\0'; p++) {
+            FUZZ_CHECK(*p >= 0x20 && *p != 0x7f);
+        }
+        FUZZ_CHECK(c->lines[i] >= 1);
+        if (i > 0) {
+            FUZZ_CHECK(c->lines[i] > c->lines[i - 1]);
+        }
+    }
+    /* quadratic, but inputs are short */
+    for (size_t i = 0; i < c->count; i++) {
+        for (size_t j = i + 1; j < c->count; j++) {
+            FUZZ_CHECK(strcmp(c->labels[i], c->labels[j]) != 0);
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* fmemopen needs a non-empty buffer: an empty input is an empty stream */
+    FILE *stream = size == 0 ? fopen("/dev/null", "r")
+                             : fmemopen((void *)(uintptr_t)data, size, "r");
+    if (stream == NULL) {
+        return 0;
+    }
+    candidates out;
+    memset(&out, 0xa5, sizeof out);
+    candidates sentinel = out;
+    char message[256] = "";
+    int rc = candidates_read(stream, "fuzz.csv", &out, message, sizeof message);
+    fclose(stream);
+    if (rc == 0) {
+        check_accepted(&out);
+        candidates_free(&out);
+    } else {
+        FUZZ_CHECK(rc == -1);
+        FUZZ_CHECK(memcmp(&out, &sentinel, sizeof out) == 0);
+        FUZZ_CHECK(strncmp(message, "fuzz.csv:", 9) == 0);
+        FUZZ_CHECK(printable_line(message));
+    }
+    return 0;
+}

@@ -1,0 +1,623 @@
+/* Bad input to every public function: each case of the tables below gets its
+ * documented error code and leaves every output untouched (the outputs are
+ * filled with a sentinel before the call and compared after it).  That
+ * nothing leaks is checked by `make sanitize` (LeakSanitizer). */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <string.h>
+
+#include "support.h"
+
+#define N_OF(array) (sizeof (array) / sizeof *(array))
+#define SENTINEL 0xa5
+
+/* ------------------------------------------------------------ outputs */
+
+/* Every output parameter a case may write, sentinel-filled before each call. */
+typedef struct {
+    dpsel_params params;
+    dpsel_selector *selector;
+    dpsel_pmf *pmf;
+    char *string, *string2;
+    size_t index;
+    int64_t scores[2];
+    uint64_t sensitivity;
+    int monotonic;
+    dpsel_rng rng;
+    char buf[200];
+} outputs;
+
+static void fill(outputs *o)
+{
+    memset(o, SENTINEL, sizeof *o);
+}
+
+static int untouched(const outputs *o)
+{
+    outputs sentinel;
+    fill(&sentinel);
+    return memcmp(o, &sentinel, sizeof *o) == 0;
+}
+
+/* Runs one call on fresh outputs: the expected code, nothing written. */
+#define EXPECT_REFUSED(name, expected, call_with_o)                                  \
+    do {                                                                             \
+        outputs out_;                                                                \
+        outputs *o = &out_;                                                          \
+        fill(o);                                                                     \
+        int rc_ = (call_with_o);                                                     \
+        cr_expect_eq(rc_, (expected), "%s: got %d (%s), expected %d (%s)", (name),  \
+                     rc_, dpsel_strerror(rc_), (expected), dpsel_strerror(expected)); \
+        cr_expect(untouched(o), "%s: an output was written", (name));               \
+    } while (0)
+
+/* --------------------------------------------------- privacy parameters */
+
+typedef struct {
+    const char *name;
+    int null_out;
+    uint64_t x;
+    unsigned y;
+    uint64_t sensitivity;
+    int monotonic;
+    int expected;
+} base_case;
+
+static const base_case base_cases[] = {
+    { "NULL out", 1, 1, 1, 1, 0, DPSEL_ENULL },
+    { "NULL out and a bad base", 1, 0, 0, 0, 7, DPSEL_ENULL },
+    { "y = 0", 0, 1, 0, 1, 0, DPSEL_ERANGE },
+    { "y = 65", 0, 1, 65, 1, 0, DPSEL_ERANGE },
+    { "y = UINT_MAX", 0, 1, UINT_MAX, 1, 0, DPSEL_ERANGE },
+    { "x = 0", 0, 0, 8, 1, 0, DPSEL_ERANGE },
+    { "x = 2^y", 0, 256, 8, 1, 0, DPSEL_ERANGE },
+    { "x > 2^y", 0, UINT64_MAX, 63, 1, 0, DPSEL_ERANGE },
+    { "sensitivity 0", 0, 1, 1, 0, 0, DPSEL_ERANGE },
+    { "monotonic 2", 0, 1, 1, 1, 2, DPSEL_ERANGE },
+    { "monotonic -1", 0, 1, 1, 1, -1, DPSEL_ERANGE },
+};
+
+Test(api_errors, params_from_base)
+{
+    for (size_t i = 0; i < N_OF(base_cases); i++) {
+        const base_case *c = &base_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_params_from_base(c->null_out ? NULL : &o->params, c->x, c->y,
+                                              c->sensitivity, c->monotonic));
+    }
+    /* the edges of the ranges are accepted */
+    dpsel_params p;
+    cr_expect_eq(dpsel_params_from_base(&p, UINT64_MAX, 64, UINT64_MAX, 1), DPSEL_OK);
+    cr_expect_eq(dpsel_params_from_base(&p, 1, 64, 1, 0), DPSEL_OK);
+}
+
+typedef struct {
+    const char *name;
+    int null_out;
+    const char *epsilon;
+    uint64_t sensitivity;
+    int monotonic;
+    int expected;
+} epsilon_case;
+
+static const epsilon_case epsilon_cases[] = {
+    { "NULL out", 1, "1", 1, 0, DPSEL_ENULL },
+    { "NULL epsilon", 0, NULL, 1, 0, DPSEL_ENULL },
+    { "sensitivity 0", 0, "1", 0, 0, DPSEL_ERANGE },
+    { "monotonic 2", 0, "1", 1, 2, DPSEL_ERANGE },
+    { "zero", 0, "0", 1, 0, DPSEL_EEPSILON },
+    { "zero with fraction and exponent", 0, "0.000e5", 1, 0, DPSEL_EEPSILON },
+    { "negative", 0, "-1", 1, 0, DPSEL_EEPSILON },
+    { "explicit plus sign", 0, "+1", 1, 0, DPSEL_EEPSILON },
+    { "nan", 0, "nan", 1, 0, DPSEL_EEPSILON },
+    { "inf", 0, "inf", 1, 0, DPSEL_EEPSILON },
+    { "empty", 0, "", 1, 0, DPSEL_EEPSILON },
+    { "leading space", 0, " 1", 1, 0, DPSEL_EEPSILON },
+    { "trailing space", 0, "1 ", 1, 0, DPSEL_EEPSILON },
+    { "hexadecimal", 0, "0x1", 1, 0, DPSEL_EEPSILON },
+    { "lone point", 0, ".", 1, 0, DPSEL_EEPSILON },
+    { "exponent without digits", 0, "1e", 1, 0, DPSEL_EEPSILON },
+    { "exponent of 10 digits", 0, "1e1234567890", 1, 0, DPSEL_EEPSILON },
+    { "two points", 0, "1.2.3", 1, 0, DPSEL_EEPSILON },
+    { "decimal comma", 0, "1,5", 1, 0, DPSEL_EEPSILON },
+    /* no base fits: beta would round to 1, i.e. epsilon / (k D) < ~2^-64 */
+    { "1e-999999999", 0, "1e-999999999", 1, 0, DPSEL_EEPSILON },
+    { "1e-30", 0, "1e-30", 1, 0, DPSEL_EEPSILON },
+    { "just below 2 * 2^-64", 0, "1.08e-19", 1, 0, DPSEL_EEPSILON },
+    { "sensitivity so large no base fits", 0, "1", UINT64_MAX, 0, DPSEL_EEPSILON },
+};
+
+Test(api_errors, params_from_epsilon)
+{
+    for (size_t i = 0; i < N_OF(epsilon_cases); i++) {
+        const epsilon_case *c = &epsilon_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_params_from_epsilon(c->null_out ? NULL : &o->params, c->epsilon,
+                                                 c->sensitivity, c->monotonic));
+    }
+}
+
+/* Longer than the documented 4095 characters: refused without reading past
+ * the limit's NUL; at the limit, accepted. */
+Test(api_errors, params_from_epsilon_length_limit)
+{
+    char text[4097];
+    memset(text, '0', sizeof text);
+    text[0] = '1';
+    text[1] = '.';
+    text[4096] = '\0';
+    EXPECT_REFUSED("4096 characters", DPSEL_EEPSILON, dpsel_params_from_epsilon(&o->params, text, 1, 0));
+    text[4095] = '\0';
+    dpsel_params p;
+    cr_expect_eq(dpsel_params_from_epsilon(&p, text, 1, 0), DPSEL_OK, "4095 characters");
+}
+
+/* Accepted extremes: a huge epsilon takes the smallest base 2^-64 (the
+ * largest realised epsilon, which is below the request); just above the
+ * smallest epsilon that fits, the largest base 1 - 2^-64. */
+Test(api_errors, params_from_epsilon_extremes_that_fit)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1e999999999", 1, 0), DPSEL_OK);
+    cr_expect(p.x == 1 && p.y == 64);
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1.09e-19", 1, 0), DPSEL_OK);
+    cr_expect(p.x == UINT64_MAX && p.y == 64);
+    cr_expect_eq(p.gap_cap, DPSEL_GAP_CAP_MAX);
+}
+
+typedef struct {
+    const char *name;
+    int null_params;
+    uint64_t gap_cap;
+    int expected;
+} gap_cap_case;
+
+static const gap_cap_case gap_cap_cases[] = {
+    { "NULL params", 1, 5, DPSEL_ENULL },
+    { "gap cap 0", 0, 0, DPSEL_ERANGE },
+    { "gap cap max + 1", 0, DPSEL_GAP_CAP_MAX + 1, DPSEL_ERANGE },
+    { "gap cap UINT64_MAX", 0, UINT64_MAX, DPSEL_ERANGE },
+};
+
+Test(api_errors, params_set_gap_cap)
+{
+    for (size_t i = 0; i < N_OF(gap_cap_cases); i++) {
+        const gap_cap_case *c = &gap_cap_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_params_set_gap_cap(c->null_params ? NULL : &o->params, c->gap_cap));
+    }
+    dpsel_params p = base_params(1, 1, 1, 0);
+    cr_expect_eq(dpsel_params_set_gap_cap(&p, DPSEL_GAP_CAP_MAX), DPSEL_OK);
+    cr_expect_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
+}
+
+/* Ways to spoil a valid params struct filled by hand. */
+typedef enum {
+    SPOIL_NONE, SPOIL_X_EVEN, SPOIL_X_ZERO, SPOIL_X_TOO_LARGE, SPOIL_Y_ZERO, SPOIL_Y_65,
+    SPOIL_SENSITIVITY, SPOIL_MONOTONIC, SPOIL_GAP_CAP_ZERO, SPOIL_GAP_CAP_LARGE,
+    SPOIL_COUNT
+} spoil;
+
+static const char *const spoil_names[SPOIL_COUNT] = {
+    "valid", "x even", "x = 0", "x >= 2^y", "y = 0", "y = 65", "sensitivity 0",
+    "monotonic 3", "gap cap 0", "gap cap max + 1",
+};
+
+static dpsel_params spoiled(spoil how)
+{
+    dpsel_params p = base_params(3, 4, 1, 0);  /* beta = 3/16 */
+    switch (how) {
+    case SPOIL_X_EVEN: p.x = 2; break;
+    case SPOIL_X_ZERO: p.x = 0; break;
+    case SPOIL_X_TOO_LARGE: p.x = 17; break;
+    case SPOIL_Y_ZERO: p.y = 0; break;
+    case SPOIL_Y_65: p.y = 65; break;
+    case SPOIL_SENSITIVITY: p.sensitivity = 0; break;
+    case SPOIL_MONOTONIC: p.monotonic = 3; break;
+    case SPOIL_GAP_CAP_ZERO: p.gap_cap = 0; break;
+    case SPOIL_GAP_CAP_LARGE: p.gap_cap = DPSEL_GAP_CAP_MAX + 1; break;
+    default: break;
+    }
+    return p;
+}
+
+typedef struct {
+    const char *name;
+    int null_params, null_buf;
+    unsigned digits;
+    size_t buf_size;
+    int expected;
+} epsilon_text_case;
+
+static const epsilon_text_case epsilon_text_cases[] = {
+    { "NULL params", 1, 0, 17, 200, DPSEL_ENULL },
+    { "NULL buf", 0, 1, 17, 200, DPSEL_ENULL },
+    { "0 digits", 0, 0, 0, 200, DPSEL_ERANGE },
+    { "101 digits", 0, 0, 101, 200, DPSEL_ERANGE },
+    { "buf one byte short", 0, 0, 17, 17 + 15, DPSEL_ERANGE },
+    { "buf of size 0", 0, 0, 1, 0, DPSEL_ERANGE },
+    { "buf short for 100 digits", 0, 0, 100, 115, DPSEL_ERANGE },
+};
+
+Test(api_errors, params_epsilon)
+{
+    dpsel_params valid = spoiled(SPOIL_NONE);
+    for (size_t i = 0; i < N_OF(epsilon_text_cases); i++) {
+        const epsilon_text_case *c = &epsilon_text_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_params_epsilon(c->null_params ? NULL : &valid, c->digits,
+                                            c->null_buf ? NULL : o->buf, c->buf_size));
+    }
+    for (spoil how = SPOIL_X_EVEN; how < SPOIL_COUNT; how++) {
+        dpsel_params p = spoiled(how);
+        EXPECT_REFUSED(spoil_names[how], DPSEL_ERANGE, dpsel_params_epsilon(&p, 17, o->buf, 200));
+    }
+    /* exactly digits + 16 bytes is enough, at both ends of the digit range */
+    char buf[116];
+    cr_expect_eq(dpsel_params_epsilon(&valid, 17, buf, 17 + 16), DPSEL_OK);
+    cr_expect_eq(dpsel_params_epsilon(&valid, 1, buf, 1 + 16), DPSEL_OK);
+    cr_expect_eq(dpsel_params_epsilon(&valid, 100, buf, 100 + 16), DPSEL_OK);
+}
+
+/* --------------------------------------------------------- random sources */
+
+static int constant_bit(void *context, unsigned *bit)
+{
+    *bit = *(const unsigned *)context;
+    return 0;
+}
+
+Test(api_errors, rng_init)
+{
+    unsigned char seed[65] = { 0 };
+    unsigned one = 1;
+    EXPECT_REFUSED("os: NULL rng", DPSEL_ENULL, dpsel_rng_init_os(NULL));
+    EXPECT_REFUSED("seeded: NULL rng", DPSEL_ENULL, dpsel_rng_init_seeded(NULL, seed, 1));
+    EXPECT_REFUSED("seeded: NULL seed", DPSEL_ENULL, dpsel_rng_init_seeded(&o->rng, NULL, 1));
+    EXPECT_REFUSED("seeded: 0 bytes", DPSEL_ERANGE, dpsel_rng_init_seeded(&o->rng, seed, 0));
+    EXPECT_REFUSED("seeded: 65 bytes", DPSEL_ERANGE, dpsel_rng_init_seeded(&o->rng, seed, 65));
+    EXPECT_REFUSED("seeded: SIZE_MAX bytes", DPSEL_ERANGE,
+                   dpsel_rng_init_seeded(&o->rng, seed, SIZE_MAX));
+    EXPECT_REFUSED("custom: NULL rng", DPSEL_ENULL, dpsel_rng_init_custom(NULL, constant_bit, &one));
+    EXPECT_REFUSED("custom: NULL function", DPSEL_ENULL, dpsel_rng_init_custom(&o->rng, NULL, &one));
+    dpsel_rng_wipe(NULL);  /* documented safe */
+}
+
+/* ---------------------------------------------------------------- selectors */
+
+Test(api_errors, selector_new)
+{
+    dpsel_params valid = spoiled(SPOIL_NONE);
+    EXPECT_REFUSED("NULL out", DPSEL_ENULL, dpsel_selector_new(NULL, &valid));
+    EXPECT_REFUSED("NULL params", DPSEL_ENULL, dpsel_selector_new(&o->selector, NULL));
+    for (spoil how = SPOIL_X_EVEN; how < SPOIL_COUNT; how++) {
+        dpsel_params p = spoiled(how);
+        EXPECT_REFUSED(spoil_names[how], DPSEL_ERANGE, dpsel_selector_new(&o->selector, &p));
+    }
+    dpsel_selector_free(NULL);  /* documented safe */
+}
+
+/* A source that fails at its k-th bit (k >= 1). */
+typedef struct {
+    unsigned long k;
+    unsigned long calls;
+} failing_at;
+
+static int fail_at_kth_bit(void *context, unsigned *bit)
+{
+    failing_at *f = context;
+    f->calls++;
+    *bit = (unsigned)(f->calls % 2);
+    return f->calls >= f->k;
+}
+
+typedef enum { SOURCE_SEEDED, SOURCE_FAIL_AT_FIRST, SOURCE_ALWAYS_ONE, SOURCE_WIPED } source;
+
+typedef struct {
+    const char *name;
+    int null_selector, null_scores, null_rng, null_index;
+    int mechanism;
+    size_t n;
+    source rng;
+    int expected;
+} select_case;
+
+/* Sizes the library must refuse before touching the scores: beyond 2^62,
+ * or (PF) scratch memory of n words that cannot exist. */
+#define TOO_MANY (((size_t)1 << 62) + 1)
+#define NO_MEMORY_FOR ((size_t)1 << 58)
+
+static const select_case select_cases[] = {
+    { "NULL selector", 1, 0, 0, 0, DPSEL_PF, 3, SOURCE_SEEDED, DPSEL_ENULL },
+    { "NULL scores", 0, 1, 0, 0, DPSEL_PF, 3, SOURCE_SEEDED, DPSEL_ENULL },
+    { "NULL rng", 0, 0, 1, 0, DPSEL_EM, 3, SOURCE_SEEDED, DPSEL_ENULL },
+    { "NULL index", 0, 0, 0, 1, DPSEL_EM, 3, SOURCE_SEEDED, DPSEL_ENULL },
+    { "NULL scores and n = 0", 0, 1, 0, 0, DPSEL_PF, 0, SOURCE_SEEDED, DPSEL_ENULL },
+    { "n = 0, PF", 0, 0, 0, 0, DPSEL_PF, 0, SOURCE_SEEDED, DPSEL_EEMPTY },
+    { "n = 0, EM", 0, 0, 0, 0, DPSEL_EM, 0, SOURCE_SEEDED, DPSEL_EEMPTY },
+    { "n = 2^62 + 1, PF", 0, 0, 0, 0, DPSEL_PF, TOO_MANY, SOURCE_SEEDED, DPSEL_ERANGE },
+    { "n = SIZE_MAX, EM", 0, 0, 0, 0, DPSEL_EM, SIZE_MAX, SOURCE_SEEDED, DPSEL_ERANGE },
+    { "n words of scratch do not fit in memory", 0, 0, 0, 0, DPSEL_PF, NO_MEMORY_FOR,
+      SOURCE_SEEDED, DPSEL_ENOMEM },
+    { "mechanism 2", 0, 0, 0, 0, 2, 3, SOURCE_SEEDED, DPSEL_ERANGE },
+    { "mechanism -1", 0, 0, 0, 0, -1, 3, SOURCE_SEEDED, DPSEL_ERANGE },
+    { "source fails at the first bit, PF", 0, 0, 0, 0, DPSEL_PF, 3, SOURCE_FAIL_AT_FIRST,
+      DPSEL_ERANDOM },
+    { "source fails at the first bit, EM", 0, 0, 0, 0, DPSEL_EM, 3, SOURCE_FAIL_AT_FIRST,
+      DPSEL_ERANDOM },
+    { "wiped source", 0, 0, 0, 0, DPSEL_PF, 3, SOURCE_WIPED, DPSEL_ERANDOM },
+    /* all ones: a uniform draw among 3 is rejected forever */
+    { "source always 1, PF", 0, 0, 0, 0, DPSEL_PF, 3, SOURCE_ALWAYS_ONE, DPSEL_EUNLIKELY },
+    { "source always 1, EM", 0, 0, 0, 0, DPSEL_EM, 3, SOURCE_ALWAYS_ONE, DPSEL_EUNLIKELY },
+};
+
+static void init_source(dpsel_rng *rng, source kind, failing_at *failing, unsigned *one)
+{
+    const unsigned char seed[] = { 7 };
+    switch (kind) {
+    case SOURCE_FAIL_AT_FIRST:
+        cr_assert_eq(dpsel_rng_init_custom(rng, fail_at_kth_bit, failing), DPSEL_OK);
+        break;
+    case SOURCE_ALWAYS_ONE:
+        cr_assert_eq(dpsel_rng_init_custom(rng, constant_bit, one), DPSEL_OK);
+        break;
+    default:
+        cr_assert_eq(dpsel_rng_init_seeded(rng, seed, sizeof seed), DPSEL_OK);
+        if (kind == SOURCE_WIPED) {
+            dpsel_rng_wipe(rng);
+        }
+    }
+}
+
+Test(api_errors, select)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    const int64_t scores[] = { 5, 5, 4 };
+    for (size_t i = 0; i < N_OF(select_cases); i++) {
+        const select_case *c = &select_cases[i];
+        dpsel_rng rng;
+        failing_at failing = { 1, 0 };
+        unsigned one = 1;
+        init_source(&rng, c->rng, &failing, &one);
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_select(c->null_selector ? NULL : selector, (dpsel_mechanism)c->mechanism,
+                                    c->null_scores ? NULL : scores, c->n, c->null_rng ? NULL : &rng,
+                                    c->null_index ? NULL : &o->index));
+        dpsel_rng_wipe(&rng);
+    }
+    dpsel_selector_free(selector);
+}
+
+/* A source failing at its k-th bit, for every k up to the number of bits a
+ * successful selection used: DPSEL_ERANDOM, index untouched, no leak. */
+Test(api_errors, select_source_fails_at_the_kth_bit)
+{
+    dpsel_params p = base_params(3, 2, 1, 0);  /* beta = 3/4: several coins */
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    const int64_t scores[] = { 9, 2, 9, 7, 8 };
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        unsigned long k = 1;
+        int rc;
+        do {
+            failing_at failing = { k, 0 };
+            dpsel_rng rng;
+            cr_assert_eq(dpsel_rng_init_custom(&rng, fail_at_kth_bit, &failing), DPSEL_OK);
+            size_t index = (size_t)-1;
+            rc = dpsel_select(selector, (dpsel_mechanism)m, scores, N_OF(scores), &rng, &index);
+            if (rc == DPSEL_OK) {
+                cr_expect_lt(index, N_OF(scores));
+                cr_expect_lt(failing.calls, k, "succeeded after the failing bit");
+            } else {
+                cr_expect_eq(rc, DPSEL_ERANDOM, "mechanism %d, k = %lu: %s", m, k,
+                             dpsel_strerror(rc));
+                cr_expect_eq(failing.calls, k, "asked for bits after a failure");
+                cr_expect_eq(index, (size_t)-1, "index written on failure");
+            }
+            k++;
+        } while (rc != DPSEL_OK && k < 10000);
+        cr_expect_gt(k, 3, "mechanism %d used fewer bits than expected", m);
+        cr_expect_eq(rc, DPSEL_OK);
+    }
+    dpsel_selector_free(selector);
+}
+
+/* The int64 extremes together: the gap 2^64 - 1 is exact and clamped. */
+Test(api_errors, int64_extremes_together)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);  /* default gap cap 64 */
+    const int64_t scores[] = { INT64_MIN, INT64_MAX };
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    const unsigned char seed[] = { 1 };
+    dpsel_rng rng;
+    cr_assert_eq(dpsel_rng_init_seeded(&rng, seed, sizeof seed), DPSEL_OK);
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        size_t index = 99;
+        cr_expect_eq(dpsel_select(selector, (dpsel_mechanism)m, scores, 2, &rng, &index), DPSEL_OK);
+        cr_expect_lt(index, 2);
+    }
+    /* EM: P(min) = 2^-64 / (1 + 2^-64); expected error P(min) (2^64 - 1) */
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, 2), DPSEL_OK);
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_RATIONAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, "1/18446744073709551617");
+    dpsel_string_free(text);
+    cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, "18446744073709551615/18446744073709551617");
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
+    dpsel_rng_wipe(&rng);
+    dpsel_selector_free(selector);
+}
+
+/* ---------------------------------------------------------- exact pmf */
+
+typedef struct {
+    const char *name;
+    int null_out, null_params, null_scores;
+    spoil params;
+    int mechanism;
+    size_t n;
+    int expected;
+} pmf_case;
+
+static const pmf_case pmf_cases[] = {
+    { "NULL out", 1, 0, 0, SPOIL_NONE, DPSEL_PF, 3, DPSEL_ENULL },
+    { "NULL params", 0, 1, 0, SPOIL_NONE, DPSEL_PF, 3, DPSEL_ENULL },
+    { "NULL scores", 0, 0, 1, SPOIL_NONE, DPSEL_EM, 3, DPSEL_ENULL },
+    { "n = 0", 0, 0, 0, SPOIL_NONE, DPSEL_PF, 0, DPSEL_EEMPTY },
+    { "n = 0 and bad params", 0, 0, 0, SPOIL_Y_ZERO, DPSEL_PF, 0, DPSEL_EEMPTY },
+    { "n = 2^62 + 1", 0, 0, 0, SPOIL_NONE, DPSEL_EM, TOO_MANY, DPSEL_ERANGE },
+    { "n words do not fit in memory", 0, 0, 0, SPOIL_NONE, DPSEL_EM, NO_MEMORY_FOR, DPSEL_ENOMEM },
+    { "mechanism 2", 0, 0, 0, SPOIL_NONE, 2, 3, DPSEL_ERANGE },
+    { "mechanism INT_MIN", 0, 0, 0, SPOIL_NONE, INT_MIN, 3, DPSEL_ERANGE },
+};
+
+Test(api_errors, pmf_new)
+{
+    const int64_t scores[] = { 1, 0, -1 };
+    for (size_t i = 0; i < N_OF(pmf_cases); i++) {
+        const pmf_case *c = &pmf_cases[i];
+        dpsel_params p = spoiled(c->params);
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_pmf_new(c->null_out ? NULL : &o->pmf, c->null_params ? NULL : &p,
+                                     (dpsel_mechanism)c->mechanism,
+                                     c->null_scores ? NULL : scores, c->n));
+    }
+    for (spoil how = SPOIL_X_EVEN; how < SPOIL_COUNT; how++) {
+        dpsel_params p = spoiled(how);
+        EXPECT_REFUSED(spoil_names[how], DPSEL_ERANGE,
+                       dpsel_pmf_new(&o->pmf, &p, DPSEL_PF, scores, 3));
+    }
+    dpsel_pmf_free(NULL);  /* documented safe */
+}
+
+/* Beyond the documented size limits: PF over more than 32768 candidates is
+ * refused (DPSEL_ETOOLARGE, nothing allocated); a pmf too large for exact
+ * rationals gives decimals, and DPSEL_ETOOLARGE for a rational. */
+Test(api_errors, pmf_too_large)
+{
+    static int64_t many[32769];
+    dpsel_params half = base_params(1, 1, 1, 0);
+    EXPECT_REFUSED("PF of 32769 candidates", DPSEL_ETOOLARGE,
+                   dpsel_pmf_new(&o->pmf, &half, DPSEL_PF, many, N_OF(many)));
+    dpsel_params p = base_params(UINT64_MAX, 64, 1, 0);  /* gap cap 2^20 */
+    int64_t scores[100];
+    for (size_t i = 0; i < N_OF(scores); i++) {
+        scores[i] = -(int64_t)(i << 13);  /* 100 levels, gaps up to 99 * 2^13 */
+    }
+    for (int m = DPSEL_PF; m <= DPSEL_EM; m++) {
+        dpsel_pmf *pmf = NULL;
+        cr_assert_eq(dpsel_pmf_new(&pmf, &p, (dpsel_mechanism)m, scores, N_OF(scores)), DPSEL_OK);
+        EXPECT_REFUSED(m == DPSEL_PF ? "PF: no exact rational" : "EM: no exact rational",
+                       DPSEL_ETOOLARGE, dpsel_pmf_probability(pmf, 1, DPSEL_RATIONAL, &o->string));
+        EXPECT_REFUSED(m == DPSEL_PF ? "PF: no exact expected error" : "EM: no exact expected error",
+                       DPSEL_ETOOLARGE, dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &o->string));
+        char *text = NULL;
+        cr_expect_eq(dpsel_pmf_probability(pmf, 1, DPSEL_DECIMAL, &text), DPSEL_OK);
+        dpsel_string_free(text);
+        dpsel_pmf_free(pmf);
+    }
+}
+
+Test(api_errors, pmf_strings)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    const int64_t scores[] = { 1, 0, -1 };
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 3), DPSEL_OK);
+    EXPECT_REFUSED("probability: NULL pmf", DPSEL_ENULL,
+                   dpsel_pmf_probability(NULL, 0, DPSEL_DECIMAL, &o->string));
+    EXPECT_REFUSED("probability: NULL out", DPSEL_ENULL,
+                   dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, NULL));
+    EXPECT_REFUSED("probability: r = n", DPSEL_ERANGE,
+                   dpsel_pmf_probability(pmf, 3, DPSEL_DECIMAL, &o->string));
+    EXPECT_REFUSED("probability: r = SIZE_MAX", DPSEL_ERANGE,
+                   dpsel_pmf_probability(pmf, SIZE_MAX, DPSEL_RATIONAL, &o->string));
+    EXPECT_REFUSED("probability: format 2", DPSEL_ERANGE,
+                   dpsel_pmf_probability(pmf, 0, (dpsel_format)2, &o->string));
+    EXPECT_REFUSED("probability: format -1", DPSEL_ERANGE,
+                   dpsel_pmf_probability(pmf, 0, (dpsel_format)-1, &o->string));
+    EXPECT_REFUSED("expected error: NULL pmf", DPSEL_ENULL,
+                   dpsel_pmf_expected_error(NULL, DPSEL_RATIONAL, &o->string));
+    EXPECT_REFUSED("expected error: NULL out", DPSEL_ENULL,
+                   dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, NULL));
+    EXPECT_REFUSED("expected error: format 2", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error(pmf, (dpsel_format)2, &o->string));
+    EXPECT_REFUSED("bounds: NULL pmf", DPSEL_ENULL,
+                   dpsel_pmf_probability_bounds(NULL, 0, 17, &o->string, &o->string2));
+    EXPECT_REFUSED("bounds: NULL lo", DPSEL_ENULL,
+                   dpsel_pmf_probability_bounds(pmf, 0, 17, NULL, &o->string2));
+    EXPECT_REFUSED("bounds: NULL hi", DPSEL_ENULL,
+                   dpsel_pmf_probability_bounds(pmf, 0, 17, &o->string, NULL));
+    EXPECT_REFUSED("bounds: r = n", DPSEL_ERANGE,
+                   dpsel_pmf_probability_bounds(pmf, 3, 17, &o->string, &o->string2));
+    EXPECT_REFUSED("bounds: 0 digits", DPSEL_ERANGE,
+                   dpsel_pmf_probability_bounds(pmf, 0, 0, &o->string, &o->string2));
+    EXPECT_REFUSED("bounds: 101 digits", DPSEL_ERANGE,
+                   dpsel_pmf_probability_bounds(pmf, 0, 101, &o->string, &o->string2));
+    EXPECT_REFUSED("error bounds: NULL pmf", DPSEL_ENULL,
+                   dpsel_pmf_expected_error_bounds(NULL, 17, &o->string, &o->string2));
+    EXPECT_REFUSED("error bounds: NULL hi", DPSEL_ENULL,
+                   dpsel_pmf_expected_error_bounds(pmf, 17, &o->string, NULL));
+    EXPECT_REFUSED("error bounds: 101 digits", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error_bounds(pmf, 101, &o->string, &o->string2));
+    dpsel_pmf_free(pmf);
+    dpsel_string_free(NULL);  /* documented safe */
+}
+
+/* ------------------------------------------------------------ histogram tasks */
+
+Test(api_errors, task_scores_and_params)
+{
+    const int64_t counts[] = { 3, 4 };
+    const int64_t negative[] = { 3, -1 };
+    const int64_t overflowing[] = { INT64_MAX, 1 };
+    EXPECT_REFUSED("scores: NULL counts", DPSEL_ENULL,
+                   dpsel_task_scores(DPSEL_TASK_MODE, NULL, 2, o->scores));
+    EXPECT_REFUSED("scores: NULL scores", DPSEL_ENULL,
+                   dpsel_task_scores(DPSEL_TASK_MODE, counts, 2, NULL));
+    EXPECT_REFUSED("scores: n = 0", DPSEL_EEMPTY,
+                   dpsel_task_scores(DPSEL_TASK_MEDIAN, counts, 0, o->scores));
+    EXPECT_REFUSED("scores: task 2", DPSEL_ERANGE,
+                   dpsel_task_scores((dpsel_task)2, counts, 2, o->scores));
+    EXPECT_REFUSED("scores: a negative count, mode", DPSEL_ERANGE,
+                   dpsel_task_scores(DPSEL_TASK_MODE, negative, 2, o->scores));
+    EXPECT_REFUSED("scores: a negative count, median", DPSEL_ERANGE,
+                   dpsel_task_scores(DPSEL_TASK_MEDIAN, negative, 2, o->scores));
+    EXPECT_REFUSED("scores: total above INT64_MAX", DPSEL_ERANGE,
+                   dpsel_task_scores(DPSEL_TASK_MEDIAN, overflowing, 2, o->scores));
+    EXPECT_REFUSED("params: NULL sensitivity", DPSEL_ENULL,
+                   dpsel_task_params(DPSEL_TASK_MODE, NULL, &o->monotonic));
+    EXPECT_REFUSED("params: NULL monotonic", DPSEL_ENULL,
+                   dpsel_task_params(DPSEL_TASK_MODE, &o->sensitivity, NULL));
+    EXPECT_REFUSED("params: task -1", DPSEL_ERANGE,
+                   dpsel_task_params((dpsel_task)-1, &o->sensitivity, &o->monotonic));
+}
+
+/* ------------------------------------------------------------- error names */
+
+Test(api_errors, every_code_has_its_own_name)
+{
+    static const int codes[] = { DPSEL_OK, DPSEL_ENULL, DPSEL_EEMPTY, DPSEL_ERANGE,
+                                 DPSEL_EEPSILON, DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
+                                 DPSEL_ETOOLARGE, DPSEL_EINEXACT, DPSEL_EINTERNAL };
+    const char *unknown = dpsel_strerror(1);
+    cr_assert(unknown != NULL);
+    cr_expect_str_eq(unknown, "unknown error");
+    cr_expect_str_eq(dpsel_strerror(INT_MIN), unknown);
+    cr_expect_str_eq(dpsel_strerror(INT_MAX), unknown);
+    cr_expect_str_eq(dpsel_strerror(DPSEL_EINTERNAL - 1), unknown);
+    for (size_t i = 0; i < N_OF(codes); i++) {
+        const char *name = dpsel_strerror(codes[i]);
+        cr_assert(name != NULL);
+        cr_expect_str_neq(name, unknown, "code %d", codes[i]);
+        for (size_t j = 0; j < i; j++) {
+            cr_expect_str_neq(name, dpsel_strerror(codes[j]), "codes %d and %d", codes[i], codes[j]);
+        }
+    }
+}
