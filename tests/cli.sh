@@ -368,6 +368,8 @@ expect_ok stdin-dash -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 - < "$d
 expect_ok stdin-default "alice,10," "dave,10," -- pmf --epsilon 1 < "$d/basic.csv"
 fixture crlf-blank.csv 'a,1\r\n\r\n  \r\n# c\r\nb,2'
 expect_ok crlf-blank-lines-no-final-newline -r '^a,1,[0-9.]+,[0-9.]+,1/4$' -r '^b,2,[0-9.]+,[0-9.]+,3/4$' -- pmf --base 1/2^1 --exact "$d/crlf-blank.csv"
+fixture bom.csv '\357\273\277label,score\na,1\nb,2\n'
+expect_ok bom-at-start -r '^a,1,[0-9.]+,[0-9.]+,1/4$' -r '^b,2,[0-9.]+,[0-9.]+,3/4$' -- pmf --base 1/2^1 --exact "$d/bom.csv"
 expect_ok epsilon-huge-takes-the-smallest-base "base 1/2^64" "gap cap 1" -- params --epsilon 1e999999999
 
 # ------------------------------------------------------------------ outputs

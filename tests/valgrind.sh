@@ -62,6 +62,8 @@ fixture bad-score.csv 'label,score\nalice,10\nbob,1.5\n'
 fixture dup.csv 'label,score\nalice,10\nbob,9\nalice,7\n'
 fixture bad-utf8.csv 'label,score\n\377abc,1\n'
 fixture empty.csv ''
+fixture neighbour.csv 'label,score\nalice,11\nbob,8\ncarol,7\ndave,10\n'
+fixture far.csv 'label,score\nalice,4\nbob,9\ncarol,7\ndave,10\n'
 f=$work/basic.csv
 
 # Successful commands: exit 0.
@@ -77,6 +79,12 @@ check pmf-stdin             0 -- pmf --base 1/2^1 - < "$f"
 check params-epsilon        0 -- params --epsilon 1
 check params-json-base      0 -- params --base 3/2^2 --monotonic --gap-cap 10 --json
 check help                  0 -- --help
+check select-hardened-pf    0 -- select --epsilon 1 --hardened --seed 3 "$f"
+check select-hardened-em    0 -- select --epsilon 1 --hardened --mechanism em --seed 4 "$f"
+check curve-json            0 -- curve --epsilons 0.5,1,2 --json "$f"
+check curve-target          0 -- curve --epsilons 1 --target 0.5 "$f"
+check audit-holds           0 -- audit --epsilon 1 "$f" "$work/neighbour.csv"
+check audit-broken          1 -- audit --epsilon 1 "$f" "$work/far.csv"
 
 # Failing commands: exit 2, and nothing leaks on the error paths either.
 check bad-score-line        2 -- select --epsilon 1 "$work/bad-score.csv"

@@ -1,7 +1,8 @@
 /*
  * Candidate files: one candidate per line, `label,score` or `score` (whose
  * label is then its 0-based position).  Blank lines and lines starting with
- * '#' are skipped, CRLF and a missing final newline are accepted, and the
+ * '#' are skipped, CRLF, a missing final newline and a UTF-8 byte-order mark
+ * at the start of the file are accepted, and the
  * first content line may be a header of two names (`label,score`,
  * `bin,count`).  Everything else that is not a candidate is an error.
  */
@@ -219,6 +220,18 @@ static int check_unique_labels(context *ctx, const candidates *c)
     return rc;
 }
 
+/* Spreadsheet programs start a UTF-8 CSV file with a byte-order mark: it is
+ * skipped at the start of the first line (anywhere else it is a character
+ * like any other). */
+static char *skip_byte_order_mark(const context *ctx, char *line, size_t len)
+{
+    static const char mark[] = "\xEF\xBB\xBF";
+    if (ctx->line == 1 && len >= 3 && memcmp(line, mark, 3) == 0) {
+        return line + 3;
+    }
+    return line;
+}
+
 static int read_lines(FILE *stream, context *ctx, candidates *c)
 {
     char *buffer = NULL;
@@ -245,7 +258,7 @@ static int read_lines(FILE *stream, context *ctx, candidates *c)
             rc = fail(ctx, "line longer than %d bytes", INPUT_LINE_MAX);
             break;
         }
-        char *text = trim(buffer);
+        char *text = trim(skip_byte_order_mark(ctx, buffer, len));
         if (*text == '\0' || *text == '#') {
             continue;
         }
