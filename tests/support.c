@@ -196,3 +196,21 @@ dpsel_rng seeded_rng(uint64_t seed)
     cr_assert_eq(dpsel_rng_init_seeded(&rng, bytes, sizeof bytes), DPSEL_OK);
     return rng;
 }
+
+dpsel_params pmf_test_params(size_t i)
+{
+    dpsel_params p;
+    switch (i) {
+    case 0: return base_params(1, 1, 1, 0);
+    case 1: return base_params(3, 2, 1, 1);
+    case 2: return base_params(13, 4, 3, 0);         /* sensitivity 3 */
+    case 3:
+        cr_assert_eq(dpsel_params_from_epsilon(&p, "0.7", 1000, 1), DPSEL_OK);
+        return p;                                   /* y = 64, sensitivity 1000 */
+    default:
+        cr_assert_eq(i, 4);
+        p = base_params(3, 2, 2, 0);
+        cr_assert_eq(dpsel_params_set_gap_cap(&p, 3), DPSEL_OK);
+        return p;                                   /* an explicit small cap */
+    }
+}

@@ -33,6 +33,12 @@ int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
 /* Params from an explicit base, asserting success. */
 dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic);
 
+/* The parameter sets the pmf tests share (i < PMF_TEST_PARAMS): bases 1/2,
+ * 3/4 monotonic, 13/16 with sensitivity 3, the base of epsilon 0.7 with
+ * sensitivity 1000 (y = 64: 4-megabit weights), 3/4 with an explicit cap 3. */
+#define PMF_TEST_PARAMS 5
+dpsel_params pmf_test_params(size_t i);
+
 /* The seeded stream with the 8 little-endian bytes of seed as its seed. */
 dpsel_rng seeded_rng(uint64_t seed);
 

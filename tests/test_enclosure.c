@@ -79,17 +79,10 @@ static void check_pmf_against_exact(const dpsel_params *p, dpsel_mechanism m,
 static dpsel_params small_params(size_t i)
 {
     dpsel_params p;
+    if (i < PMF_TEST_PARAMS) {
+        return pmf_test_params(i);
+    }
     switch (i) {
-    case 0: return base_params(1, 1, 1, 0);
-    case 1: return base_params(3, 2, 1, 1);
-    case 2: return base_params(13, 4, 3, 0);           /* sensitivity 3 */
-    case 3:
-        cr_assert_eq(dpsel_params_from_epsilon(&p, "0.7", 1000, 1), DPSEL_OK);
-        return p;                                     /* sensitivity 1000, y = 64 */
-    case 4:
-        p = base_params(3, 2, 2, 0);
-        cr_assert_eq(dpsel_params_set_gap_cap(&p, 3), DPSEL_OK);
-        return p;                                     /* an explicit small cap */
     case 5:
         cr_assert_eq(dpsel_params_from_epsilon(&p, "0.01", 1, 1), DPSEL_OK);
         return p;                                     /* beta within 2^-7 of 1 */

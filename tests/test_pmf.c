@@ -245,24 +245,15 @@ static const int64_t vectors[][6] = {
     { 7, 3, 7, 3, 7, 3 },
 };
 
+/* The shared parameter sets, and one from an epsilon, not monotonic. */
 static dpsel_params test_params(size_t i)
 {
     dpsel_params p;
-    switch (i) {
-    case 0: return base_params(1, 1, 1, 0);
-    case 1: return base_params(3, 2, 1, 1);
-    case 2: return base_params(13, 4, 3, 0);         /* sensitivity 3 */
-    case 3:
-        cr_assert_eq(dpsel_params_from_epsilon(&p, "0.7", 1000, 1), DPSEL_OK);
-        return p;                                   /* y near 64, sensitivity 1000 */
-    case 4:
-        p = base_params(3, 2, 2, 0);
-        cr_assert_eq(dpsel_params_set_gap_cap(&p, 3), DPSEL_OK);
-        return p;                                   /* an explicit small cap */
-    default:
-        cr_assert_eq(dpsel_params_from_epsilon(&p, "2.5", 1, 0), DPSEL_OK);
-        return p;
+    if (i < PMF_TEST_PARAMS) {
+        return pmf_test_params(i);
     }
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "2.5", 1, 0), DPSEL_OK);
+    return p;
 }
 
 Test(pmf, equals_an_independent_exact_computation)

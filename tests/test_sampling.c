@@ -25,148 +25,8 @@
 
 #include "core/core.h"
 #include "exact/exact.h"
+#include "exact_layer.h"
 #include "support.h"
-
-typedef struct {
-    const dpsel_selector *selector;
-    dpsel_mechanism mechanism;
-    const int64_t *scores;
-    size_t n;
-} selection;
-
-static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
-{
-    const selection *s = arg;
-    return dpsel_select(s->selector, s->mechanism, s->scores, s->n, rng, out);
-}
-
-/* Residual bound of the exact layer. */
-#define RESIDUAL_LOG2 24
-
-/* 1 if residual < 2^-RESIDUAL_LOG2. */
-static int residual_small(const mpq_t residual)
-{
-    mpq_t bound;
-    mpq_init(bound);
-    mpz_set_ui(mpq_numref(bound), 1);
-    mpz_ui_pow_ui(mpq_denref(bound), 2, RESIDUAL_LOG2);
-    int small = mpq_cmp(residual, bound) < 0;
-    mpq_clear(bound);
-    return small;
-}
-
-/* Checks the bounds lower <= P(r) <= upper that an enumeration proves about
- * the realised probability against the pmf.  With the exact rational, it must
- * lie in [lower, upper].  The enclosure lo <= P(r) <= hi (always held, and
- * the only value beyond the exact rationals' size limits) is compared too:
- * if the sampler and the enclosure are both right, both intervals contain the
- * true P(r), so they meet: lower <= hi and lo <= upper.  The check is sound
- * (it never fails on a correct sampler and a correct enclosure); it catches
- * a sampler off by more than the residual plus the enclosure's width (below
- * 1e-30 relative, negligible next to the residual 2^-24). */
-static void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
-                              const mpq_t upper, const char *mechanism, const char *what)
-{
-    mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
-    if (exact != NULL) {
-        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
-                  "%s, %s, candidate %zu: exact %.12g outside the realised [%.12g, %.12g]",
-                  mechanism, what, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
-    }
-    mpfr_t lo, hi;
-    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
-    cr_expect(mpfr_cmp_q(hi, lower) >= 0 && mpfr_cmp_q(lo, upper) <= 0,
-              "%s, %s, candidate %zu: enclosure [%.12g, %.12g] misses the realised [%.12g, %.12g]",
-              mechanism, what, r, mpfr_get_d(lo, MPFR_RNDD), mpfr_get_d(hi, MPFR_RNDU),
-              mpq_get_d(lower), mpq_get_d(upper));
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
-
-#define MAX_ENUMERATED 8  /* candidates in an enumerated score vector */
-
-/* PF: the whole sampler is enumerated; P(r) lies in [m_r, m_r + residual]. */
-static void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
-                                    const char *what)
-{
-    dpsel_selector *selector = NULL;
-    dpsel_pmf *pmf = NULL;
-    cr_assert_leq(n, MAX_ENUMERATED);
-    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
-    selection s = { selector, DPSEL_PF, scores, n };
-    mpq_t mass[MAX_ENUMERATED], residual, upper;
-    mpq_inits(residual, upper, (mpq_ptr)0);
-    for (size_t r = 0; r < n; r++) {
-        mpq_init(mass[r]);
-    }
-    cr_assert_geq(enumerate_bits(select_sampler, &s, n, 48, mass, residual), 1);
-    cr_expect(residual_small(residual), "PF, %s: residual %g", what, mpq_get_d(residual));
-    for (size_t r = 0; r < n; r++) {
-        mpq_add(upper, mass[r], residual);
-        expect_pmf_within(pmf, r, mass[r], upper, "PF", what);
-        mpq_clear(mass[r]);
-    }
-    mpq_clears(residual, upper, (mpq_ptr)0);
-    dpsel_pmf_free(pmf);
-    dpsel_selector_free(selector);
-}
-
-/* EM repeats independent, identical trials until one keeps its candidate, so
- * P(r) = a_r / sum_j a_j with a_r the probability that one trial keeps r.
- * One trial is enumerated: a_r lies in [m_r, m_r + residual], hence
- * m_r / (M + residual) <= P(r) <= (m_r + residual) / M with M = sum m_j. */
-typedef struct {
-    dpsel_decay decay;
-    const int64_t *scores;
-    size_t n;
-    int64_t best;
-} em_trial_arg;
-
-static int em_trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
-{
-    const em_trial_arg *t = arg;
-    size_t candidate = 0;
-    int kept = 0;
-    int rc = dpsel_core_em_trial(rng, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
-    *out = kept ? candidate : t->n;
-    return rc;
-}
-
-static void check_em_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
-                                    const char *what)
-{
-    dpsel_decay_table table;
-    dpsel_pmf *pmf = NULL;
-    cr_assert_leq(n, MAX_ENUMERATED);
-    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
-    em_trial_arg arg = { { table.powers, table.npowers, p->gap_cap }, scores, n,
-                         scores[dpsel_core_argmax(scores, n)] };
-    mpq_t mass[MAX_ENUMERATED + 1], residual, kept, lower, upper, t;
-    mpq_inits(residual, kept, lower, upper, t, (mpq_ptr)0);
-    for (size_t r = 0; r <= n; r++) {
-        mpq_init(mass[r]);
-    }
-    cr_assert_geq(enumerate_bits(em_trial_sampler, &arg, n + 1, 48, mass, residual), 1);
-    cr_expect(residual_small(residual), "EM trial, %s: residual %g", what, mpq_get_d(residual));
-    for (size_t r = 0; r < n; r++) {
-        mpq_add(kept, kept, mass[r]);
-    }
-    for (size_t r = 0; r < n; r++) {
-        mpq_add(t, kept, residual);
-        mpq_div(lower, mass[r], t);
-        mpq_add(upper, mass[r], residual);
-        mpq_div(upper, upper, kept);
-        expect_pmf_within(pmf, r, lower, upper, "EM", what);
-    }
-    for (size_t r = 0; r <= n; r++) {
-        mpq_clear(mass[r]);
-    }
-    mpq_clears(residual, kept, lower, upper, t, (mpq_ptr)0);
-    dpsel_pmf_free(pmf);
-    dpsel_decay_table_free(&table);
-}
 
 static const int64_t small_vectors[][5] = {
     { 0, 0, 0, 0, 0 },
@@ -185,8 +45,8 @@ Test(exact_layer, pf_and_em_realise_the_pmf)
             for (size_t n = 1; n <= 4; n++) {
                 char what[64];
                 snprintf(what, sizeof what, "base %zu, vector %zu, n %zu", b, v, n);
-                check_pf_by_enumeration(&p, small_vectors[v], n, what);
-                check_em_by_enumeration(&p, small_vectors[v], n, what);
+                check_pf_by_enumeration(&p, small_vectors[v], n, 0, what);
+                check_em_by_enumeration(dpsel_core_em_trial, &p, small_vectors[v], n, what);
             }
         }
     }
@@ -221,8 +81,8 @@ Test(exact_layer, pf_and_em_realise_the_pmf_with_sensitivities_3_and_1000, .time
                 char what[64];
                 snprintf(what, sizeof what, "vector %zu, D %llu, monotonic %d, n %zu", c,
                          (unsigned long long)cases[c].sensitivity, monotonic, n);
-                check_pf_by_enumeration(&p, cases[c].scores, n, what);
-                check_em_by_enumeration(&p, cases[c].scores, n, what);
+                check_pf_by_enumeration(&p, cases[c].scores, n, 0, what);
+                check_em_by_enumeration(dpsel_core_em_trial, &p, cases[c].scores, n, what);
             }
         }
     }

@@ -23,6 +23,7 @@
 
 #include "core/core.h"
 #include "exact/exact.h"
+#include "exact_layer.h"
 #include "support.h"
 
 /* dudect's threshold is |t| = 4.5, a two-sided false-alarm probability of
@@ -148,7 +149,7 @@ Test(hardened_exact, fixed_coin_is_beta_to_the_g_and_reads_alike_for_every_g)
     }
 }
 
-/* ---- hardened PF ---- */
+/* ---- hardened PF (its pmf: exact_layer.c) ---- */
 
 typedef struct {
     const dpsel_selector *selector;
@@ -156,10 +157,10 @@ typedef struct {
     const int64_t *scores;
     size_t n;
     int hardened;
-    int count_bits;     /* outcome: 1 the number of bits read, 0 the index */
 } selection;
 
-static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
+/* A selection whose outcome is the number of random bits it read. */
+static int selection_bits(void *arg, dpsel_rng *rng, size_t *out)
 {
     const selection *s = arg;
     counting_source counter = { rng, 0 };
@@ -168,50 +169,8 @@ static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
     size_t index = 0;
     int rc = (s->hardened ? dpsel_select_hardened : dpsel_select)(
         s->selector, s->mechanism, s->scores, s->n, &counted, &index);
-    *out = s->count_bits ? (size_t)counter.bits : index;
+    *out = (size_t)counter.bits;
     return rc;
-}
-
-/* Enumeration depth and the residual it must reach (as test_sampling.c). */
-#define DEPTH 48
-#define RESIDUAL_LOG2 24
-
-static void expect_residual_small(const mpq_t residual, const char *what)
-{
-    mpq_t bound;
-    mpq_init(bound);
-    mpq_set_ui(bound, 1, 1);
-    mpz_mul_2exp(mpq_denref(bound), mpq_denref(bound), RESIDUAL_LOG2);
-    cr_expect(mpq_cmp(residual, bound) < 0, "%s: residual %g", what, mpq_get_d(residual));
-    mpq_clear(bound);
-}
-
-static void check_hardened_pf(const dpsel_params *p, const int64_t *scores, size_t n)
-{
-    dpsel_selector *selector = NULL;
-    dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
-    selection s = { selector, DPSEL_PF, scores, n, 1, 0 };
-    mpq_t mass[4], residual, exact, upper;
-    mpq_inits(residual, exact, upper, (mpq_ptr)0);
-    for (size_t r = 0; r < n; r++) {
-        mpq_init(mass[r]);
-    }
-    cr_assert_geq(enumerate_bits(select_sampler, &s, n, DEPTH, mass, residual), 1);
-    expect_residual_small(residual, "hardened PF");
-    for (size_t r = 0; r < n; r++) {
-        pmf_rational(pmf, r, exact);
-        mpq_add(upper, mass[r], residual);
-        cr_expect(mpq_cmp(mass[r], exact) <= 0 && mpq_cmp(exact, upper) <= 0,
-                  "hardened PF, base %lu/2^%u cap %lu, n %zu, candidate %zu: realised %.12g, "
-                  "exact %.12g, residual %.3g", p->x, p->y, p->gap_cap, n, r,
-                  mpq_get_d(mass[r]), mpq_get_d(exact), mpq_get_d(residual));
-        mpq_clear(mass[r]);
-    }
-    mpq_clears(residual, exact, upper, (mpq_ptr)0);
-    dpsel_pmf_free(pmf);
-    dpsel_selector_free(selector);
 }
 
 /* Small caps keep every coin short (beta^(2^i) has 2^i y bits at most), so
@@ -237,7 +196,7 @@ Test(hardened_exact, pf_realises_the_pmf, .timeout = 300)
     for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
         for (size_t v = 0; v < sizeof pf_vectors / sizeof *pf_vectors; v++) {
             for (size_t n = 1; n <= 3; n++) {
-                check_hardened_pf(&params[b], pf_vectors[v], n);
+                check_pf_by_enumeration(&params[b], pf_vectors[v], n, 1, "hardened");
             }
         }
     }
@@ -254,11 +213,11 @@ static int bit_counts_equal(const dpsel_params *p, dpsel_mechanism m, int harden
     for (size_t k = 0; k <= MAX_BITS; k++) {
         mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
     }
-    selection sa = { selector, m, a, n, hardened, 1 };
-    selection sb = { selector, m, b, n, hardened, 1 };
-    bit_count_distribution(select_sampler, &sa, DEPTH, mass_a, residual_a);
-    bit_count_distribution(select_sampler, &sb, DEPTH, mass_b, residual_b);
-    expect_residual_small(residual_a, "bit count");
+    selection sa = { selector, m, a, n, hardened };
+    selection sb = { selector, m, b, n, hardened };
+    bit_count_distribution(selection_bits, &sa, ENUMERATION_DEPTH, mass_a, residual_a);
+    bit_count_distribution(selection_bits, &sb, ENUMERATION_DEPTH, mass_b, residual_b);
+    cr_expect(residual_small(residual_a), "bit count: residual %g", mpq_get_d(residual_a));
     int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
     for (size_t k = 0; k <= MAX_BITS; k++) {
         mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
@@ -289,10 +248,10 @@ typedef struct {
     size_t n;
     int64_t best;
     int hardened;
-    int count_bits;     /* outcome: 1 the number of bits read, 0 the kept index (n: none) */
 } trial_arg;
 
-static int trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
+/* One EM trial whose outcome is the number of random bits it read. */
+static int trial_bits(void *arg, dpsel_rng *rng, size_t *out)
 {
     const trial_arg *t = arg;
     counting_source counter = { rng, 0 };
@@ -304,46 +263,8 @@ static int trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
         ? dpsel_core_em_trial_hardened(&counted, &t->decay, t->scores, t->n, t->best,
                                        &candidate, &kept)
         : dpsel_core_em_trial(&counted, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
-    *out = t->count_bits ? (size_t)counter.bits : kept ? candidate : t->n;
+    *out = (size_t)counter.bits;
     return rc;
-}
-
-/* P(r) = a_r / sum_j a_j with a_r = P(one trial keeps r), bounded as in
- * test_sampling.c from the masses and the residual. */
-static void check_hardened_em_trial(const dpsel_params *p, const int64_t *scores, size_t n)
-{
-    dpsel_decay_table table;
-    dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
-    trial_arg arg = { { table.powers, table.npowers, p->gap_cap }, scores, n,
-                      dpsel_core_max_score(scores, n), 1, 0 };
-    mpq_t mass[5], residual, kept, lower, upper, exact;
-    mpq_inits(residual, kept, lower, upper, exact, (mpq_ptr)0);
-    for (size_t r = 0; r <= n; r++) {
-        mpq_init(mass[r]);
-    }
-    cr_assert_geq(enumerate_bits(trial_sampler, &arg, n + 1, DEPTH, mass, residual), 1);
-    expect_residual_small(residual, "hardened EM trial");
-    for (size_t r = 0; r < n; r++) {
-        mpq_add(kept, kept, mass[r]);
-    }
-    for (size_t r = 0; r < n; r++) {
-        mpq_add(lower, kept, residual);
-        mpq_div(lower, mass[r], lower);
-        mpq_add(upper, mass[r], residual);
-        mpq_div(upper, upper, kept);
-        pmf_rational(pmf, r, exact);
-        cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
-                  "hardened EM, n %zu, candidate %zu: exact %.12g outside [%.12g, %.12g]",
-                  n, r, mpq_get_d(exact), mpq_get_d(lower), mpq_get_d(upper));
-    }
-    for (size_t r = 0; r <= n; r++) {
-        mpq_clear(mass[r]);
-    }
-    mpq_clears(residual, kept, lower, upper, exact, (mpq_ptr)0);
-    dpsel_pmf_free(pmf);
-    dpsel_decay_table_free(&table);
 }
 
 static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int64_t *a,
@@ -352,16 +273,16 @@ static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int
     dpsel_decay_table table;
     cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
     trial_arg ta = { { table.powers, table.npowers, p->gap_cap }, a, n,
-                     dpsel_core_max_score(a, n), hardened, 1 };
+                     dpsel_core_max_score(a, n), hardened };
     trial_arg tb = { { table.powers, table.npowers, p->gap_cap }, b, n,
-                     dpsel_core_max_score(b, n), hardened, 1 };
+                     dpsel_core_max_score(b, n), hardened };
     mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
     mpq_inits(residual_a, residual_b, (mpq_ptr)0);
     for (size_t k = 0; k <= MAX_BITS; k++) {
         mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
     }
-    bit_count_distribution(trial_sampler, &ta, DEPTH, mass_a, residual_a);
-    bit_count_distribution(trial_sampler, &tb, DEPTH, mass_b, residual_b);
+    bit_count_distribution(trial_bits, &ta, ENUMERATION_DEPTH, mass_a, residual_a);
+    bit_count_distribution(trial_bits, &tb, ENUMERATION_DEPTH, mass_b, residual_b);
     int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
     for (size_t k = 0; k <= MAX_BITS; k++) {
         mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
@@ -385,7 +306,8 @@ Test(hardened_exact, em_trial_realises_the_pmf_and_reads_alike)
     for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
         for (size_t v = 0; v < sizeof em_vectors / sizeof *em_vectors; v++) {
             for (size_t n = 1; n <= 4; n++) {
-                check_hardened_em_trial(&params[b], em_vectors[v], n);
+                check_em_by_enumeration(dpsel_core_em_trial_hardened, &params[b], em_vectors[v],
+                                        n, "hardened");
             }
             if (v > 0) {
                 cr_expect(trial_bit_counts_equal(&params[b], 1, em_vectors[0], em_vectors[v], 4),

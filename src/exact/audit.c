@@ -278,12 +278,9 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
     if (out == NULL || params == NULL || scores_a == NULL || scores_b == NULL) {
         return DPSEL_ENULL;
     }
-    if (n == 0) {
-        return DPSEL_EEMPTY;
-    }
-    if (!dpsel_core_params_valid(params) || n > DPSEL_MAX_CANDIDATES
-        || (mechanism != DPSEL_PF && mechanism != DPSEL_EM)) {
-        return DPSEL_ERANGE;
+    int checked = dpsel_check_distribution(params, mechanism, n);
+    if (checked != DPSEL_OK) {
+        return checked;
     }
     uint64_t k = params->monotonic ? 1 : 2;
     audit a = { .params = params, .n = n,

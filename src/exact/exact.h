@@ -79,4 +79,9 @@ mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
  * DPSEL_ENOMEM on failure. */
 int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
 
+/* The argument checks dpsel_pmf_new and dpsel_audit share (params not
+ * NULL): DPSEL_EEMPTY for n == 0; DPSEL_ERANGE for params not valid,
+ * n > 2^62 or an unknown mechanism; else DPSEL_OK. */
+int dpsel_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n);
+
 #endif /* DPSEL_EXACT_H */

@@ -399,18 +399,27 @@ void dpsel_pmf_free(dpsel_pmf *pmf)
     free(pmf);
 }
 
-int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
-                  dpsel_mechanism mechanism, const int64_t *scores, size_t n)
+int dpsel_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n)
 {
-    if (out == NULL || params == NULL || scores == NULL) {
-        return DPSEL_ENULL;
-    }
     if (n == 0) {
         return DPSEL_EEMPTY;
     }
     if (!dpsel_core_params_valid(params) || n > DPSEL_MAX_CANDIDATES
         || (mechanism != DPSEL_PF && mechanism != DPSEL_EM)) {
         return DPSEL_ERANGE;
+    }
+    return DPSEL_OK;
+}
+
+int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+                  dpsel_mechanism mechanism, const int64_t *scores, size_t n)
+{
+    if (out == NULL || params == NULL || scores == NULL) {
+        return DPSEL_ENULL;
+    }
+    int checked = dpsel_check_distribution(params, mechanism, n);
+    if (checked != DPSEL_OK) {
+        return checked;
     }
     dpsel_pmf *pmf = calloc(1, sizeof *pmf);
     if (pmf == NULL) {

@@ -1,0 +1,39 @@
+/* The exact layer of the tests: every bit string a sampler can read is
+ * enumerated (enumerate_bits, support.h) and the realised probabilities are
+ * compared with the pmf: realised(r) <= pmf(r) <= realised(r) + residual. */
+#ifndef DPSEL_TEST_EXACT_LAYER_H
+#define DPSEL_TEST_EXACT_LAYER_H
+
+#include <gmp.h>
+
+#include "core/core.h"
+
+/* Enumeration depth in bits, and the residual it must reach: 2^-24. */
+#define ENUMERATION_DEPTH 48
+#define RESIDUAL_LOG2 24
+
+/* Largest score vector the checks enumerate. */
+#define MAX_ENUMERATED 8
+
+/* 1 if residual < 2^-RESIDUAL_LOG2. */
+int residual_small(const mpq_t residual);
+
+/* Expects lower <= P(r) <= upper, the bounds an enumeration proves, of the
+ * pmf: its exact rational when it has one, and its enclosure always. */
+void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
+                       const mpq_t upper, const char *mechanism, const char *what);
+
+/* PF through dpsel_select (hardened 0) or dpsel_select_hardened (1),
+ * enumerated whole against the pmf; n <= MAX_ENUMERATED. */
+void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
+                             int hardened, const char *what);
+
+/* One trial of EM (dpsel_core_em_trial or dpsel_core_em_trial_hardened). */
+typedef int (*em_trial_fn)(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                           size_t n, int64_t best, size_t *candidate, int *kept);
+
+/* EM by enumeration of one trial against the pmf; n <= MAX_ENUMERATED. */
+void check_em_by_enumeration(em_trial_fn trial, const dpsel_params *p, const int64_t *scores,
+                             size_t n, const char *what);
+
+#endif
