@@ -29,6 +29,23 @@
         \valid_read(d) && d->npowers <= 64 && d->cap < pow2(d->npowers) &&
         \valid_read(d->powers + (0 .. d->npowers - 1)) &&
         (\forall integer i; 0 <= i < d->npowers ==> valid_dyadic(d->powers + i));
+
+    // a decay table the race form of PF can use: a unit 2^(npowers - 1) of
+    // at most 2^20 (whether the top power is below 1/2 matters only for
+    // how often DPSEL_EUNLIKELY comes, not for safety)
+    predicate race_decay{L}(dpsel_decay *d) =
+        valid_decay(d) && 1 <= d->npowers <= DPSEL_RACE_MAX_POWERS;
+
+    // noisy values of the race (G - g') stay below this
+    logic integer race_limit(integer npowers) = DPSEL_RACE_ROUNDS * pow2(npowers - 1);
+
+    // the race after `seen` candidates: nothing yet, or a leader's value in
+    // [-cap, race_limit), 1 .. seen candidates tied at it, one of them kept
+    predicate race_state{L}(dpsel_race *r, dpsel_decay *d, integer seen) =
+        \valid(r) &&
+        ((r->ties == 0 && seen == 0) ||
+         (1 <= r->ties <= seen && r->chosen < seen &&
+          -d->cap <= r->value < race_limit(d->npowers)));
 */
 
 /*@ // 2^64, by evaluation (the width of uint64_t)

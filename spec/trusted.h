@@ -1,12 +1,16 @@
 /*
- * Trusted base, part 1: the one function the verified core calls without
- * verifying it.  Its contract is ASSUMED (see spec/trusted-base.md, entry 3).
- * Every other assumption of the proofs is in this folder.
+ * Trusted base, part 1: the functions of the random source that the verified
+ * core calls without verifying them.  Their contracts are ASSUMED (see
+ * spec/trusted-base.md, entry 3).  Every other assumption of the proofs is in
+ * this folder.
  */
 #ifndef DPSEL_SPEC_TRUSTED_H
 #define DPSEL_SPEC_TRUSTED_H
 
 #include "dpsel.h"
+/* pow2; core.h defines the types logic.h's predicates name before it
+ * includes this header. */
+#include "logic.h"
 
 /* One uniform random bit from the source (src/rng.c).  Assumed: it returns
  * DPSEL_OK with *bit in {0, 1}, or DPSEL_ERANDOM, and writes nothing but the
@@ -18,5 +22,29 @@
     ensures \result == DPSEL_OK ==> *bit <= 1;
 */
 int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit);
+
+/* The bits dpsel_rng_bit would give, read while they are 0: stops after
+ * limit zeros or after the first 1, which is consumed.  *zeros is the number
+ * of zeros read, so *zeros < limit means a 1 was read.  Assumed as for
+ * dpsel_rng_bit, and that it consumes exactly the bits of the equivalent loop
+ * of dpsel_rng_bit calls (tests/test_rng_bits.c). */
+/*@ requires \valid(rng) && \valid(zeros) && \separated(rng, zeros);
+    assigns *rng, *zeros;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *zeros <= limit;
+*/
+int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
+
+/* The next count bits dpsel_rng_bit would give, as an integer whose most
+ * significant bit is the first read.  Assumed as for dpsel_rng_bit, and that
+ * it consumes exactly the bits of count dpsel_rng_bit calls
+ * (tests/test_rng_bits.c). */
+/*@ requires \valid(rng) && \valid(value) && \separated(rng, value);
+    requires count <= 63;
+    assigns *rng, *value;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *value < pow2(count);
+*/
+int dpsel_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value);
 
 #endif

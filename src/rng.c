@@ -1,7 +1,14 @@
 /*
  * Random sources: the OS CSPRNG (getrandom), a seeded ChaCha20 stream for
  * tests and reproducible audits (libsodium), and caller-supplied bit sources.
- * The samplers read them one bit at a time through dpsel_rng_bit().
+ * The samplers read them through three functions that consume the same bit
+ * stream, most significant bit of each byte first: dpsel_rng_bit() (one bit),
+ * dpsel_rng_zeros() (a run of zeros and the 1 that ends it) and
+ * dpsel_rng_bits() (count bits as an integer).  The last two take whole runs
+ * from the current byte of an OS or seeded source, and go through
+ * dpsel_rng_bit() for a custom source; either way they read exactly the bits,
+ * and report exactly the errors, of the equivalent loop of dpsel_rng_bit()
+ * calls (spec/trusted.h, tests/test_rng_bits.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -122,6 +129,26 @@ static int next_byte(dpsel_rng *rng, unsigned *byte)
     return DPSEL_OK;
 }
 
+/* OS and seeded sources are read from the buffer; a custom source through its
+ * bit function, and any other kind (wiped, never initialised) gives no bits. */
+static int is_buffered(const dpsel_rng *rng)
+{
+    return rng->kind_ == RNG_OS || rng->kind_ == RNG_SEEDED;
+}
+
+/* Makes sure the current byte of a buffered source has an unread bit. */
+static int ensure_unread_bit(dpsel_rng *rng)
+{
+    if (rng->bits_left_ == 0) {
+        int rc = next_byte(rng, &rng->current_byte_);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        rng->bits_left_ = 8;
+    }
+    return DPSEL_OK;
+}
+
 int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
 {
     if (rng->kind_ == RNG_CUSTOM) {
@@ -132,17 +159,111 @@ int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
         *bit = b;
         return DPSEL_OK;
     }
-    if (rng->kind_ != RNG_OS && rng->kind_ != RNG_SEEDED) {
+    if (!is_buffered(rng)) {
         return DPSEL_ERANDOM;  /* wiped or never initialised */
     }
-    if (rng->bits_left_ == 0) {
-        int rc = next_byte(rng, &rng->current_byte_);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        rng->bits_left_ = 8;
+    int rc = ensure_unread_bit(rng);
+    if (rc != DPSEL_OK) {
+        return rc;
     }
     rng->bits_left_--;
     *bit = (rng->current_byte_ >> rng->bits_left_) & 1u;
     return DPSEL_OK;
+}
+
+/* dpsel_rng_zeros as the loop of dpsel_rng_bit calls it stands for. */
+static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
+{
+    uint64_t count = 0;
+    while (count < limit) {
+        unsigned bit;
+        int rc = dpsel_rng_bit(rng, &bit);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (bit != 0) {
+            break;
+        }
+        count++;
+    }
+    *zeros = count;
+    return DPSEL_OK;
+}
+
+/* dpsel_rng_zeros on a buffered source: the run of zeros in the unread bits
+ * of the current byte is found with one count of leading zeros. */
+static int zeros_from_buffer(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
+{
+    uint64_t count = 0;
+    while (count < limit) {
+        int rc = ensure_unread_bit(rng);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        unsigned unread = rng->current_byte_ & ((1u << rng->bits_left_) - 1u);
+        /* zeros before the first unread 1, or to the end of the byte */
+        unsigned run = unread == 0 ? rng->bits_left_
+                                   : rng->bits_left_ - 1u - (31u - (unsigned)__builtin_clz(unread));
+        if (limit - count <= run) {
+            rng->bits_left_ -= (unsigned)(limit - count);
+            count = limit;
+        } else {
+            rng->bits_left_ -= run;
+            count += run;
+            if (unread != 0) {
+                rng->bits_left_--;  /* the 1 that ends the run */
+                break;
+            }
+        }
+    }
+    *zeros = count;
+    return DPSEL_OK;
+}
+
+int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
+{
+    return is_buffered(rng) ? zeros_from_buffer(rng, limit, zeros)
+                            : zeros_bit_by_bit(rng, limit, zeros);
+}
+
+/* dpsel_rng_bits as the loop of dpsel_rng_bit calls it stands for. */
+static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
+{
+    uint64_t read = 0;
+    for (unsigned i = 0; i < count; i++) {
+        unsigned bit;
+        int rc = dpsel_rng_bit(rng, &bit);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        read = read << 1 | bit;
+    }
+    *value = read;
+    return DPSEL_OK;
+}
+
+/* dpsel_rng_bits on a buffered source: as many unread bits of the current
+ * byte at a time as are wanted. */
+static int bits_from_buffer(dpsel_rng *rng, unsigned count, uint64_t *value)
+{
+    uint64_t read = 0;
+    while (count > 0) {
+        int rc = ensure_unread_bit(rng);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        unsigned take = count < rng->bits_left_ ? count : rng->bits_left_;
+        rng->bits_left_ -= take;
+        unsigned chunk = (rng->current_byte_ >> rng->bits_left_) & ((1u << take) - 1u);
+        read = read << take | chunk;
+        count -= take;
+    }
+    *value = read;
+    return DPSEL_OK;
+}
+
+int dpsel_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value)
+{
+    return is_buffered(rng) ? bits_from_buffer(rng, count, value)
+                            : bits_bit_by_bit(rng, count, value);
 }

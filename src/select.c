@@ -39,7 +39,9 @@ void dpsel_selector_free(dpsel_selector *selector)
     }
 }
 
-/* Both modes: the checks, the scratch memory of PF, and the core sampler. */
+/* Both modes: the checks and the core sampler.  PF runs as the race (no
+ * scratch memory) when the decay table allows it, else by its permutation;
+ * the hardened mode always permutes (spec/timing.md). */
 static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechanism,
                           const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index,
                           int hardened)
@@ -60,6 +62,8 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
     if (mechanism == DPSEL_EM) {
         rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
                       : dpsel_core_em(rng, &decay, scores, n, &chosen);
+    } else if (!hardened && dpsel_core_race_applies(&decay)) {
+        rc = dpsel_core_pf_race(rng, &decay, scores, n, &chosen);
     } else {
         size_t *scratch = calloc(n, sizeof *scratch);
         if (scratch == NULL) {

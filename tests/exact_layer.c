@@ -11,17 +11,24 @@
 
 typedef struct {
     const dpsel_selector *selector;
-    dpsel_mechanism mechanism;
     const int64_t *scores;
     size_t n;
-    int hardened;
+    pf_form form;
+    dpsel_decay decay;                  /* PF_PERMUTATION only */
+    size_t scratch[MAX_ENUMERATED];
 } selection;
 
 static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
 {
-    const selection *s = arg;
-    return (s->hardened ? dpsel_select_hardened : dpsel_select)(
-        s->selector, s->mechanism, s->scores, s->n, rng, out);
+    selection *s = arg;
+    switch (s->form) {
+    case PF_PERMUTATION:
+        return dpsel_core_pf(rng, &s->decay, s->scores, s->n, s->scratch, out);
+    case PF_HARDENED:
+        return dpsel_select_hardened(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
+    default:
+        return dpsel_select(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
+    }
 }
 
 int residual_small(const mpq_t residual)
@@ -65,14 +72,16 @@ void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
 
 /* PF: the whole sampler is enumerated; P(r) lies in [m_r, m_r + residual]. */
 void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
-                             int hardened, const char *what)
+                             pf_form form, const char *what)
 {
     dpsel_selector *selector = NULL;
     dpsel_pmf *pmf = NULL;
+    dpsel_decay_table table;
     cr_assert_leq(n, MAX_ENUMERATED);
     cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
-    selection s = { selector, DPSEL_PF, scores, n, hardened };
+    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    selection s = { selector, scores, n, form, { table.powers, table.npowers, p->gap_cap }, { 0 } };
     mpq_t mass[MAX_ENUMERATED], residual, upper;
     mpq_inits(residual, upper, (mpq_ptr)0);
     for (size_t r = 0; r < n; r++) {
@@ -86,6 +95,7 @@ void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_
         mpq_clear(mass[r]);
     }
     mpq_clears(residual, upper, (mpq_ptr)0);
+    dpsel_decay_table_free(&table);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);
 }

@@ -23,10 +23,14 @@ int residual_small(const mpq_t residual);
 void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
                        const mpq_t upper, const char *mechanism, const char *what);
 
-/* PF through dpsel_select (hardened 0) or dpsel_select_hardened (1),
- * enumerated whole against the pmf; n <= MAX_ENUMERATED. */
+/* Which PF sampler to enumerate: the one dpsel_select runs (the race when
+ * the decay table allows it), the permutation form (dpsel_core_pf), or
+ * dpsel_select_hardened. */
+typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED } pf_form;
+
+/* PF in the given form, enumerated whole against the pmf; n <= MAX_ENUMERATED. */
 void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,
-                             int hardened, const char *what);
+                             pf_form form, const char *what);
 
 /* One trial of EM (dpsel_core_em_trial or dpsel_core_em_trial_hardened). */
 typedef int (*em_trial_fn)(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,

@@ -337,8 +337,6 @@ static const select_case select_cases[] = {
     { "n = 0, EM", 0, 0, 0, 0, DPSEL_EM, 0, SOURCE_SEEDED, DPSEL_EEMPTY },
     { "n = 2^62 + 1, PF", 0, 0, 0, 0, DPSEL_PF, TOO_MANY, SOURCE_SEEDED, DPSEL_ERANGE },
     { "n = SIZE_MAX, EM", 0, 0, 0, 0, DPSEL_EM, SIZE_MAX, SOURCE_SEEDED, DPSEL_ERANGE },
-    { "n words of scratch do not fit in memory", 0, 0, 0, 0, DPSEL_PF, NO_MEMORY_FOR,
-      SOURCE_SEEDED, DPSEL_ENOMEM },
     { "mechanism 2", 0, 0, 0, 0, 2, 3, SOURCE_SEEDED, DPSEL_ERANGE },
     { "mechanism -1", 0, 0, 0, 0, -1, 3, SOURCE_SEEDED, DPSEL_ERANGE },
     { "source fails at the first bit, PF", 0, 0, 0, 0, DPSEL_PF, 3, SOURCE_FAIL_AT_FIRST,
@@ -387,6 +385,23 @@ Test(api_errors, select)
                                     c->null_index ? NULL : &o->index));
         dpsel_rng_wipe(&rng);
     }
+    dpsel_selector_free(selector);
+}
+
+/* PF permutes (and needs n words of scratch) when the race does not apply:
+ * at beta = 1/2 with cap 1, the top power beta is not below 1/2. */
+Test(api_errors, select_scratch_too_large)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    const int64_t scores[] = { 5, 5, 4 };
+    dpsel_rng rng;
+    cr_assert_eq(dpsel_rng_init_seeded(&rng, (const unsigned char *)"7", 1), DPSEL_OK);
+    EXPECT_REFUSED("n words of scratch do not fit in memory", DPSEL_ENOMEM,
+                   dpsel_select(selector, DPSEL_PF, scores, NO_MEMORY_FOR, &rng, &o->index));
+    dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
 }
 

@@ -172,9 +172,9 @@ Test(rng, seeded_selections_known_answers)
     char text[17];
     first_bytes(&rng, next, sizeof next);
     hex(next, sizeof next, text);
-    cr_expect_str_eq(sequence[DPSEL_PF], "11114712664100111466616211466212");
-    cr_expect_str_eq(sequence[DPSEL_EM], "22120162161040126746122246420052");
-    cr_expect_str_eq(text, "89137f077db147a0");
+    cr_expect_str_eq(sequence[DPSEL_PF], "62274214501402524626420324106202");
+    cr_expect_str_eq(sequence[DPSEL_EM], "21241062222104026626311714422062");
+    cr_expect_str_eq(text, "2da3f7d8aa554ca8");
     dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
 }

@@ -45,7 +45,7 @@ Test(exact_layer, pf_and_em_realise_the_pmf)
             for (size_t n = 1; n <= 4; n++) {
                 char what[64];
                 snprintf(what, sizeof what, "base %zu, vector %zu, n %zu", b, v, n);
-                check_pf_by_enumeration(&p, small_vectors[v], n, 0, what);
+                check_pf_by_enumeration(&p, small_vectors[v], n, PF_PERMUTATION, what);
                 check_em_by_enumeration(dpsel_core_em_trial, &p, small_vectors[v], n, what);
             }
         }
@@ -81,7 +81,7 @@ Test(exact_layer, pf_and_em_realise_the_pmf_with_sensitivities_3_and_1000, .time
                 char what[64];
                 snprintf(what, sizeof what, "vector %zu, D %llu, monotonic %d, n %zu", c,
                          (unsigned long long)cases[c].sensitivity, monotonic, n);
-                check_pf_by_enumeration(&p, cases[c].scores, n, 0, what);
+                check_pf_by_enumeration(&p, cases[c].scores, n, PF_PERMUTATION, what);
                 check_em_by_enumeration(dpsel_core_em_trial, &p, cases[c].scores, n, what);
             }
         }

@@ -196,7 +196,7 @@ Test(hardened_exact, pf_realises_the_pmf, .timeout = 300)
     for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
         for (size_t v = 0; v < sizeof pf_vectors / sizeof *pf_vectors; v++) {
             for (size_t n = 1; n <= 3; n++) {
-                check_pf_by_enumeration(&params[b], pf_vectors[v], n, 1, "hardened");
+                check_pf_by_enumeration(&params[b], pf_vectors[v], n, PF_HARDENED, "hardened");
             }
         }
     }

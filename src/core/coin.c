@@ -14,28 +14,24 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
 {
     /* Draw u = 0.u_0 u_1 ... uniform in [0, 1) bit by bit; heads iff u < t.
      * The first digit where u and t differ decides; if u matches every digit
-     * of t, then u >= t. */
-    unsigned u;
-    /*@ loop invariant 0 <= i <= t->lead;
-        loop assigns i, u, *rng;
-        loop variant t->lead - i;
-    */
-    for (uint64_t i = 0; i < t->lead; i++) {
-        int rc = dpsel_rng_bit(rng, &u);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        if (u != 0) {
-            *heads = 0;
-            return DPSEL_OK;
-        }
+     * of t, then u >= t.  The lead zero digits of t are read as one run:
+     * a 1 among them means u > t. */
+    uint64_t zeros;
+    int rc = dpsel_rng_zeros(rng, t->lead, &zeros);
+    if (rc != DPSEL_OK) {
+        return rc;
     }
+    if (zeros < t->lead) {
+        *heads = 0;
+        return DPSEL_OK;
+    }
+    unsigned u;
     /*@ loop invariant 0 <= i <= t->ndigits;
-        loop assigns i, u, *rng;
+        loop assigns i, u, rc, *rng;
         loop variant t->ndigits - i;
     */
     for (uint64_t i = 0; i < t->ndigits; i++) {
-        int rc = dpsel_rng_bit(rng, &u);
+        rc = dpsel_rng_bit(rng, &u);
         if (rc != DPSEL_OK) {
             return rc;
         }

@@ -40,6 +40,23 @@ typedef struct {
     uint64_t cap;
 } dpsel_decay;
 
+/* The race form of PF (src/core/race.c, spec/mechanisms.md §10) needs a
+ * decay table of 1 to DPSEL_RACE_MAX_POWERS powers (a unit 2^top <= 2^20)
+ * whose top power beta^(2^top) is below 1/2.  A geometric draw has a high
+ * part below DPSEL_RACE_ROUNDS: each more unit halves its probability, so
+ * the bound is passed with probability below 2^-4096. */
+#define DPSEL_RACE_MAX_POWERS 21u
+#define DPSEL_RACE_ROUNDS 4096u
+
+/* The race after the candidates seen so far: the leader's noisy value
+ * minus the best score, how many candidates share it, and the one kept
+ * among them (uniformly).  ties == 0 before the first candidate. */
+typedef struct {
+    int64_t value;
+    uint64_t ties;
+    uint64_t chosen;
+} dpsel_race;
+
 #include "trusted.h"
 #include "logic.h"
 
@@ -223,6 +240,104 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
 int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                            const int64_t *scores, size_t n, size_t *scratch,
                            size_t *index);
+
+/* 1 if the race can use the decay table (see above), else 0. */
+/*@ requires valid_decay(decay);
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 ==> race_decay(decay);
+*/
+int dpsel_core_race_applies(const dpsel_decay *decay);
+
+/* One round of dpsel_core_coin_odds: a fair bit 0 gives *outcome 0
+ * (probability 1/2); a 1 followed by a coin w heads gives 1 (w/2); else
+ * DPSEL_ODDS_AGAIN.  *outcome may be written on failure. */
+#define DPSEL_ODDS_AGAIN 2u
+/*@ requires \valid(rng) && \valid(outcome) && valid_dyadic(w);
+    requires \separated(rng, outcome);
+    requires \separated(rng, w, w->words + (0 .. (w->ndigits - 1) / 64));
+    requires \separated(outcome, w, w->words + (0 .. (w->ndigits - 1) / 64));
+    assigns *rng, *outcome;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *outcome <= DPSEL_ODDS_AGAIN;
+*/
+int dpsel_core_odds_round(dpsel_rng *rng, const dpsel_dyadic *w, unsigned *outcome);
+
+/* A coin with P(heads) = w / (1 + w): rounds of a fair bit and a coin w.
+ * DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS rounds (each ends with
+ * probability >= 1/2). */
+/*@ requires \valid(rng) && \valid(heads) && valid_dyadic(w);
+    requires \separated(rng, heads);
+    requires \separated(rng, w, w->words + (0 .. (w->ndigits - 1) / 64));
+    requires \separated(heads, w, w->words + (0 .. (w->ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+*/
+int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads);
+
+/* A geometric draw: P(*draw >= k) = beta^k, from the binary digits below
+ * 2^top (independent coins) and a high part (coins of beta^(2^top)).
+ * DPSEL_EUNLIKELY if the high part reaches DPSEL_RACE_ROUNDS. */
+/*@ requires \valid(rng) && \valid(draw) && \separated(rng, draw) && race_decay(decay);
+    requires \separated(rng, draw, decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, draw, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *draw;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *draw < race_limit(decay->npowers);
+*/
+int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *draw);
+
+/* A coin with P(heads) = beta^t for any t: t >> top coins of
+ * beta^(2^top), then dpsel_core_coin_power on the rest.  For t = 0 the
+ * coin is certain. */
+/*@ requires \valid(rng) && \valid(heads) && \separated(rng, heads) && race_decay(decay);
+    requires \separated(rng, heads, decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, heads, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+*/
+int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, int *heads);
+
+/* Adds one candidate, of clamped gap g' = gap, to the race: it joins the
+ * leader (a tie), overtakes it, or drops out.  The state stays within
+ * race_state; DPSEL_EUNLIKELY if a noisy value passes race_limit. */
+/*@ requires \valid(rng) && \valid(race) && race_decay(decay);
+    requires \separated(rng, race, decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, race, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    requires gap <= decay->cap && candidate < DPSEL_MAX_CANDIDATES;
+    requires race_state(race, decay, candidate);
+    assigns *rng, *race;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> race_state(race, decay, candidate + 1);
+*/
+int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                         uint64_t gap, uint64_t candidate);
+
+/* Permute-and-flip as the race: every candidate in index order through
+ * dpsel_core_race_step, no scratch memory; the same distribution as
+ * dpsel_core_pf (spec/mechanisms.md §10). */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && race_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \separated(rng, index, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
+                       const int64_t *scores, size_t n, size_t *index);
 
 /* One trial of the exponential mechanism: draws a candidate uniformly and
  * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the

@@ -1,35 +1,101 @@
 /* Unbiased uniform integers from single random bits (Fast Dice Roller). */
 #include "core.h"
 
+/* Appending bits < scale to a prefix c < v stays below v * scale.  A ghost
+ * lemma function, called with the values at hand: its ground conclusion
+ * spares the provers a quantified lemma next to pow2's definition. */
+/*@ ghost
+    /@ requires c < v && bits < scale;
+       assigns \nothing;
+       ensures c * scale + bits < v * scale;
+    @/
+    static void lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits)
+    {
+        /@ assert (c + 1) * scale <= v * scale; @/
+    }
+*/
+
+/* Whether v * scale <= top, without computing the product (which may not
+ * fit in 64 bits). */
+/*@ requires 1 <= scale;
+    assigns \nothing;
+    ensures \result == 0 || \result == 1;
+    ensures \result == 1 <==> v * scale <= top;
+*/
+static int scaled_at_most(uint64_t v, uint64_t scale, uint64_t top)
+{
+    uint64_t quotient = top / scale;
+    //@ assert quotient * scale <= top < quotient * scale + scale;
+    //@ assert v <= quotient ==> v * scale <= quotient * scale;
+    //@ assert v > quotient ==> (quotient + 1) * scale <= v * scale;
+    return v <= quotient;
+}
+
+/* The length of a doubling run: the smallest m with v * 2^m >= k, by a
+ * binary search on m (no loop over the bits). */
+/*@ requires 1 <= v < k <= 9223372036854775808;
+    assigns \nothing;
+    ensures 1 <= \result <= 63;
+    ensures k <= v * pow2(\result) < 2 * k;
+*/
+static unsigned doublings(uint64_t v, uint64_t k)
+{
+    //@ ghost dpsel_lemma_pow2_shift();
+    uint64_t top = k - 1;
+    //@ assert top < pow2(64) <= v * pow2(64);
+    unsigned under = 0;  /* the largest m with v * 2^m < k found so far */
+    /*@ loop invariant step == 64 || step == 32 || step == 16 || step == 8 ||
+                       step == 4 || step == 2 || step == 1;
+        loop invariant under + step <= 64;
+        loop invariant v * pow2(under) <= top;
+        loop invariant top < v * pow2(under + step);
+        loop assigns step, under;
+        loop variant step;
+    */
+    for (unsigned step = 64; step > 1;) {
+        step /= 2;
+        uint64_t scale = (uint64_t)1 << (under + step);
+        //@ assert scale == pow2(under + step);
+        if (scaled_at_most(v, scale, top)) {
+            under += step;
+        }
+    }
+    //@ assert step_one: top < v * pow2(under + 1);
+    //@ assert pow2(under + 1) == 2 * pow2(under);
+    //@ assert v * pow2(under + 1) == 2 * (v * pow2(under));
+    return under + 1;
+}
+
 int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
 {
     /* Invariant: c is uniform in [0, v) given everything drawn so far, and
-     * c < v < k before each doubling run, so 2v and 2c + 1 fit in 64 bits. */
+     * c < v < k before each doubling run, so 2v and 2c + 1 fit in 64 bits.
+     * A doubling run (v = 2v, c = 2c + bit until v >= k) reads its bits in
+     * one dpsel_rng_bits call. */
     uint64_t v = 1;
     uint64_t c = 0;
     if (k == 1) {
         *out = 0;
         return DPSEL_OK;
     }
+    //@ ghost dpsel_lemma_pow2_shift();
     /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
         loop invariant 1 <= v < k && c < v;
         loop assigns round, v, c, *rng;
         loop variant DPSEL_REJECTION_ROUNDS - round;
     */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
-        /*@ loop invariant 1 <= v < 2 * k && c < v;
-            loop assigns v, c, *rng;
-            loop variant k - v;
-        */
-        while (v < k) {
-            unsigned bit;
-            int rc = dpsel_rng_bit(rng, &bit);
-            if (rc != DPSEL_OK) {
-                return rc;
-            }
-            v = 2 * v;
-            c = 2 * c + bit;
+        unsigned m = doublings(v, k);
+        uint64_t bits;
+        int rc = dpsel_rng_bits(rng, m, &bits);
+        if (rc != DPSEL_OK) {
+            return rc;
         }
+        uint64_t scale = (uint64_t)1 << m;
+        //@ assert scale == pow2(m);
+        //@ ghost lemma_append_below(c, v, scale, bits);
+        v = v * scale;
+        c = c * scale + bits;
         if (c < k) {
             *out = c;
             return DPSEL_OK;

@@ -1,0 +1,232 @@
+/*
+ * Permute-and-flip as a race of geometric noise (spec/mechanisms.md §10):
+ * the candidate with the largest q'_r + G_r wins, ties broken uniformly,
+ * where P(G_r >= k) = beta^k.  One pass over the scores, O(1) memory.
+ */
+#include "core.h"
+
+int dpsel_core_race_applies(const dpsel_decay *decay)
+{
+    /* The high part of a geometric draw counts heads of the coin
+     * beta^(2^top); below 1/2 (a zero digit after the point: lead >= 1),
+     * each more head halves the probability, which bounds the draws. */
+    if (decay->npowers < 1 || decay->npowers > DPSEL_RACE_MAX_POWERS) {
+        return 0;
+    }
+    return decay->powers[decay->npowers - 1].lead >= 1;
+}
+
+int dpsel_core_odds_round(dpsel_rng *rng, const dpsel_dyadic *w, unsigned *outcome)
+{
+    /* 0 with probability 1/2, 1 with probability w/2, else again. */
+    unsigned bit;
+    int rc = dpsel_rng_bit(rng, &bit);
+    if (rc != DPSEL_OK || bit == 0) {
+        *outcome = 0;
+        return rc;
+    }
+    int coin;
+    rc = dpsel_core_coin_dyadic(rng, w, &coin);
+    if (rc == DPSEL_OK) {
+        *outcome = coin ? 1u : DPSEL_ODDS_AGAIN;
+    }
+    return rc;
+}
+
+int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads)
+{
+    /* Rounds are independent and alike: the first that ends gives 1 with
+     * probability (w/2) / (1/2 + w/2) = w / (1 + w). */
+    /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
+        loop assigns round, *rng;
+        loop variant DPSEL_REJECTION_ROUNDS - round;
+    */
+    for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        unsigned outcome;
+        int rc = dpsel_core_odds_round(rng, w, &outcome);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (outcome != DPSEL_ODDS_AGAIN) {
+            *heads = (int)outcome;
+            return DPSEL_OK;
+        }
+    }
+    return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *draw)
+{
+    /* With unit = 2^top, draw = high * unit + low.  P(draw = e) is
+     * proportional to beta^e = w^high * prod_i beta^(2^i d_i) over the
+     * binary digits d_i of low: high and the digits are independent, high
+     * geometric of ratio w = beta^(2^top), and d_i = 1 with probability
+     * beta^(2^i) / (1 + beta^(2^i)). */
+    unsigned top = decay->npowers - 1;
+    //@ ghost dpsel_lemma_pow2_shift();
+    uint64_t unit = (uint64_t)1 << top;
+    //@ assert unit == pow2(top) && unit <= 1048576;
+    uint64_t low = 0;
+    /*@ loop invariant 0 <= i <= top;
+        loop invariant 0 <= low < pow2(top - i);
+        loop assigns i, low, *rng;
+        loop variant i;
+    */
+    for (unsigned i = top; i > 0; i--) {
+        int digit;
+        int rc = dpsel_core_coin_odds(rng, &decay->powers[i - 1], &digit);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        //@ assert pow2(top - i + 1) == 2 * pow2(top - i);
+        low = 2 * low + (uint64_t)digit;
+    }
+    /*@ loop invariant 0 <= high <= DPSEL_RACE_ROUNDS;
+        loop assigns high, *rng;
+        loop variant DPSEL_RACE_ROUNDS - high;
+    */
+    for (uint64_t high = 0; high < DPSEL_RACE_ROUNDS; high++) {
+        int heads;
+        int rc = dpsel_core_coin_dyadic(rng, &decay->powers[top], &heads);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (!heads) {
+            //@ assert high * unit + low < (high + 1) * unit <= DPSEL_RACE_ROUNDS * unit;
+            *draw = high * unit + low;
+            return DPSEL_OK;
+        }
+    }
+    return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, int *heads)
+{
+    /* beta^t = w^high * beta^rest with t = high * 2^top + rest, rest < 2^top:
+     * high coins of w, the least likely first, then the table's coin. */
+    unsigned top = decay->npowers - 1;
+    //@ ghost dpsel_lemma_pow2_shift();
+    uint64_t unit = (uint64_t)1 << top;  /* divisions by it compile to shifts */
+    //@ assert unit == pow2(top) && unit >= 1;
+    uint64_t high = t / unit;
+    uint64_t rest = t % unit;
+    /*@ loop invariant 0 <= i <= high;
+        loop assigns i, *rng;
+        loop variant high - i;
+    */
+    for (uint64_t i = 0; i < high; i++) {
+        int coin;
+        int rc = dpsel_core_coin_dyadic(rng, &decay->powers[top], &coin);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (!coin) {
+            *heads = 0;
+            return DPSEL_OK;
+        }
+    }
+    return dpsel_core_coin_power(rng, decay->powers, top, rest, heads);
+}
+
+/* The candidate ties with the leader: it becomes the kept one with
+ * probability 1 / (number tied), which keeps the choice uniform. */
+/*@ requires \valid(rng) && \valid(race) && \separated(rng, race);
+    requires 1 <= race->ties < candidate + 1 <= DPSEL_MAX_CANDIDATES;
+    requires race->chosen < candidate;
+    assigns *rng, race->ties, race->chosen;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1 &&
+            race->chosen <= candidate;
+*/
+static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
+{
+    uint64_t ties = race->ties + 1;
+    uint64_t draw;
+    int rc = dpsel_core_uniform(rng, ties, &draw);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    race->ties = ties;
+    if (draw == 0) {
+        race->chosen = candidate;
+    }
+    return DPSEL_OK;
+}
+
+int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                         uint64_t gap, uint64_t candidate)
+{
+    //@ ghost dpsel_lemma_pow2_shift();
+    //@ assert pow2(decay->npowers - 1) <= pow2(20) == 1048576;
+    //@ assert decay->cap < pow2(decay->npowers) <= pow2(21) == 2097152;
+    int64_t limit = (int64_t)DPSEL_RACE_ROUNDS << (decay->npowers - 1);
+    //@ assert limit == race_limit(decay->npowers) <= 4294967296;
+    uint64_t excess;   /* by how much G exceeds the leader's threshold */
+    int rc;
+    if (race->ties == 0) {
+        rc = dpsel_core_geometric(rng, decay, &excess);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        race->value = (int64_t)excess - (int64_t)gap;
+        race->ties = 1;
+        race->chosen = candidate;
+        return DPSEL_OK;
+    }
+    /* The candidate reaches the leader iff G >= threshold. */
+    int64_t threshold = race->value + (int64_t)gap;
+    if (threshold > 0) {
+        int heads;
+        rc = dpsel_core_coin_wide(rng, decay, (uint64_t)threshold, &heads);
+        if (rc != DPSEL_OK || !heads) {
+            return rc;
+        }
+        /* Given G >= threshold, G - threshold is geometric again. */
+        rc = dpsel_core_geometric(rng, decay, &excess);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    } else {
+        uint64_t noise;
+        rc = dpsel_core_geometric(rng, decay, &noise);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        //@ assert 0 <= -threshold <= decay->cap < 2097152;
+        //@ assert noise < race_limit(decay->npowers) <= 4294967296;
+        excess = noise + (uint64_t)(-threshold);
+    }
+    if (excess == 0) {
+        return join_tie(rng, race, candidate);
+    }
+    /* A new leader, at value + excess; beyond the limit only with
+     * probability below 2^-4096 (spec/mechanisms.md §10). */
+    if (excess >= (uint64_t)(limit - race->value)) {
+        return DPSEL_EUNLIKELY;
+    }
+    race->value += (int64_t)excess;
+    race->ties = 1;
+    race->chosen = candidate;
+    return DPSEL_OK;
+}
+
+int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
+                       const int64_t *scores, size_t n, size_t *index)
+{
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    dpsel_race race = { 0, 0, 0 };
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant race_state(&race, decay, i);
+        loop assigns i, race, *rng;
+        loop variant n - i;
+    */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t gap = dpsel_core_clamped_gap(best, scores[i], decay->cap);
+        int rc = dpsel_core_race_step(rng, decay, &race, gap, i);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    *index = (size_t)race.chosen;
+    return DPSEL_OK;
+}
