@@ -22,6 +22,10 @@ HARDENING := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fstack-clash-protecti
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CFLAGS) -Iinclude -Ispec
 LDHARDENING := -Wl,-z,relro,-z,now
+# Link-time optimisation lets the samplers inline the random source's bit
+# readers (src/rng.c) across files; fat objects keep libdpsel.a usable by any
+# linker.  The clang builds (sanitize, fuzz) set LTO to nothing.
+LTO ?= -flto=auto -ffat-lto-objects
 LIBS := -lmpfr -lgmp -lsodium
 
 CORE_SRC := $(wildcard src/core/*.c)
@@ -43,7 +47,7 @@ all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(LTO) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
 
 $(BUILD)/src/cli/%.o: src/cli/%.c include/dpsel.h $(wildcard src/cli/*.h)
 	@mkdir -p $(dir $@)
@@ -54,12 +58,12 @@ $(STATIC): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LTO) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) -o $@ $^ $(LIBS)
 	ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so.$(SOVERSION)
 	ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
-	$(CC) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
+	$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the static library and may call its internal (core) functions.
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
@@ -85,7 +89,7 @@ valgrind: $(TOOL)
 SANITIZE_BUILD := $(BUILD)/sanitize
 SANITIZE_CC := clang -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 sanitize:
-	$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" \
+	$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(SANITIZE_BUILD)/dpsel $(SANITIZE_BUILD)/tests/dpsel-tests
 	sh tests/sanitize.sh $(SANITIZE_BUILD)
 
@@ -96,7 +100,7 @@ FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_HARNESSES := input params select
 fuzz-build:
-	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" \
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)
 
 fuzz: fuzz-build
@@ -158,7 +162,7 @@ plots: all
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:
 # any option of bench_select, e.g. BENCH_ARGS="--n 1e3,1e5 --eps 1").
 $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
-	$(CC) $(ALL_CFLAGS) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
+	$(CC) $(ALL_CFLAGS) $(LTO) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
 
 bench: $(BUILD)/bench_select
 	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)

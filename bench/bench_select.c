@@ -81,7 +81,7 @@ static int read_scores(bench_case *c, uint64_t *out)
 
 static int dpsel_run(bench_case *c, dpsel_mechanism mechanism, uint64_t *out)
 {
-    size_t index;
+    size_t index = 0;
     int rc = dpsel_select(c->selector, mechanism, c->scores, c->n, c->rng, &index);
     *out = index;
     return rc;

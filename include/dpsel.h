@@ -184,7 +184,10 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
 
 /* One epsilon-DP selection: stores in *index the released candidate, in
  * 0..n-1.  scores[0..n-1] are the candidates' scores (higher is better; any
- * int64 values).  PF needs n machine words of scratch memory, EM none.
+ * int64 values).  PF runs as a race of geometric noise in one pass and no
+ * extra memory when the selector's decay table allows it (its top power
+ * beta^(2^top) below 1/2: always with the default gap cap), otherwise by a
+ * random permutation in n machine words of scratch memory; EM needs none.
  * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
  * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
  * rng), DPSEL_EUNLIKELY. */
