@@ -29,7 +29,7 @@ LTO ?= -flto=auto -ffat-lto-objects
 LIBS := -lmpfr -lgmp -lsodium
 
 CORE_SRC := $(wildcard src/core/*.c)
-LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) src/rng.c src/select.c src/error.c src/tasks.c
+LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) $(wildcard src/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -45,7 +45,7 @@ TESTS := $(BUILD)/tests/dpsel-tests
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
-$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
+$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*.h src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LTO) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
 

@@ -1,12 +1,7 @@
 /* Selectors: the exact decay table, and selections through the core. */
 #include <stdlib.h>
 
-#include "exact/exact.h"
-
-struct dpsel_selector {
-    dpsel_params params;
-    dpsel_decay_table table;
-};
+#include "selector.h"
 
 int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
 {
@@ -55,8 +50,7 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
     if (n > DPSEL_MAX_CANDIDATES || (mechanism != DPSEL_PF && mechanism != DPSEL_EM)) {
         return DPSEL_ERANGE;
     }
-    dpsel_decay decay = { selector->table.powers, selector->table.npowers,
-                          selector->params.gap_cap };
+    dpsel_decay decay = dpsel_selector_decay(selector);
     size_t chosen = 0;
     int rc;
     if (mechanism == DPSEL_EM) {
