@@ -142,7 +142,7 @@ typedef struct {
     uint64_t block_;
     unsigned char buffer_[256];
     unsigned buffer_pos_;
-    unsigned current_byte_;
+    uint64_t current_word_;
     unsigned bits_left_;
 } dpsel_rng;
 
@@ -184,10 +184,12 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
 
 /* One epsilon-DP selection: stores in *index the released candidate, in
  * 0..n-1.  scores[0..n-1] are the candidates' scores (higher is better; any
- * int64 values).  PF runs as a race of geometric noise in one pass and no
- * extra memory when the selector's decay table allows it (its top power
- * beta^(2^top) below 1/2: always with the default gap cap), otherwise by a
- * random permutation in n machine words of scratch memory; EM needs none.
+ * int64 values).  When the selector's decay table allows it (its top power
+ * beta^(2^top) below 1/2: always with the default gap cap), PF walks its
+ * random order for up to min(1024, n/2) candidates and, if none comes up
+ * heads, settles the rest as a race of geometric noise in one pass: no heap
+ * memory, 8 KiB of stack.  Otherwise PF permutes, in n machine words of
+ * scratch memory.  EM needs none.
  * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
  * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
  * rng), DPSEL_EUNLIKELY. */
@@ -208,6 +210,53 @@ DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mecha
 DPSEL_API int dpsel_select_hardened(const dpsel_selector *selector,
                                     dpsel_mechanism mechanism, const int64_t *scores,
                                     size_t n, dpsel_rng *rng, size_t *index);
+
+/* ----------------------------------------------------------- streaming PF */
+
+/* PF on scores given one at a time, for candidates too many to hold in
+ * memory: PF's race of geometric noise (spec/mechanisms.md §10) in a few
+ * machine words, whatever n.  The caller passes the largest score first (a
+ * first pass over its data), then every score in order; the released index
+ * is the 0-based position of a score in that order, with exactly the
+ * distribution of dpsel_select's PF on the same scores.  The fields are
+ * private: use the functions below.  Lives wherever the caller puts it (no
+ * allocation); one thread at a time.  A zero-initialised stream counts as
+ * not started. */
+typedef struct {
+    const dpsel_selector *selector_;
+    int64_t best_;
+    uint64_t added_;
+    int state_;
+    int best_added_;
+    int64_t race_value_;
+    uint64_t race_ties_;
+    uint64_t race_chosen_;
+} dpsel_pf_stream;
+
+/* Starts (or restarts) a selection whose largest score is `best`.  The
+ * selector must outlive the stream, which keeps a pointer to it.  Errors:
+ * DPSEL_ENULL; DPSEL_ERANGE when the selector's decay table does not allow
+ * the race (its top power beta^(2^top) is not below 1/2, as with a gap cap
+ * of 1 and beta >= 1/2): then use dpsel_select, which permutes.  On failure
+ * *stream is left untouched. */
+DPSEL_API int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selector *selector,
+                                    int64_t best);
+
+/* Adds the next candidate's score.  Errors: DPSEL_ENULL; DPSEL_ERANGE when
+ * score > best, for a score past the 2^62nd, or when the stream is not
+ * started, has failed or is finished; DPSEL_ERANDOM (also for a wiped
+ * rng), DPSEL_EUNLIKELY.  Any error fails the stream for good: every later
+ * dpsel_pf_stream_add and dpsel_pf_stream_finish returns DPSEL_ERANGE
+ * until it is started again. */
+DPSEL_API int dpsel_pf_stream_add(dpsel_pf_stream *stream, int64_t score, dpsel_rng *rng);
+
+/* Ends the selection: stores in *index the released position.  Errors:
+ * DPSEL_ENULL; DPSEL_EEMPTY when no score was added; DPSEL_ERANGE when no
+ * added score equalled `best` (it was not the largest score, so the gaps
+ * were wrong: nothing is released), or the stream is not started, has
+ * failed or is finished.  An error fails the stream, as above; on failure
+ * *index is left untouched. */
+DPSEL_API int dpsel_pf_stream_finish(dpsel_pf_stream *stream, size_t *index);
 
 /* --------------------------------------------------- exact distribution */
 

@@ -5,7 +5,7 @@
  * stream, most significant bit of each byte first: dpsel_rng_bit() (one bit),
  * dpsel_rng_zeros() (a run of zeros and the 1 that ends it) and
  * dpsel_rng_bits() (count bits as an integer).  The last two take whole runs
- * from the current byte of an OS or seeded source, and go through
+ * from the current 64-bit word of an OS or seeded source, and go through
  * dpsel_rng_bit() for a custom source; either way they read exactly the bits,
  * and report exactly the errors, of the equivalent loop of dpsel_rng_bit()
  * calls (spec/trusted.h, tests/test_rng_bits.c).
@@ -114,7 +114,9 @@ static int fill_from_stream(dpsel_rng *rng)
     return DPSEL_OK;
 }
 
-static int next_byte(dpsel_rng *rng, unsigned *byte)
+/* The next 8 bytes of the buffer as one word, the first byte in its high
+ * bits, so that the word's bits from the top are the stream's bits. */
+static int next_word(dpsel_rng *rng, uint64_t *word)
 {
     if (rng->buffer_pos_ == sizeof rng->buffer_) {
         int rc = rng->kind_ == RNG_OS ? fill_from_os(rng) : fill_from_stream(rng);
@@ -123,9 +125,13 @@ static int next_byte(dpsel_rng *rng, unsigned *byte)
         }
         rng->buffer_pos_ = 0;
     }
-    *byte = rng->buffer_[rng->buffer_pos_];
-    rng->buffer_[rng->buffer_pos_] = 0;  /* a used bit is not kept */
-    rng->buffer_pos_++;
+    uint64_t value = 0;
+    for (unsigned i = 0; i < 8; i++) {
+        value = value << 8 | rng->buffer_[rng->buffer_pos_ + i];
+    }
+    memset(rng->buffer_ + rng->buffer_pos_, 0, 8);  /* a used bit is not kept */
+    rng->buffer_pos_ += 8;
+    *word = value;
     return DPSEL_OK;
 }
 
@@ -136,17 +142,23 @@ static int is_buffered(const dpsel_rng *rng)
     return rng->kind_ == RNG_OS || rng->kind_ == RNG_SEEDED;
 }
 
-/* Makes sure the current byte of a buffered source has an unread bit. */
+/* Makes sure the current word of a buffered source has an unread bit. */
 static int ensure_unread_bit(dpsel_rng *rng)
 {
     if (rng->bits_left_ == 0) {
-        int rc = next_byte(rng, &rng->current_byte_);
+        int rc = next_word(rng, &rng->current_word_);
         if (rc != DPSEL_OK) {
             return rc;
         }
-        rng->bits_left_ = 8;
+        rng->bits_left_ = 64;
     }
     return DPSEL_OK;
+}
+
+/* The low `count` bits of a word, 0 <= count <= 64. */
+static uint64_t low_bits(uint64_t word, unsigned count)
+{
+    return count == 64 ? word : word & ((UINT64_C(1) << count) - 1u);
 }
 
 int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
@@ -167,7 +179,7 @@ int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
         return rc;
     }
     rng->bits_left_--;
-    *bit = (rng->current_byte_ >> rng->bits_left_) & 1u;
+    *bit = (unsigned)(rng->current_word_ >> rng->bits_left_) & 1u;
     return DPSEL_OK;
 }
 
@@ -191,7 +203,7 @@ static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 }
 
 /* dpsel_rng_zeros on a buffered source: the run of zeros in the unread bits
- * of the current byte is found with one count of leading zeros. */
+ * of the current word is found with one count of leading zeros. */
 static int zeros_from_buffer(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 {
     uint64_t count = 0;
@@ -200,10 +212,10 @@ static int zeros_from_buffer(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
         if (rc != DPSEL_OK) {
             return rc;
         }
-        unsigned unread = rng->current_byte_ & ((1u << rng->bits_left_) - 1u);
-        /* zeros before the first unread 1, or to the end of the byte */
+        uint64_t unread = low_bits(rng->current_word_, rng->bits_left_);
+        /* zeros before the first unread 1, or to the end of the word */
         unsigned run = unread == 0 ? rng->bits_left_
-                                   : rng->bits_left_ - 1u - (31u - (unsigned)__builtin_clz(unread));
+                                   : rng->bits_left_ - 1u - (63u - (unsigned)__builtin_clzll(unread));
         if (limit - count <= run) {
             rng->bits_left_ -= (unsigned)(limit - count);
             count = limit;
@@ -243,7 +255,7 @@ static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
 }
 
 /* dpsel_rng_bits on a buffered source: as many unread bits of the current
- * byte at a time as are wanted. */
+ * word at a time as are wanted. */
 static int bits_from_buffer(dpsel_rng *rng, unsigned count, uint64_t *value)
 {
     uint64_t read = 0;
@@ -252,9 +264,10 @@ static int bits_from_buffer(dpsel_rng *rng, unsigned count, uint64_t *value)
         if (rc != DPSEL_OK) {
             return rc;
         }
+        /* count <= 63, so take < 64 and the shifts are defined */
         unsigned take = count < rng->bits_left_ ? count : rng->bits_left_;
         rng->bits_left_ -= take;
-        unsigned chunk = (rng->current_byte_ >> rng->bits_left_) & ((1u << take) - 1u);
+        uint64_t chunk = low_bits(rng->current_word_ >> rng->bits_left_, take);
         read = read << take | chunk;
         count -= take;
     }

@@ -34,9 +34,23 @@ void dpsel_selector_free(dpsel_selector *selector)
     }
 }
 
-/* Both modes: the checks and the core sampler.  PF runs as the race (no
- * scratch memory) when the decay table allows it, else by its permutation;
- * the hardened mode always permutes (spec/timing.md). */
+/* PF visits at most this many candidates of its random order before the
+ * race settles the rest (spec/mechanisms.md §11): enough for the first
+ * heads to come early on typical scores, and 8 KiB of stack. */
+#define PF_VISITS 1024
+
+/* PF when the decay table allows the race: first visits, then the race. */
+static int pf_by_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t n, size_t *chosen)
+{
+    size_t visited[PF_VISITS];
+    size_t visits = n / 2 < PF_VISITS ? n / 2 : PF_VISITS;
+    return dpsel_core_pf_visits(rng, decay, scores, n, visited, visits, chosen);
+}
+
+/* Both modes: the checks and the core sampler.  PF runs by its first visits
+ * and the race (no heap memory) when the decay table allows it, else by its
+ * permutation; the hardened mode always permutes (spec/timing.md). */
 static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechanism,
                           const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index,
                           int hardened)
@@ -57,7 +71,7 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
         rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
                       : dpsel_core_em(rng, &decay, scores, n, &chosen);
     } else if (!hardened && dpsel_core_race_applies(&decay)) {
-        rc = dpsel_core_pf_race(rng, &decay, scores, n, &chosen);
+        rc = pf_by_visits(rng, &decay, scores, n, &chosen);
     } else {
         size_t *scratch = calloc(n, sizeof *scratch);
         if (scratch == NULL) {

@@ -421,6 +421,38 @@ fi
 expect_ok help-after-command "usage: dpsel select" -- select --help
 expect_ok version "dpsel 0.1.0" -- --version
 
+# ========================================================== streamed select
+
+# select with PF on a regular file streams it (stream_select.c): the same
+# checks and messages as the in-memory path (standard input, --hardened,
+# EM), in passes. One candidate 1000 above the rest wins but with
+# probability below 5000 * 2^-64, so the label and index are known.
+awk 'BEGIN { print "label,score"; for (i = 0; i < 5000; i++) print "c" i "," (i == 3999 ? 1000 : i % 7) }' > "$d/stream.csv"
+awk 'BEGIN { for (i = 0; i < 5000; i++) print (i == 3999 ? 1000 : i % 7) }' > "$d/stream-scores.csv"
+awk 'BEGIN { print "label,score"; for (i = 0; i < 5000; i++) print "c" (i == 4500 ? 123 : i) "," i % 7 }' > "$d/stream-dup.csv"
+awk 'BEGIN { print "label,score"; for (i = 0; i < 5000; i++) print "c" i "," (i == 4900 ? "12x" : i % 7) }' > "$d/stream-bad.csv"
+fixture mixed-dup.csv '5\nx,3\n0,4\n'
+expect_ok stream-labels '{"choice": "c3999", "index": 3999}' -- select --epsilon 1 --json "$d/stream.csv"
+expect_ok stream-scores-only -r '^3999$' -- select --epsilon 1 "$d/stream-scores.csv"
+expect_ok stream-count-3 '{"choices": ["c3999", "c3999", "c3999"], "indices": [3999, 3999, 3999]}' \
+    -e "3 selections, each epsilon <= 1.0000000000000000" -- select --epsilon 1 --count 3 --json "$d/stream.csv"
+expect_ok stream-scores-only-count-3 '{"choices": ["3999", "3999", "3999"], "indices": [3999, 3999, 3999]}' \
+    -e "3 selections" -- select --epsilon 1 --count 3 --json "$d/stream-scores.csv"
+expect_ok stream-count-seeded -d -e "warning: --seed" -r '^c[0-9]+$' -- select --epsilon 0.001 --count 5 --seed 5eed "$d/stream.csv"
+expect_ok stream-crlf -r '^(a|b)$' -- select --epsilon 1 "$d/crlf.csv"
+expect_ok stream-comments -r '^(x|y)$' -- select --epsilon 1 "$d/comments.csv"
+expect_ok stream-bom-header -r '^(a|b)$' -- select --epsilon 1 "$d/bom.csv"
+expect_ok stream-bin-count -r '^(0|1)$' -- select --epsilon 1 "$d/bin-count.csv"
+expect_ok stream-no-final-newline -r '^(a|b)$' -- select --epsilon 1 "$d/crlf-blank.csv"
+expect_error stream-duplicate "$d/stream-dup.csv:4502: duplicate label 'c123' (first on line 125)" -- select --epsilon 1 "$d/stream-dup.csv"
+expect_error stream-duplicate-in-memory "<stdin>:4502: duplicate label 'c123' (first on line 125)" -- select --epsilon 1 - < "$d/stream-dup.csv"
+# a `score` line's label is its position: '0' on line 1, then a label '0'
+expect_error stream-duplicate-position "$d/mixed-dup.csv:3: duplicate label '0' (first on line 1)" -- select --epsilon 1 "$d/mixed-dup.csv"
+expect_error stream-duplicate-position-in-memory "<stdin>:3: duplicate label '0' (first on line 1)" -- select --epsilon 1 < "$d/mixed-dup.csv"
+expect_error stream-bad-line-late "$d/stream-bad.csv:4902: score is not an integer: '12x'" -- select --epsilon 1 --count 2 "$d/stream-bad.csv"
+
+# ====================================================== end of streamed select
+
 # ============================================== histogram tasks and curve (H5)
 
 fixture hist.csv 'bin,count\n0,1\n1,2\n2,3\n3,4\n'

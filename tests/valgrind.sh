@@ -64,6 +64,8 @@ fixture bad-utf8.csv 'label,score\n\377abc,1\n'
 fixture empty.csv ''
 fixture neighbour.csv 'label,score\nalice,11\nbob,8\ncarol,7\ndave,10\n'
 fixture far.csv 'label,score\nalice,4\nbob,9\ncarol,7\ndave,10\n'
+fixture scores.csv '5\n-3\n7\n'
+fixture mixed-dup.csv '5\nx,3\n0,4\n'
 f=$work/basic.csv
 
 # Successful commands: exit 0.
@@ -79,6 +81,11 @@ check pmf-stdin             0 -- pmf --base 1/2^1 - < "$f"
 check params-epsilon        0 -- params --epsilon 1
 check params-json-base      0 -- params --base 3/2^2 --monotonic --gap-cap 10 --json
 check help                  0 -- --help
+# select with PF on a regular file streams it (stream_select.c); standard
+# input is read into memory
+check select-stream-count   0 -- select --epsilon 1 --count 3 --json --seed 5 "$f"
+check select-stream-scores  0 -- select --epsilon 1 --count 2 "$work/scores.csv"
+check select-stdin          0 -- select --epsilon 1 --seed 6 - < "$f"
 check select-hardened-pf    0 -- select --epsilon 1 --hardened --seed 3 "$f"
 check select-hardened-em    0 -- select --epsilon 1 --hardened --mechanism em --seed 4 "$f"
 check curve-json            0 -- curve --epsilons 0.5,1,2 --json "$f"
@@ -89,6 +96,8 @@ check audit-broken          1 -- audit --epsilon 1 "$f" "$work/far.csv"
 # Failing commands: exit 2, and nothing leaks on the error paths either.
 check bad-score-line        2 -- select --epsilon 1 "$work/bad-score.csv"
 check duplicate-label       2 -- pmf --epsilon 1 "$work/dup.csv"
+check stream-duplicate      2 -- select --epsilon 1 "$work/dup.csv"
+check stream-dup-position   2 -- select --epsilon 1 "$work/mixed-dup.csv"
 check invalid-utf8          2 -- pmf --epsilon 1 "$work/bad-utf8.csv"
 check empty-file            2 -- select --epsilon 1 "$work/empty.csv"
 check unknown-option        2 -- select --epsilon 1 --foo "$f"

@@ -17,27 +17,39 @@
 #include <string.h>
 #include <strings.h>
 
-typedef struct {
-    const char *name;
-    size_t line;
-    char *message;
-    size_t message_size;
-} context;
+static int vfail(const line_reader *r, size_t line, const char *format, va_list args)
+    __attribute__((format(printf, 3, 0)));
 
-static int fail(const context *ctx, const char *format, ...)
+static int vfail(const line_reader *r, size_t line, const char *format, va_list args)
+{
+    int used = line == 0
+        ? snprintf(r->message, r->message_size, "%s: ", r->name)
+        : snprintf(r->message, r->message_size, "%s:%zu: ", r->name, line);
+    if (used >= 0 && (size_t)used < r->message_size) {
+        vsnprintf(r->message + used, r->message_size - (size_t)used, format, args);
+    }
+    return -1;
+}
+
+int reader_fail(const line_reader *r, size_t line, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vfail(r, line, format, args);
+    va_end(args);
+    return -1;
+}
+
+/* The message about the line last read. */
+static int fail(const line_reader *r, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
 
-static int fail(const context *ctx, const char *format, ...)
+static int fail(const line_reader *r, const char *format, ...)
 {
-    int used = ctx->line == 0
-        ? snprintf(ctx->message, ctx->message_size, "%s: ", ctx->name)
-        : snprintf(ctx->message, ctx->message_size, "%s:%zu: ", ctx->name, ctx->line);
-    if (used >= 0 && (size_t)used < ctx->message_size) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(ctx->message + used, ctx->message_size - (size_t)used, format, args);
-        va_end(args);
-    }
+    va_list args;
+    va_start(args, format);
+    vfail(r, r->line, format, args);
+    va_end(args);
     return -1;
 }
 
@@ -145,9 +157,15 @@ static int append(candidates *c, size_t *capacity, char *label, int64_t score, s
     return 0;
 }
 
-/* Parses one content line into a candidate. */
-static int parse_line(const context *ctx, candidates *c, size_t *capacity, char *text,
-                      int may_be_header)
+const char *position_label(size_t index, char *out)
+{
+    snprintf(out, POSITION_TEXT, "%zu", index);
+    return out;
+}
+
+/* Parses one content line: 1 for a candidate (*label NULL for a `score`
+ * line), 0 for the header, -1 for an error. */
+static int parse_line(const line_reader *r, char *text, const char **label, int64_t *score)
 {
     char quoted[QUOTED_MAX];
     char *comma = strrchr(text, ',');
@@ -156,33 +174,120 @@ static int parse_line(const context *ctx, candidates *c, size_t *capacity, char 
     if (comma != NULL) {
         *comma = '\0';
         label_text = trim(text);
-        if (may_be_header && is_header(label_text, score_text)) {
+        if (!r->seen_content && is_header(label_text, score_text)) {
             return 0;
         }
         if (*label_text == '\0') {
-            return fail(ctx, "empty label");
+            return fail(r, "empty label");
         }
         if (!valid_label((const unsigned char *)label_text)) {
-            return fail(ctx, "label is not valid UTF-8 text without control characters: '%s'",
+            return fail(r, "label is not valid UTF-8 text without control characters: '%s'",
                         printable(label_text, 0, quoted, sizeof quoted));
         }
     }
-    int64_t score;
-    int parsed = parse_score(score_text, &score);
+    int parsed = parse_score(score_text, score);
     if (parsed == -1) {
-        return fail(ctx, "score is not an integer: '%s'", printable(score_text, 0, quoted, sizeof quoted));
+        return fail(r, "score is not an integer: '%s'", printable(score_text, 0, quoted, sizeof quoted));
     }
     if (parsed == -2) {
-        return fail(ctx, "score out of the int64 range: '%s'", printable(score_text, 0, quoted, sizeof quoted));
+        return fail(r, "score out of the int64 range: '%s'", printable(score_text, 0, quoted, sizeof quoted));
     }
-    char position[24];
-    snprintf(position, sizeof position, "%zu", c->count);
-    char *label = strdup(label_text != NULL ? label_text : position);
-    if (label == NULL || append(c, capacity, label, score, ctx->line) != 0) {
-        free(label);
-        return fail(ctx, "out of memory");
+    *label = label_text;
+    return 1;
+}
+
+/* Spreadsheet programs start a UTF-8 CSV file with a byte-order mark: it is
+ * skipped at the start of the first line (anywhere else it is a character
+ * like any other). */
+static char *skip_byte_order_mark(const line_reader *r, char *line, size_t len)
+{
+    static const char mark[] = "\xEF\xBB\xBF";
+    if (r->line == 1 && len >= 3 && memcmp(line, mark, 3) == 0) {
+        return line + 3;
+    }
+    return line;
+}
+
+/* The line just read, without its line end and surrounding blanks. */
+static int line_text(const line_reader *r, size_t len, char **text)
+{
+    char *buffer = r->buffer;
+    if (memchr(buffer, '\0', len) != NULL) {
+        return fail(r, "NUL byte in line");
+    }
+    if (len > 0 && buffer[len - 1] == '\n') {
+        buffer[--len] = '\0';
+    }
+    if (len > 0 && buffer[len - 1] == '\r') {
+        buffer[--len] = '\0';
+    }
+    if (len > INPUT_LINE_MAX) {
+        return fail(r, "line longer than %d bytes", INPUT_LINE_MAX);
+    }
+    *text = trim(skip_byte_order_mark(r, buffer, len));
+    return 0;
+}
+
+void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
+                 size_t message_size)
+{
+    memset(r, 0, sizeof *r);
+    r->stream = stream;
+    r->name = name;
+    r->message = message;
+    r->message_size = message_size;
+}
+
+int reader_next(line_reader *r, const char **label, int64_t *score)
+{
+    ssize_t length;
+    while ((length = getline(&r->buffer, &r->buffer_size, r->stream)) >= 0) {
+        r->line++;
+        if (r->digest != NULL) {
+            crypto_generichash_update(r->digest, (const unsigned char *)r->buffer, (size_t)length);
+        }
+        char *text = NULL;
+        if (line_text(r, (size_t)length, &text) != 0) {
+            return -1;
+        }
+        if (*text == '\0' || *text == '#') {
+            continue;
+        }
+        int got = parse_line(r, text, label, score);
+        r->seen_content = 1;
+        if (got != 0) {
+            r->count += got == 1;
+            return got;
+        }
+    }
+    if (ferror(r->stream)) {
+        r->read_failed = 1;
+        return fail(r, "read error: %s", strerror(errno));
     }
     return 0;
+}
+
+void reader_restart(line_reader *r)
+{
+    rewind(r->stream);
+    r->line = 0;
+    r->count = 0;
+    r->seen_content = 0;
+    r->read_failed = 0;
+}
+
+void reader_free(line_reader *r)
+{
+    free(r->buffer);
+    r->buffer = NULL;
+    r->buffer_size = 0;
+}
+
+int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line)
+{
+    char quoted[QUOTED_MAX];
+    return reader_fail(r, line, "duplicate label '%s' (first on line %zu)",
+                       printable(label, 1, quoted, sizeof quoted), first_line);
 }
 
 static int compare_labels(const void *a, const void *b, void *labels)
@@ -197,11 +302,11 @@ static int compare_labels(const void *a, const void *b, void *labels)
 
 /* Labels name the released candidate, so two equal labels would make a
  * release ambiguous: they are rejected, naming the second occurrence. */
-static int check_unique_labels(context *ctx, const candidates *c)
+static int check_unique_labels(const line_reader *r, const candidates *c)
 {
     size_t *order = calloc(c->count, sizeof *order);
     if (order == NULL) {
-        return fail(ctx, "out of memory");
+        return reader_fail(r, 0, "out of memory");
     }
     for (size_t i = 0; i < c->count; i++) {
         order[i] = i;
@@ -210,81 +315,45 @@ static int check_unique_labels(context *ctx, const candidates *c)
     int rc = 0;
     for (size_t i = 1; i < c->count && rc == 0; i++) {
         if (strcmp(c->labels[order[i]], c->labels[order[i - 1]]) == 0) {
-            ctx->line = c->lines[order[i]];
-            char quoted[QUOTED_MAX];
-            rc = fail(ctx, "duplicate label '%s' (first on line %zu)",
-                      printable(c->labels[order[i]], 1, quoted, sizeof quoted), c->lines[order[i - 1]]);
+            rc = report_duplicate(r, c->labels[order[i]], c->lines[order[i]],
+                                  c->lines[order[i - 1]]);
         }
     }
     free(order);
     return rc;
 }
 
-/* Spreadsheet programs start a UTF-8 CSV file with a byte-order mark: it is
- * skipped at the start of the first line (anywhere else it is a character
- * like any other). */
-static char *skip_byte_order_mark(const context *ctx, char *line, size_t len)
+static int read_all(line_reader *r, candidates *c)
 {
-    static const char mark[] = "\xEF\xBB\xBF";
-    if (ctx->line == 1 && len >= 3 && memcmp(line, mark, 3) == 0) {
-        return line + 3;
-    }
-    return line;
-}
-
-static int read_lines(FILE *stream, context *ctx, candidates *c)
-{
-    char *buffer = NULL;
-    size_t buffer_size = 0;
     size_t capacity = 0;
-    int seen_content = 0;
-    int rc = 0;
-    ssize_t length;
-    ctx->line = 0;
-    while (rc == 0 && (length = getline(&buffer, &buffer_size, stream)) >= 0) {
-        ctx->line++;
-        size_t len = (size_t)length;
-        if (memchr(buffer, '\0', len) != NULL) {
-            rc = fail(ctx, "NUL byte in line");
-            break;
+    const char *label;
+    int64_t score;
+    int got;
+    while ((got = reader_next(r, &label, &score)) == 1) {
+        char position[POSITION_TEXT];
+        char *copy = strdup(label != NULL ? label : position_label(c->count, position));
+        if (copy == NULL || append(c, &capacity, copy, score, r->line) != 0) {
+            free(copy);
+            return fail(r, "out of memory");
         }
-        if (len > 0 && buffer[len - 1] == '\n') {
-            buffer[--len] = '\0';
-        }
-        if (len > 0 && buffer[len - 1] == '\r') {
-            buffer[--len] = '\0';
-        }
-        if (len > INPUT_LINE_MAX) {
-            rc = fail(ctx, "line longer than %d bytes", INPUT_LINE_MAX);
-            break;
-        }
-        char *text = trim(skip_byte_order_mark(ctx, buffer, len));
-        if (*text == '\0' || *text == '#') {
-            continue;
-        }
-        rc = parse_line(ctx, c, &capacity, text, !seen_content);
-        seen_content = 1;
     }
-    if (rc == 0 && ferror(stream)) {
-        rc = fail(ctx, "read error: %s", strerror(errno));
-    }
-    free(buffer);
-    return rc;
+    return got;
 }
 
 int candidates_read(FILE *stream, const char *name, candidates *out,
                     char *message, size_t message_size)
 {
-    context ctx = { name, 0, message, message_size };
+    line_reader r;
+    reader_init(&r, stream, name, message, message_size);
     candidates c = { 0 };
-    int rc = read_lines(stream, &ctx, &c);
+    int rc = read_all(&r, &c);
     if (rc == 0 && c.count == 0) {
-        ctx.line = 0;  /* the whole file is the problem, not its last line */
-        rc = fail(&ctx, "no candidates");
+        rc = reader_fail(&r, 0, "no candidates");  /* the whole file, not its last line */
     }
     if (rc == 0) {
-        rc = check_unique_labels(&ctx, &c);
+        rc = check_unique_labels(&r, &c);
     }
+    reader_free(&r);
     if (rc != 0) {
         candidates_free(&c);
         return -1;

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sodium.h>
+
 /* Longest accepted input line, in bytes, without its line end. */
 #define INPUT_LINE_MAX 4096
 
@@ -15,6 +17,48 @@ typedef struct {
     char **labels;
     size_t *lines;     /* the line each candidate came from */
 } candidates;
+
+/* One pass over a candidate file, line by line: the one parser of both the
+ * in-memory path (candidates_read) and the streamed `select`. */
+typedef struct {
+    FILE *stream;
+    const char *name;                 /* the file as named in messages */
+    char *message;                    /* receives one line on a problem */
+    size_t message_size;
+    crypto_generichash_state *digest; /* NULL, or fed every byte read */
+    size_t line;                      /* the line last read */
+    size_t count;                     /* candidates read so far */
+    int seen_content;                 /* a header can only come first */
+    int read_failed;                  /* the problem was a read error */
+    char *buffer;
+    size_t buffer_size;
+} line_reader;
+
+void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
+                 size_t message_size);
+
+/* Reads on to the next candidate: returns 1 with its label (NULL for a
+ * `score` line; valid until the next call) and score, 0 at the end of the
+ * stream, or -1 with "FILE:LINE: message" in r->message. */
+int reader_next(line_reader *r, const char **label, int64_t *score);
+
+/* Back to the start of the stream (a regular file), for another pass. */
+void reader_restart(line_reader *r);
+
+void reader_free(line_reader *r);
+
+/* Writes "FILE:LINE: ..." (just "FILE: ..." for line 0) into r->message;
+ * returns -1. */
+int reader_fail(const line_reader *r, size_t line, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The message about a label seen twice, on first_line and then on line. */
+int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line);
+
+/* The label of a `score` line: its 0-based position, written into out
+ * (POSITION_TEXT bytes).  Returns out. */
+#define POSITION_TEXT 24
+const char *position_label(size_t index, char *out);
 
 /* Reads `label,score` or `score` lines from stream (named `name` in
  * messages).  On a problem writes one line "FILE:LINE: message" into

@@ -1,6 +1,7 @@
 /*
  * dpsel: exact differentially private selection from the command line.
- *   dpsel select [OPTIONS] [FILE]   one private choice (or --count N)
+ *   dpsel select [OPTIONS] [FILE]   one private choice (or --count N); PF
+ *                                   streams a regular FILE (stream_select.c)
  *   dpsel pmf    [OPTIONS] [FILE]   the output distribution, exact or enclosed
  *   dpsel params [OPTIONS]          the exact privacy parameters
  *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve.c)
@@ -22,6 +23,7 @@
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
+#include "stream_select.h"
 #include "text.h"
 
 #define EXIT_BAD_INPUT 2
@@ -119,29 +121,53 @@ static int make_params(run *r)
     return 0;
 }
 
-/* Reads file (standard input for NULL or "-") into cand; *name receives its
- * printable name, kept in quoted[QUOTED_MAX]. */
-static int read_file(const char *file, candidates *cand, const char **name, char *quoted)
+/* Opens file (standard input for NULL or "-"); *name receives its printable
+ * name, kept in quoted[QUOTED_MAX], and *regular whether it is a regular
+ * file. */
+static int open_file(const char *file, FILE **stream, const char **name, char *quoted,
+                     int *regular)
 {
-    char message[512];
-    FILE *stream = stdin;
+    *stream = stdin;
     *name = "<stdin>";
-    if (file != NULL && strcmp(file, "-") != 0) {
-        *name = printable(file, 0, quoted, QUOTED_MAX);
-        stream = fopen(file, "r");
-        if (stream == NULL) {
-            return report("%s: cannot open: %s", *name, strerror(errno));
-        }
-        struct stat info;
-        if (fstat(fileno(stream), &info) == 0 && S_ISDIR(info.st_mode)) {
-            fclose(stream);
+    *regular = 0;
+    if (file == NULL || strcmp(file, "-") == 0) {
+        return 0;
+    }
+    *name = printable(file, 0, quoted, QUOTED_MAX);
+    *stream = fopen(file, "r");
+    if (*stream == NULL) {
+        return report("%s: cannot open: %s", *name, strerror(errno));
+    }
+    struct stat info;
+    if (fstat(fileno(*stream), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) {
+            fclose(*stream);
             return report("%s: is a directory", *name);
         }
+        *regular = S_ISREG(info.st_mode);
     }
-    int rc = candidates_read(stream, *name, cand, message, sizeof message);
+    return 0;
+}
+
+static void close_file(FILE *stream)
+{
     if (stream != stdin) {
         fclose(stream);
     }
+}
+
+/* Reads file into cand (see open_file). */
+static int read_file(const char *file, candidates *cand, const char **name, char *quoted)
+{
+    char message[512];
+    FILE *stream;
+    int regular;
+    int status = open_file(file, &stream, name, quoted, &regular);
+    if (status != 0) {
+        return status;
+    }
+    int rc = candidates_read(stream, *name, cand, message, sizeof message);
+    close_file(stream);
     return rc == 0 ? 0 : report("%s", message);
 }
 
@@ -192,22 +218,23 @@ static int init_rng(const options *o, dpsel_rng *rng)
     return rc == DPSEL_OK ? 0 : library_error("--seed", rc);
 }
 
-static void print_choices(run *r, const size_t *chosen)
+/* labels[i] is the label of selection i. */
+static void print_choices(run *r, const size_t *chosen, char *const *labels)
 {
     const options *o = &r->opt;
     if (!o->json) {
         for (uint64_t i = 0; i < o->count; i++) {
-            fprintf(r->out, "%s\n", r->cand.labels[chosen[i]]);
+            fprintf(r->out, "%s\n", labels[i]);
         }
     } else if (o->count == 1) {
         fputs("{\"choice\": ", r->out);
-        json_string(r->out, r->cand.labels[chosen[0]]);
+        json_string(r->out, labels[0]);
         fprintf(r->out, ", \"index\": %zu}\n", chosen[0]);
     } else {
         fputs("{\"choices\": [", r->out);
         for (uint64_t i = 0; i < o->count; i++) {
             fputs(i == 0 ? "" : ", ", r->out);
-            json_string(r->out, r->cand.labels[chosen[i]]);
+            json_string(r->out, labels[i]);
         }
         fputs("], \"indices\": [", r->out);
         for (uint64_t i = 0; i < o->count; i++) {
@@ -229,37 +256,101 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
     return 0;
 }
 
+static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector,
+                            dpsel_rng *rng, size_t *chosen, char **labels)
+{
+    char message[512];
+    if (candidates_read(stream, r->file_name, &r->cand, message, sizeof message) != 0
+        || task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
+        return report("%s", message);
+    }
+    int status = init_rng(&r->opt, rng);
+    if (status == 0) {
+        status = draw_all(r, selector, rng, chosen);
+    }
+    for (uint64_t i = 0; i < r->opt.count && status == 0; i++) {
+        labels[i] = strdup(r->cand.labels[chosen[i]]);
+        status = labels[i] == NULL ? report("out of memory") : 0;
+    }
+    return status;
+}
+
+/* PF's race over a regular file in passes (stream_select.h): all the
+ * checks of the in-memory path, and memory that does not grow with the
+ * candidates (but for the duplicate check of labels). */
+static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
+                           dpsel_rng *rng, size_t *chosen, char **labels)
+{
+    char message[512];
+    streamed s;
+    streamed_init(&s, stream, r->file_name, message, sizeof message);
+    int status = streamed_check(&s) == 0 ? 0 : report("%s", message);
+    if (status == 0) {
+        status = init_rng(&r->opt, rng);
+    }
+    if (status == 0
+        && streamed_select(&s, selector, rng, r->opt.count, chosen, labels) != 0) {
+        status = report("%s", message);
+    }
+    streamed_free(&s);
+    return status;
+}
+
+/* select streams FILE when it can: PF without --hardened or --task, a
+ * regular file (it is read more than once), and a decay table that allows
+ * the race. */
+static int can_stream(const options *o, const dpsel_selector *selector, int regular)
+{
+    dpsel_pf_stream probe;
+    return o->mechanism == DPSEL_PF && !o->hardened && !o->task_given && regular
+        && dpsel_pf_stream_start(&probe, selector, 0) == DPSEL_OK;
+}
+
+static void print_composition(const run *r)
+{
+    char each[EPSILON_TEXT], total[EPSILON_TEXT];
+    if (epsilon_text(&r->params, 1, each) == 0
+        && epsilon_text(&r->params, r->opt.count, total) == 0) {
+        fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
+                "together epsilon <= %s (basic composition)\n", r->opt.count, each, total);
+    }
+}
+
 static int command_select(run *r)
 {
     dpsel_selector *selector = NULL;
     dpsel_rng rng;
-    char each[EPSILON_TEXT], total[EPSILON_TEXT];
     size_t *chosen = calloc(r->opt.count, sizeof *chosen);
-    if (chosen == NULL) {
+    char **labels = calloc(r->opt.count, sizeof *labels);
+    if (chosen == NULL || labels == NULL) {
+        free(chosen);
+        free(labels);
         return report("out of memory for --count %" PRIu64, r->opt.count);
     }
     int rc = dpsel_selector_new(&selector, &r->params);
-    if (rc != DPSEL_OK) {
-        free(chosen);
-        return library_error("select", rc);
-    }
-    int status = init_rng(&r->opt, &rng);
+    FILE *stream = NULL;
+    int regular = 0;
+    int status = rc == DPSEL_OK ? open_file(r->opt.file, &stream, &r->file_name, r->file_quoted,
+                                            &regular)
+                                : library_error("select", rc);
     if (status == 0) {
-        status = draw_all(r, selector, &rng, chosen);
+        status = (can_stream(&r->opt, selector, regular) ? select_streamed : select_in_memory)(
+            r, stream, selector, &rng, chosen, labels);
+        close_file(stream);
     }
     if (status == 0 && r->opt.count > 1) {
-        status = epsilon_text(&r->params, 1, each) || epsilon_text(&r->params, r->opt.count, total);
-        if (status == 0) {
-            fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
-                    "together epsilon <= %s (basic composition)\n", r->opt.count, each, total);
-        }
+        print_composition(r);
     }
     if (status == 0) {
-        print_choices(r, chosen);
+        print_choices(r, chosen, labels);
+    }
+    for (uint64_t i = 0; i < r->opt.count; i++) {
+        free(labels[i]);
     }
     dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
     free(chosen);
+    free(labels);
     return status;
 }
 
@@ -424,10 +515,12 @@ static int execute(run *r)
 {
     char message[512];
     int status = r->opt.cmd == COMMAND_CURVE ? 0 : make_params(r);
-    if (status == 0 && r->opt.cmd != COMMAND_PARAMS) {
+    /* select reads its FILE itself: it may stream it */
+    int reads_file = r->opt.cmd != COMMAND_PARAMS && r->opt.cmd != COMMAND_SELECT;
+    if (status == 0 && reads_file) {
         status = read_candidates(r);
     }
-    if (status == 0 && r->opt.cmd != COMMAND_PARAMS
+    if (status == 0 && reads_file
         && task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
         status = report("%s", message);
     }

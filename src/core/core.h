@@ -321,6 +321,26 @@ int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, i
 int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                          uint64_t gap, uint64_t candidate);
 
+/* The race over the candidates not in visited[0 .. count - 1], in index
+ * order: PF on them, whose best score is best (spec/mechanisms.md §11). */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && count < n;
+    requires \valid(rng) && \valid(index) && race_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires visited_set(visited, count, n);
+    requires \separated(rng, index, scores + (0 .. n - 1), decay, visited + (0 .. count - 1));
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, const size_t *visited, size_t count,
+                         size_t *index);
+
 /* Permute-and-flip as the race: every candidate in index order through
  * dpsel_core_race_step, no scratch memory; the same distribution as
  * dpsel_core_pf (spec/mechanisms.md §10). */
@@ -338,6 +358,59 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
 */
 int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
                        const int64_t *scores, size_t n, size_t *index);
+
+/* Where r is, or would go, among the increasing visited[0 .. count - 1]:
+ * the number of entries below r (binary search). */
+/*@ requires count <= DPSEL_MAX_CANDIDATES;
+    requires \valid_read(visited + (0 .. count - 1));
+    requires \forall integer i, j; 0 <= i < j < count ==> visited[i] < visited[j];
+    assigns \nothing;
+    ensures 0 <= \result <= count;
+    ensures \forall integer i; 0 <= i < \result ==> visited[i] < r;
+    ensures \forall integer i; \result <= i < count ==> visited[i] >= r;
+*/
+size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r);
+
+/* The next candidate of a uniformly random order of 0 .. n - 1, given the
+ * first count (visited, kept in increasing order): uniform draws until one
+ * is not visited, which joins visited in its place.  Each draw succeeds
+ * with probability (n - count) / n, at least 1/2 when 2 count <= n;
+ * DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS draws. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && count < n;
+    requires \valid(rng) && \valid(candidate);
+    requires visited_set(visited, count, n) && \valid(visited + (0 .. count));
+    requires \separated(rng, candidate, visited + (0 .. count));
+    assigns *rng, *candidate, visited[0 .. count];
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *candidate < n && visited_set(visited, count + 1, n);
+    ensures \result == DPSEL_OK ==>
+            \exists integer rank; 0 <= rank <= count && visited[rank] == *candidate &&
+            (\forall integer i; 0 <= i < rank ==> visited[i] == \old(visited[i])) &&
+            (\forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]));
+    ensures \result != DPSEL_OK ==> visited_set(visited, count, n);
+*/
+int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t count,
+                          size_t *candidate);
+
+/* Permute-and-flip by its first visits (spec/mechanisms.md §11): up to
+ * `visits` candidates of the random order flip their coins, and if none
+ * comes up heads the race settles the rest.  visited[0 .. visits - 1] is
+ * scratch; 2 visits <= n keeps every draw's rejection below 1/2. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && 2 * visits <= n;
+    requires \valid(rng) && \valid(index) && race_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \valid(visited + (0 .. visits - 1));
+    requires \separated(rng, index, scores + (0 .. n - 1), decay, visited + (0 .. visits - 1));
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, visited + (0 .. visits - 1), decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index, visited[0 .. visits - 1];
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, size_t *visited, size_t visits, size_t *index);
 
 /* One trial of the exponential mechanism: draws a candidate uniformly and
  * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the

@@ -210,17 +210,24 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
     return DPSEL_OK;
 }
 
-int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
-                       const int64_t *scores, size_t n, size_t *index)
+int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, const size_t *visited, size_t count,
+                         size_t *index)
 {
-    int64_t best = scores[dpsel_core_argmax(scores, n)];
     dpsel_race race = { 0, 0, 0 };
-    /*@ loop invariant 0 <= i <= n;
+    size_t next = 0;   /* the first visited index not yet passed */
+    /*@ loop invariant 0 <= i <= n && 0 <= next <= count;
+        loop invariant \forall integer k; 0 <= k < next ==> visited[k] < i;
+        loop invariant \forall integer k; next <= k < count ==> visited[k] >= i;
         loop invariant race_state(&race, decay, i);
-        loop assigns i, race, *rng;
+        loop assigns i, next, race, *rng;
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
+        if (next < count && visited[next] == i) {
+            next++;
+            continue;
+        }
         uint64_t gap = dpsel_core_clamped_gap(best, scores[i], decay->cap);
         int rc = dpsel_core_race_step(rng, decay, &race, gap, i);
         if (rc != DPSEL_OK) {
@@ -229,4 +236,11 @@ int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
     }
     *index = (size_t)race.chosen;
     return DPSEL_OK;
+}
+
+int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
+                       const int64_t *scores, size_t n, size_t *index)
+{
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    return dpsel_core_race_rest(rng, decay, scores, n, best, NULL, 0, index);
 }

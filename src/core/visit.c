@@ -1,0 +1,115 @@
+/*
+ * Permute-and-flip by its first visits (spec/mechanisms.md §11): the first
+ * few candidates of PF's uniformly random order are drawn one at a time, by
+ * rejection among those already visited, and each flips its coin; when
+ * they all come up tails, the rest of the order is PF on the unvisited
+ * candidates, which the race settles in one pass.  The best candidates are
+ * never among the visited then (their coin is certain), so the race finds
+ * the same best score.
+ */
+#include "core.h"
+
+size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r)
+{
+    size_t low = 0;
+    size_t high = count;
+    /*@ loop invariant 0 <= low <= high <= count;
+        loop invariant \forall integer i; 0 <= i < low ==> visited[i] < r;
+        loop invariant \forall integer i; high <= i < count ==> visited[i] >= r;
+        loop assigns low, high;
+        loop variant high - low;
+    */
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (visited[middle] < r) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
+}
+
+/* Puts r at position rank of visited[0 .. count - 1], moving the entries
+ * from rank on one place up. */
+/*@ requires 0 <= rank <= count;
+    requires \valid(visited + (0 .. count));
+    assigns visited[0 .. count];
+    ensures visited[rank] == r;
+    ensures \forall integer i; 0 <= i < rank ==> visited[i] == \old(visited[i]);
+    ensures \forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]);
+*/
+static void insert_at(size_t *visited, size_t count, size_t rank, size_t r)
+{
+    /*@ loop invariant rank <= k <= count;
+        loop invariant \forall integer i; 0 <= i < rank ==> visited[i] == \at(visited[i], Pre);
+        loop invariant \forall integer i; rank <= i <= k ==> visited[i] == \at(visited[i], Pre);
+        loop invariant \forall integer i; k < i <= count ==> visited[i] == \at(visited[i - 1], Pre);
+        loop assigns k, visited[rank + 1 .. count];
+        loop variant k - rank;
+    */
+    for (size_t k = count; k > rank; k--) {
+        visited[k] = visited[k - 1];
+    }
+    visited[rank] = r;
+}
+
+int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t count,
+                          size_t *candidate)
+{
+    /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
+        loop assigns round, *rng;
+        loop variant DPSEL_REJECTION_ROUNDS - round;
+    */
+    for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        uint64_t draw;
+        int rc = dpsel_core_uniform(rng, n, &draw);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        size_t r = (size_t)draw;
+        size_t rank = dpsel_core_visited_rank(visited, count, r);
+        if (rank == count || visited[rank] != r) {
+            /*@ assert \forall integer j; rank <= j < count ==> visited[j] > r; */
+            insert_at(visited, count, rank, r);
+            /*@ assert \forall integer i; 0 <= i <= count ==> visited[i] < n; */
+            /*@ assert \forall integer i, j; 0 <= i < j <= count ==> visited[i] < visited[j]; */
+            /*@ assert visited[rank] == r &&
+                    (\forall integer i; 0 <= i < rank ==> visited[i] == \at(visited[i], Pre)) &&
+                    (\forall integer i; rank < i <= count ==> visited[i] == \at(visited[i - 1], Pre)); */
+            *candidate = r;
+            return DPSEL_OK;
+        }
+    }
+    return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, size_t *visited, size_t visits, size_t *index)
+{
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    size_t count = 0;
+    /*@ loop invariant 0 <= count <= visits;
+        loop invariant visited_set(visited, count, n);
+        loop assigns count, visited[0 .. visits - 1], *rng;
+        loop variant visits - count;
+    */
+    for (; count < visits; count++) {
+        size_t candidate;
+        int rc = dpsel_core_visit_next(rng, n, visited, count, &candidate);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
+        int heads;
+        rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, &heads);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (heads) {
+            *index = candidate;
+            return DPSEL_OK;
+        }
+    }
+    return dpsel_core_race_rest(rng, decay, scores, n, best, visited, count, index);
+}
