@@ -139,16 +139,21 @@ typedef struct {
     dpsel_bit_fn bit_fn_;
     void *bit_context_;
     unsigned char key_[32];
-    uint64_t block_;
+    uint64_t block_;          /* seeded: next block; OS: refills so far */
     unsigned char buffer_[256];
     unsigned buffer_pos_;
     uint64_t current_word_;
     unsigned bits_left_;
 } dpsel_rng;
 
-/* The operating system's CSPRNG (getrandom).  Any failure of getrandom is
- * reported as DPSEL_ERANDOM by the call that needed the bits; there is no
- * fallback.  This is the source to use for real releases. */
+/* The operating system's CSPRNG: ChaCha20 (libsodium) under a key drawn
+ * from getrandom, replaced by a fresh getrandom key every 64 KiB of output
+ * and, between those, by its own keystream after every 256 bytes (fast key
+ * erasure: the state cannot recompute bits already used), as arc4random
+ * does; one system call per 64 KiB instead of per 256 bytes.  Any failure
+ * of getrandom is reported as DPSEL_ERANDOM by the call that needed the
+ * bits (also when libsodium cannot initialise); there is no fallback.  This
+ * is the source to use for real releases. */
 DPSEL_API int dpsel_rng_init_os(dpsel_rng *rng);
 
 /* FOR TESTS AND REPRODUCIBLE AUDITS ONLY: a deterministic stream.  The same

@@ -34,6 +34,9 @@ int dpsel_rng_init_os(dpsel_rng *rng)
     if (rng == NULL) {
         return DPSEL_ENULL;
     }
+    if (sodium_init() < 0) {
+        return DPSEL_ERANDOM;
+    }
     reset(rng, RNG_OS);
     return DPSEL_OK;
 }
@@ -83,12 +86,12 @@ void dpsel_rng_wipe(dpsel_rng *rng)
     }
 }
 
-/* Fills the whole buffer from getrandom, retrying short reads and EINTR. */
-static int fill_from_os(dpsel_rng *rng)
+/* Fills out[0 .. size - 1] from getrandom, retrying short reads and EINTR. */
+static int fill_from_getrandom(unsigned char *out, size_t size)
 {
     size_t filled = 0;
-    while (filled < sizeof rng->buffer_) {
-        ssize_t got = getrandom(rng->buffer_ + filled, sizeof rng->buffer_ - filled, 0);
+    while (filled < size) {
+        ssize_t got = getrandom(out + filled, size - filled, 0);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;
@@ -97,6 +100,38 @@ static int fill_from_os(dpsel_rng *rng)
         }
         filled += (size_t)got;
     }
+    return DPSEL_OK;
+}
+
+/* The OS source refills its buffer from ChaCha20 under a key of its own,
+ * and takes a new key from getrandom every OS_REKEY_REFILLS refills (64 KiB
+ * of output): one system call per 64 KiB instead of one per 256 bytes.
+ * After every refill the key is replaced by keystream it produced (fast key
+ * erasure), so the state never holds what could recompute bits already
+ * given out.  As arc4random does; spec/trusted-base.md. */
+#define OS_REKEY_REFILLS 256u
+
+static int fill_from_os(dpsel_rng *rng)
+{
+    static const unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = { 0 };
+    if (rng->block_ % OS_REKEY_REFILLS == 0) {
+        int rc = fill_from_getrandom(rng->key_, sizeof rng->key_);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    unsigned char next_key[sizeof rng->key_];
+    memset(rng->buffer_, 0, sizeof rng->buffer_);
+    /* block 0 gives the next key, blocks 1 .. 4 the buffer */
+    if (crypto_stream_chacha20(next_key, sizeof next_key, nonce, rng->key_) != 0 ||
+        crypto_stream_chacha20_xor_ic(rng->buffer_, rng->buffer_, sizeof rng->buffer_,
+                                      nonce, 1, rng->key_) != 0) {
+        sodium_memzero(next_key, sizeof next_key);
+        return DPSEL_ERANDOM;
+    }
+    memcpy(rng->key_, next_key, sizeof rng->key_);
+    sodium_memzero(next_key, sizeof next_key);
+    rng->block_++;
     return DPSEL_OK;
 }
 

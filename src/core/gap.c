@@ -3,17 +3,21 @@
 
 size_t dpsel_core_argmax(const int64_t *scores, size_t n)
 {
+    /* The largest score is kept in a register: comparing with scores[best]
+     * would reload it, a dependency on every step of the pass. */
     size_t best = 0;
+    int64_t largest = scores[0];
     /*@ loop invariant 1 <= i <= n;
-        loop invariant 0 <= best < i;
-        loop invariant \forall integer k; 0 <= k < i ==> scores[k] <= scores[best];
-        loop invariant \forall integer k; 0 <= k < best ==> scores[k] < scores[best];
-        loop assigns i, best;
+        loop invariant 0 <= best < i && largest == scores[best];
+        loop invariant \forall integer k; 0 <= k < i ==> scores[k] <= largest;
+        loop invariant \forall integer k; 0 <= k < best ==> scores[k] < largest;
+        loop assigns i, best, largest;
         loop variant n - i;
     */
     for (size_t i = 1; i < n; i++) {
-        if (scores[i] > scores[best]) {
+        if (scores[i] > largest) {
             best = i;
+            largest = scores[i];
         }
     }
     return best;
