@@ -70,7 +70,9 @@ enum {
                               size limits (see dpsel_pmf_new) */
     DPSEL_EINEXACT = -9,   /* an MPFR operation was inexact: an internal bug,
                               never a rounding that is accepted */
-    DPSEL_EINTERNAL = -10  /* a rigorous parameter search did not converge */
+    DPSEL_EINTERNAL = -10  /* an internal consistency check failed (a
+                              rigorous parameter search that did not
+                              converge, counts that do not match): a bug */
 };
 
 /* A static, human-readable description of an error code ("unknown error" for
@@ -194,10 +196,13 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
  * random order for up to min(1024, n/2) candidates and, if none comes up
  * heads, settles the rest as a race of geometric noise in one pass: no heap
  * memory, 8 KiB of stack.  Otherwise PF permutes, in n machine words of
- * scratch memory.  EM needs none.
+ * scratch memory.  EM draws uniform candidates and keeps each with
+ * probability beta^g'; after 1024 rejected draws it counts the candidates
+ * per clamped gap (gap caps below 2^13 and n below 2^31: cap + 1 words of
+ * heap) and samples a gap level, then one of its candidates.
  * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
  * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
- * rng), DPSEL_EUNLIKELY. */
+ * rng), DPSEL_EUNLIKELY, DPSEL_EINTERNAL (a bug). */
 DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
                  const int64_t *scores, size_t n, dpsel_rng *rng,
                  size_t *index);

@@ -48,9 +48,16 @@
          (1 <= r->ties <= seen && r->chosen < seen &&
           -d->cap <= r->value < race_limit(d->npowers)));
 
+    // EM's levels after their count (em_levels.c): running sums of the
+    // weights, non-decreasing, the last one the total in [1, 2^63]
+    predicate level_sums{L}(uint64_t *levels, integer cap) =
+        \valid_read(levels + (0 .. cap)) &&
+        1 <= levels[cap] <= DPSEL_LEVELS_TOTAL_MAX &&
+        (\forall integer h, k; 0 <= h <= k <= cap ==> levels[h] <= levels[k]);
+
     // the candidates PF has visited: count distinct indices below n, in
     // increasing order
-    predicate visited_set{L}(size_t *visited, integer count, integer n) =
+    predicate visited_set{L}(uint64_t *visited, integer count, integer n) =
         \valid_read(visited + (0 .. count - 1)) &&
         (\forall integer i; 0 <= i < count ==> visited[i] < n) &&
         (\forall integer i, j; 0 <= i < j < count ==> visited[i] < visited[j]);
@@ -58,6 +65,11 @@
 
 /*@ // 2^64, by evaluation (the width of uint64_t)
     lemma pow2_64: pow2(64) == 18446744073709551616;
+
+    // a running sum that a quotient bounds (em_levels.c)
+    lemma quotient_bound: \forall integer t, u, x;
+        0 <= t <= 9223372036854775808 && 1 <= u && 0 <= x <= (9223372036854775808 - t) / u ==>
+        t + u * x <= 9223372036854775808;
 
     // squares, for the induction of squarings_fit
     lemma square_nonnegative: \forall integer a; 0 <= square(a);

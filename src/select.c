@@ -43,9 +43,39 @@ void dpsel_selector_free(dpsel_selector *selector)
 static int pf_by_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                         size_t n, size_t *chosen)
 {
-    size_t visited[PF_VISITS];
+    uint64_t visited[PF_VISITS];
     size_t visits = n / 2 < PF_VISITS ? n / 2 : PF_VISITS;
     return dpsel_core_pf_visits(rng, decay, scores, n, visited, visits, chosen);
+}
+
+/* EM runs this many uniform trials before it counts the levels. */
+#define EM_TRIALS_FIRST 1024
+
+/* EM: uniform trials while they are cheap, then, if none kept its
+ * candidate and the table and n allow it, EM by levels (spec/mechanisms.md
+ * §12); a kept trial is EM-distributed whenever it comes, so switching
+ * after failed trials keeps the distribution exact. */
+static int em_default(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                      size_t n, size_t *chosen)
+{
+    unsigned bits = dpsel_core_bitlen((uint64_t)n);
+    if (decay->npowers > DPSEL_LEVELS_MAX_POWERS || bits > 31) {
+        return dpsel_core_em(rng, decay, scores, n, chosen);
+    }
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    int kept;
+    int rc = dpsel_core_em_attempts(rng, decay, scores, n, best, EM_TRIALS_FIRST, chosen, &kept);
+    if (rc != DPSEL_OK || kept) {
+        return rc;
+    }
+    uint64_t *levels = calloc(decay->cap + 1, sizeof *levels);
+    if (levels == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    /* n 2^envelope <= 2^63 bounds the sums; 2^envelope >= n, the trials */
+    rc = dpsel_core_em_levels(rng, decay, scores, n, best, 63 - bits, levels, chosen);
+    free(levels);
+    return rc;
 }
 
 /* Both modes: the checks and the core sampler.  PF runs by its first visits
@@ -69,7 +99,7 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
     int rc;
     if (mechanism == DPSEL_EM) {
         rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
-                      : dpsel_core_em(rng, &decay, scores, n, &chosen);
+                      : em_default(rng, &decay, scores, n, &chosen);
     } else if (!hardened && dpsel_core_race_applies(&decay)) {
         rc = pf_by_visits(rng, &decay, scores, n, &chosen);
     } else {

@@ -156,3 +156,17 @@ void check_em_by_enumeration(em_trial_fn trial, const dpsel_params *p, const int
     dpsel_pmf_free(pmf);
     dpsel_decay_table_free(&table);
 }
+
+/* Expects mass <= exact <= mass + residual. */
+void expect_realised(const mpq_t mass, const mpq_t residual, const mpq_t exact,
+                            const char *what)
+{
+    mpq_t upper;
+    mpq_init(upper);
+    mpq_add(upper, mass, residual);
+    cr_expect(residual_small(residual), "%s: residual %g", what, mpq_get_d(residual));
+    cr_expect(mpq_cmp(mass, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
+              "%s: exact %.12g outside the realised [%.12g, %.12g]", what, mpq_get_d(exact),
+              mpq_get_d(mass), mpq_get_d(upper));
+    mpq_clear(upper);
+}

@@ -40,4 +40,8 @@ typedef int (*em_trial_fn)(dpsel_rng *rng, const dpsel_decay *decay, const int64
 void check_em_by_enumeration(em_trial_fn trial, const dpsel_params *p, const int64_t *scores,
                              size_t n, const char *what);
 
+/* Expects mass <= exact <= mass + residual, and the residual small. */
+void expect_realised(const mpq_t mass, const mpq_t residual, const mpq_t exact,
+                     const char *what);
+
 #endif

@@ -214,3 +214,11 @@ dpsel_params pmf_test_params(size_t i)
         return p;                                   /* an explicit small cap */
     }
 }
+
+/* beta^k as a rational. */
+void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k)
+{
+    mpz_ui_pow_ui(mpq_numref(out), x, k);
+    mpz_ui_pow_ui(mpq_denref(out), 2, y * k);
+    mpq_canonicalize(out);
+}

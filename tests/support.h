@@ -46,4 +46,7 @@ dpsel_rng seeded_rng(uint64_t seed);
 void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
                  size_t n, dpsel_rng *rng, uint64_t draws, uint64_t *counts);
 
+/* beta^k as a rational, beta = x / 2^y. */
+void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k);
+
 #endif

@@ -214,14 +214,6 @@ static int power_coin_sampler(void *arg, dpsel_rng *rng, size_t *out)
     return rc;
 }
 
-/* beta^g as an exact rational. */
-static void beta_power(uint64_t x, unsigned y, uint64_t g, mpq_t out)
-{
-    mpz_ui_pow_ui(mpq_numref(out), x, g);
-    mpz_ui_pow_ui(mpq_denref(out), 2, y * g);
-    mpq_canonicalize(out);
-}
-
 static void check_power_coins(uint64_t x, unsigned y, uint64_t cap)
 {
     dpsel_decay_table table;
@@ -231,7 +223,7 @@ static void check_power_coins(uint64_t x, unsigned y, uint64_t cap)
         mpq_t mass[2], residual, exact;
         mpq_inits(mass[0], mass[1], residual, exact, (mpq_ptr)0);
         cr_assert_geq(enumerate_bits(power_coin_sampler, &coin, 2, 200, mass, residual), 1);
-        beta_power(x, y, g, exact);
+        beta_power(exact, x, y, g);
         cr_expect(mpq_sgn(residual) == 0, "x=%lu y=%u g=%lu: coin not finished", x, y, g);
         cr_expect(mpq_equal(mass[1], exact), "x=%lu y=%u g=%lu: P(heads) != beta^g", x, y, g);
         mpq_clears(mass[0], mass[1], residual, exact, (mpq_ptr)0);

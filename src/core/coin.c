@@ -12,16 +12,23 @@ static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
 
 int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
 {
-    /* Draw u = 0.u_0 u_1 ... uniform in [0, 1) bit by bit; heads iff u < t.
-     * The first digit where u and t differ decides; if u matches every digit
-     * of t, then u >= t.  The lead zero digits of t are read as one run:
-     * a 1 among them means u > t. */
+    return dpsel_core_coin_dyadic_scaled(rng, t, 0, heads);
+}
+
+int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_t scale,
+                                  int *heads)
+{
+    /* Draw u = 0.u_0 u_1 ... uniform in [0, 1) bit by bit; heads iff u < t
+     * 2^scale.  The first digit where u and t 2^scale differ decides; if u
+     * matches every digit, then u >= t 2^scale.  The lead - scale zero
+     * digits are read as one run: a 1 among them means u is larger. */
+    uint64_t lead = t->lead - scale;
     uint64_t zeros;
-    int rc = dpsel_rng_zeros(rng, t->lead, &zeros);
+    int rc = dpsel_rng_zeros(rng, lead, &zeros);
     if (rc != DPSEL_OK) {
         return rc;
     }
-    if (zeros < t->lead) {
+    if (zeros < lead) {
         *heads = 0;
         return DPSEL_OK;
     }
@@ -46,19 +53,23 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads)
     return DPSEL_OK;
 }
 
-int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
-                          unsigned npowers, uint64_t g, int *heads)
+int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                 unsigned npowers, uint64_t g, uint64_t scale, int *heads)
 {
-    /* beta^g = prod over set bits i of g of beta^(2^i): independent coins. */
+    /* beta^g 2^scale = prod over set bits i of g of beta^(2^i) 2^s_i, with
+     * s_i <= lead_i adding up to scale: each factor is the power with s_i
+     * fewer zeros after the point.  Independent coins. */
     /*@ loop invariant 0 <= i <= npowers;
-        loop assigns i, *rng;
+        loop assigns i, scale, *rng;
         loop variant i;
     */
     for (unsigned i = npowers; i > 0; i--) {
         if ((g >> (i - 1)) & 1u) {
             //@ assert g != 0;
+            uint64_t shift = scale < powers[i - 1].lead ? scale : powers[i - 1].lead;
+            scale -= shift;
             int coin;
-            int rc = dpsel_core_coin_dyadic(rng, &powers[i - 1], &coin);
+            int rc = dpsel_core_coin_dyadic_scaled(rng, &powers[i - 1], shift, &coin);
             if (rc != DPSEL_OK) {
                 return rc;
             }
@@ -70,6 +81,12 @@ int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
     }
     *heads = 1;
     return DPSEL_OK;
+}
+
+int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
+                          unsigned npowers, uint64_t g, int *heads)
+{
+    return dpsel_core_coin_power_scaled(rng, powers, npowers, g, 0, heads);
 }
 
 int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,

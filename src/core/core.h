@@ -57,6 +57,13 @@ typedef struct {
     uint64_t chosen;
 } dpsel_race;
 
+/* EM by levels (src/core/em_levels.c, spec/mechanisms.md §12) takes decay
+ * tables of at most DPSEL_LEVELS_MAX_POWERS powers (gap caps below 2^13:
+ * a scratch of at most 2^13 words), and its running sums stay at most
+ * DPSEL_LEVELS_TOTAL_MAX (the largest range of dpsel_core_uniform). */
+#define DPSEL_LEVELS_MAX_POWERS 13u
+#define DPSEL_LEVELS_TOTAL_MAX ((uint64_t)1 << 63)
+
 #include "trusted.h"
 #include "logic.h"
 
@@ -134,6 +141,19 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out);
 */
 int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
 
+/* The coin t 2^scale, for scale <= t->lead: the coin of t with scale
+ * fewer zeros after the point. */
+/*@ requires \valid(rng) && \valid(heads) && valid_dyadic(t) && scale <= t->lead;
+    requires \separated(rng, heads);
+    requires \separated(rng, t, t->words + (0 .. (t->ndigits - 1) / 64));
+    requires \separated(heads, t, t->words + (0 .. (t->ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+*/
+int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_t scale,
+                                  int *heads);
+
 /* A coin with P(heads) = beta^g exactly, 0 <= g < 2^npowers, where
  * powers[i] = beta^(2^i): the AND of the coins for the set bits of g, from
  * the highest (least likely) down, stopping at the first tails.  For g = 0
@@ -151,6 +171,23 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
 */
 int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
                           unsigned npowers, uint64_t g, int *heads);
+
+/* The coin beta^g 2^scale, for a scale no larger than the sum of the leads
+ * (zeros after the point) of the powers of g's set bits: the coins of
+ * dpsel_core_coin_power, some with fewer leading zeros. */
+/*@ requires \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires npowers <= 64 && g < pow2(npowers);
+    requires \valid_read(powers + (0 .. npowers - 1));
+    requires \forall integer i; 0 <= i < npowers ==> valid_dyadic(powers + i);
+    requires \forall integer i; 0 <= i < npowers ==>
+             \separated(rng, heads, powers + i, powers[i].words + (0 .. (powers[i].ndigits - 1) / 64));
+    assigns *rng, *heads;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
+    ensures \result == DPSEL_OK ==> *heads == 0 || *heads == 1;
+    ensures \result == DPSEL_OK && g == 0 ==> *heads == 1;
+*/
+int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                 unsigned npowers, uint64_t g, uint64_t scale, int *heads);
 
 /* The same coin as dpsel_core_coin_power, in a fixed pattern for the
  * hardened samplers: a coin for powers[i] at every i < npowers, from the
@@ -338,7 +375,7 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
     ensures \result != DPSEL_OK ==> *index == \old(*index);
 */
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, const size_t *visited, size_t count,
+                         size_t n, int64_t best, const uint64_t *visited, size_t count,
                          size_t *index);
 
 /* Permute-and-flip as the race: every candidate in index order through
@@ -359,17 +396,17 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
 int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
                        const int64_t *scores, size_t n, size_t *index);
 
-/* Where r is, or would go, among the increasing visited[0 .. count - 1]:
+/* Where r is, or would go, in the non-decreasing sorted[0 .. count - 1]:
  * the number of entries below r (binary search). */
 /*@ requires count <= DPSEL_MAX_CANDIDATES;
-    requires \valid_read(visited + (0 .. count - 1));
-    requires \forall integer i, j; 0 <= i < j < count ==> visited[i] < visited[j];
+    requires \valid_read(sorted + (0 .. count - 1));
+    requires \forall integer i, j; 0 <= i <= j < count ==> sorted[i] <= sorted[j];
     assigns \nothing;
     ensures 0 <= \result <= count;
-    ensures \forall integer i; 0 <= i < \result ==> visited[i] < r;
-    ensures \forall integer i; \result <= i < count ==> visited[i] >= r;
+    ensures \forall integer i; 0 <= i < \result ==> sorted[i] < r;
+    ensures \forall integer i; \result <= i < count ==> sorted[i] >= r;
 */
-size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r);
+size_t dpsel_core_rank(const uint64_t *sorted, size_t count, uint64_t r);
 
 /* The next candidate of a uniformly random order of 0 .. n - 1, given the
  * first count (visited, kept in increasing order): uniform draws until one
@@ -389,7 +426,7 @@ size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r);
             (\forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]));
     ensures \result != DPSEL_OK ==> visited_set(visited, count, n);
 */
-int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t count,
+int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t count,
                           size_t *candidate);
 
 /* Permute-and-flip by its first visits (spec/mechanisms.md §11): up to
@@ -410,7 +447,7 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t coun
     ensures \result != DPSEL_OK ==> *index == \old(*index);
 */
 int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, size_t *visited, size_t visits, size_t *index);
+                         size_t n, uint64_t *visited, size_t visits, size_t *index);
 
 /* One trial of the exponential mechanism: draws a candidate uniformly and
  * keeps it (*kept = 1) with probability beta^g'_candidate, where best is the
@@ -449,6 +486,26 @@ int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index);
 
+/* Up to `attempts` trials of dpsel_core_em_trial: the first kept candidate
+ * in *index and *kept = 1, or *kept = 0 and *index untouched. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires \valid(rng) && \valid(index) && \valid(kept) && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \separated(rng, index, kept, scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, kept, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index, *kept;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *kept == 0 || *kept == 1;
+    ensures \result == DPSEL_OK && *kept == 1 ==> *index < n;
+    ensures \result != DPSEL_OK || *kept == 0 ==> *index == \old(*index);
+*/
+int dpsel_core_em_attempts(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                           size_t n, int64_t best, uint64_t attempts, size_t *index,
+                           int *kept);
+
 /* dpsel_core_em_trial with the fixed-pattern coin: the same distribution of
  * (*candidate, *kept), bits read independently of the scores. */
 /*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
@@ -466,6 +523,76 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
 int dpsel_core_em_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                                  const int64_t *scores, size_t n, int64_t best,
                                  size_t *candidate, int *kept);
+
+/* The envelope exponent of level g: the sum of the leads of the powers of
+ * g's set bits (so beta^g < 2^-sum), at most limit. */
+/*@ requires valid_decay(decay) && limit <= 64;
+    assigns \nothing;
+    ensures \result <= limit;
+*/
+uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit);
+
+/* Counts the candidates per clamped gap g into levels[g], then turns the
+ * counts into running sums of c_g 2^(envelope - e_g), e_g the level's
+ * exponent at most envelope.  DPSEL_EINTERNAL if a sum would pass
+ * DPSEL_LEVELS_TOTAL_MAX (never when n 2^envelope <= 2^63). */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && valid_decay(decay);
+    requires decay->npowers <= DPSEL_LEVELS_MAX_POWERS && envelope <= 63;
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \valid(levels + (0 .. decay->cap));
+    requires \separated(levels + (0 .. decay->cap), scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(levels + (0 .. decay->cap), decay->powers + i);
+    assigns levels[0 .. decay->cap];
+    ensures \result == DPSEL_OK || \result == DPSEL_EINTERNAL;
+    ensures \result == DPSEL_OK ==> level_sums(levels, decay->cap);
+*/
+int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
+                               int64_t best, unsigned envelope, uint64_t *levels);
+
+/* One trial of EM by levels: level g proposed with probability
+ * proportional to c_g 2^-e_g, kept (*kept = 1) with probability
+ * beta^g 2^e_g. */
+/*@ requires \valid(rng) && \valid(level) && \valid(kept) && valid_decay(decay);
+    requires decay->npowers <= DPSEL_LEVELS_MAX_POWERS && envelope <= 63;
+    requires level_sums(levels, decay->cap);
+    requires \separated(rng, level, kept, levels + (0 .. decay->cap), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, level, kept, decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *level, *kept;
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
+    ensures \result == DPSEL_OK ==> *level <= decay->cap && (*kept == 0 || *kept == 1);
+*/
+int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
+                              const uint64_t *levels, unsigned envelope,
+                              uint64_t *level, int *kept);
+
+/* The exponential mechanism by levels (spec/mechanisms.md §12): levels
+ * built, trials until one keeps its level (each keeps with probability at
+ * least 2^-(npowers + 1) when 2^envelope >= n; DPSEL_EUNLIKELY after
+ * DPSEL_REJECTION_ROUNDS 2^14 trials), then a uniform member of
+ * the kept level.  levels[0 .. cap] is scratch. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && valid_decay(decay);
+    requires decay->npowers <= DPSEL_LEVELS_MAX_POWERS && envelope <= 63;
+    requires \valid(rng) && \valid(index);
+    requires \valid_read(scores + (0 .. n - 1));
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \valid(levels + (0 .. decay->cap));
+    requires \separated(rng, index, levels + (0 .. decay->cap), scores + (0 .. n - 1), decay);
+    requires \forall integer i; 0 <= i < decay->npowers ==>
+             \separated(rng, index, levels + (0 .. decay->cap), decay->powers + i,
+                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+    assigns *rng, *index, levels[0 .. decay->cap];
+    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY ||
+            \result == DPSEL_EINTERNAL;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, unsigned envelope, uint64_t *levels,
+                         size_t *index);
 
 /* Hardened exponential mechanism (spec/timing.md): always exactly
  * DPSEL_REJECTION_ROUNDS * n hardened trials, the first kept candidate

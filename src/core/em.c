@@ -58,28 +58,43 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
      * best candidate), so all DPSEL_REJECTION_ROUNDS * n trials fail with
      * probability at most (1 - 1/n)^(128 n) < e^-128. */
     /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
-        loop assigns round, *rng;
+        loop invariant *index == \at(*index, Pre);
+        loop assigns round, *rng, *index;
         loop variant DPSEL_REJECTION_ROUNDS - round;
     */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
-        /*@ loop invariant 0 <= trial <= n;
-            loop assigns trial, *rng;
-            loop variant n - trial;
-        */
-        for (size_t trial = 0; trial < n; trial++) {
-            size_t candidate;
-            int kept;
-            int rc = dpsel_core_em_trial(rng, decay, scores, n, best, &candidate, &kept);
-            if (rc != DPSEL_OK) {
-                return rc;
-            }
-            if (kept) {
-                *index = candidate;
-                return DPSEL_OK;
-            }
+        int kept;
+        int rc = dpsel_core_em_attempts(rng, decay, scores, n, best, n, index, &kept);
+        if (rc != DPSEL_OK || kept) {
+            return rc;
         }
     }
     return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_em_attempts(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                           size_t n, int64_t best, uint64_t attempts, size_t *index,
+                           int *kept)
+{
+    /*@ loop invariant 0 <= trial <= attempts;
+        loop assigns trial, *rng;
+        loop variant attempts - trial;
+    */
+    for (uint64_t trial = 0; trial < attempts; trial++) {
+        size_t candidate;
+        int keep;
+        int rc = dpsel_core_em_trial(rng, decay, scores, n, best, &candidate, &keep);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (keep) {
+            *index = candidate;
+            *kept = 1;
+            return DPSEL_OK;
+        }
+    }
+    *kept = 0;
+    return DPSEL_OK;
 }
 
 int dpsel_core_em_hardened(dpsel_rng *rng, const dpsel_decay *decay,

@@ -211,7 +211,7 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
 }
 
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, const size_t *visited, size_t count,
+                         size_t n, int64_t best, const uint64_t *visited, size_t count,
                          size_t *index)
 {
     dpsel_race race = { 0, 0, 0 };

@@ -9,19 +9,19 @@
  */
 #include "core.h"
 
-size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r)
+size_t dpsel_core_rank(const uint64_t *sorted, size_t count, uint64_t r)
 {
     size_t low = 0;
     size_t high = count;
     /*@ loop invariant 0 <= low <= high <= count;
-        loop invariant \forall integer i; 0 <= i < low ==> visited[i] < r;
-        loop invariant \forall integer i; high <= i < count ==> visited[i] >= r;
+        loop invariant \forall integer i; 0 <= i < low ==> sorted[i] < r;
+        loop invariant \forall integer i; high <= i < count ==> sorted[i] >= r;
         loop assigns low, high;
         loop variant high - low;
     */
     while (low < high) {
         size_t middle = low + (high - low) / 2;
-        if (visited[middle] < r) {
+        if (sorted[middle] < r) {
             low = middle + 1;
         } else {
             high = middle;
@@ -39,7 +39,7 @@ size_t dpsel_core_visited_rank(const size_t *visited, size_t count, size_t r)
     ensures \forall integer i; 0 <= i < rank ==> visited[i] == \old(visited[i]);
     ensures \forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]);
 */
-static void insert_at(size_t *visited, size_t count, size_t rank, size_t r)
+static void insert_at(uint64_t *visited, size_t count, size_t rank, uint64_t r)
 {
     /*@ loop invariant rank <= k <= count;
         loop invariant \forall integer i; 0 <= i < rank ==> visited[i] == \at(visited[i], Pre);
@@ -54,7 +54,7 @@ static void insert_at(size_t *visited, size_t count, size_t rank, size_t r)
     visited[rank] = r;
 }
 
-int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t count,
+int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t count,
                           size_t *candidate)
 {
     /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
@@ -68,7 +68,7 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t coun
             return rc;
         }
         size_t r = (size_t)draw;
-        size_t rank = dpsel_core_visited_rank(visited, count, r);
+        size_t rank = dpsel_core_rank(visited, count, r);
         if (rank == count || visited[rank] != r) {
             /*@ assert \forall integer j; rank <= j < count ==> visited[j] > r; */
             insert_at(visited, count, rank, r);
@@ -85,7 +85,7 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, size_t *visited, size_t coun
 }
 
 int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, size_t *visited, size_t visits, size_t *index)
+                         size_t n, uint64_t *visited, size_t visits, size_t *index)
 {
     int64_t best = scores[dpsel_core_argmax(scores, n)];
     size_t count = 0;

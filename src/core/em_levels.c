@@ -1,0 +1,173 @@
+/*
+ * The exponential mechanism by levels (spec/mechanisms.md §12), for score
+ * vectors where uniform trials are mostly rejected (one candidate far ahead
+ * of many): the candidates are counted per clamped gap g (a level); a trial
+ * proposes level g with probability proportional to c_g 2^-e_g, where
+ * 2^-e_g >= beta^g is read off the leads of the decay table, and keeps it
+ * with probability beta^g 2^e_g; a kept level releases a uniform one of its
+ * candidates, found by a pass over the scores.  No trial reads the scores.
+ */
+#include "core.h"
+
+uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit)
+{
+    uint64_t sum = 0;
+    /*@ loop invariant 0 <= i <= decay->npowers;
+        loop invariant sum <= limit;
+        loop assigns i, sum;
+        loop variant decay->npowers - i;
+    */
+    for (unsigned i = 0; i < decay->npowers; i++) {
+        if ((g >> i) & 1u) {
+            uint64_t lead = decay->powers[i].lead;
+            sum = lead >= limit - sum ? limit : sum + lead;
+        }
+    }
+    return sum;
+}
+
+/* 2^(envelope - e_g): the weight of one candidate of level g, in units of
+ * 2^-envelope. */
+/*@ requires valid_decay(decay) && envelope <= 63;
+    assigns \nothing;
+    ensures 1 <= \result <= 9223372036854775808;
+*/
+static uint64_t level_unit(const dpsel_decay *decay, uint64_t g, unsigned envelope)
+{
+    unsigned shift = envelope - (unsigned)dpsel_core_level_exponent(decay, g, envelope);
+    //@ ghost dpsel_lemma_pow2_shift();
+    //@ assert pow2(shift) <= pow2(63) == 9223372036854775808;
+    return (uint64_t)1 << shift;
+}
+
+int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
+                               int64_t best, unsigned envelope, uint64_t *levels)
+{
+    uint64_t cap = decay->cap;
+    /*@ loop invariant 0 <= g <= cap + 1;
+        loop invariant \forall integer h; 0 <= h < g ==> levels[h] == 0;
+        loop assigns g, levels[0 .. cap];
+        loop variant cap + 1 - g;
+    */
+    for (uint64_t g = 0; g <= cap; g++) {
+        levels[g] = 0;
+    }
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant \forall integer h; 0 <= h <= cap ==> levels[h] <= i;
+        loop assigns i, levels[0 .. cap];
+        loop variant n - i;
+    */
+    for (size_t i = 0; i < n; i++) {
+        levels[dpsel_core_clamped_gap(best, scores[i], cap)]++;
+    }
+    /* The counts become running sums of c_g 2^(envelope - e_g). */
+    uint64_t total = 0;
+    /*@ loop invariant 0 <= g <= cap + 1;
+        loop invariant total <= DPSEL_LEVELS_TOTAL_MAX;
+        loop invariant \forall integer h; 0 <= h < g ==> levels[h] <= total;
+        loop invariant \forall integer h, k; 0 <= h <= k < g ==> levels[h] <= levels[k];
+        loop invariant g >= 1 ==> levels[g - 1] == total;
+        loop assigns g, total, levels[0 .. cap];
+        loop variant cap + 1 - g;
+    */
+    for (uint64_t g = 0; g <= cap; g++) {
+        uint64_t unit = level_unit(decay, g, envelope);
+        uint64_t room = (DPSEL_LEVELS_TOTAL_MAX - total) / unit;
+        if (levels[g] > room) {
+            return DPSEL_EINTERNAL;  /* the caller's envelope keeps it below */
+        }
+        //@ assert total + unit * levels[g] <= DPSEL_LEVELS_TOTAL_MAX;
+        total += levels[g] * unit;
+        levels[g] = total;
+    }
+    return total == 0 ? DPSEL_EINTERNAL : DPSEL_OK;  /* n >= 1 candidates */
+}
+
+int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
+                              const uint64_t *levels, unsigned envelope,
+                              uint64_t *level, int *kept)
+{
+    uint64_t cap = decay->cap;
+    uint64_t drawn;
+    int rc = dpsel_core_uniform(rng, levels[cap], &drawn);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    /* the first level whose running sum passes the draw */
+    uint64_t g = dpsel_core_rank(levels, cap + 1, drawn + 1);
+    //@ assert g <= cap;
+    uint64_t exponent = dpsel_core_level_exponent(decay, g, envelope);
+    rc = dpsel_core_coin_power_scaled(rng, decay->powers, decay->npowers, g, exponent, kept);
+    if (rc == DPSEL_OK) {
+        *level = g;
+    }
+    return rc;
+}
+
+/* The position of the member-th candidate (from 0) whose clamped gap is g. */
+/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && valid_decay(decay);
+    requires \valid_read(scores + (0 .. n - 1)) && \valid(index);
+    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
+    requires \separated(index, scores + (0 .. n - 1), decay);
+    assigns *index;
+    ensures \result == DPSEL_OK || \result == DPSEL_EINTERNAL;
+    ensures \result == DPSEL_OK ==> *index < n;
+    ensures \result != DPSEL_OK ==> *index == \old(*index);
+*/
+static int find_member(const dpsel_decay *decay, const int64_t *scores, size_t n,
+                       int64_t best, uint64_t g, uint64_t member, size_t *index)
+{
+    /*@ loop invariant 0 <= i <= n;
+        loop assigns i, member;
+        loop variant n - i;
+    */
+    for (size_t i = 0; i < n; i++) {
+        if (dpsel_core_clamped_gap(best, scores[i], decay->cap) == g) {
+            if (member == 0) {
+                *index = i;
+                return DPSEL_OK;
+            }
+            member--;
+        }
+    }
+    return DPSEL_EINTERNAL;  /* the counts came from these scores */
+}
+
+int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, unsigned envelope, uint64_t *levels,
+                         size_t *index)
+{
+    int rc = dpsel_core_em_levels_build(decay, scores, n, best, envelope, levels);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    /* A trial keeps with probability at least 2^-(npowers + 1) >= 2^-14 (spec §12). */
+    const uint64_t trials = (uint64_t)DPSEL_REJECTION_ROUNDS << (DPSEL_LEVELS_MAX_POWERS + 1);
+    /*@ loop invariant 0 <= trial <= trials;
+        loop invariant *index == \at(*index, Pre);
+        loop assigns trial, rc, *rng, *index;
+        loop variant trials - trial;
+    */
+    for (uint64_t trial = 0; trial < trials; trial++) {
+        uint64_t g;
+        int kept;
+        rc = dpsel_core_em_level_trial(rng, decay, levels, envelope, &g, &kept);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (kept) {
+            uint64_t below = g == 0 ? 0 : levels[g - 1];
+            uint64_t members = (levels[g] - below) / level_unit(decay, g, envelope);
+            if (members == 0) {
+                return DPSEL_EINTERNAL;  /* a proposed level has members */
+            }
+            uint64_t member;
+            rc = dpsel_core_uniform(rng, members, &member);
+            if (rc != DPSEL_OK) {
+                return rc;
+            }
+            return find_member(decay, scores, n, best, g, member, index);
+        }
+    }
+    return DPSEL_EUNLIKELY;
+}
