@@ -164,5 +164,5 @@ plots: all
 $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
 	$(CC) $(ALL_CFLAGS) $(LTO) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
 
-bench: $(BUILD)/bench_select
-	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) $(BENCH_ARGS)
+bench: $(BUILD)/bench_select $(TOOL)
+	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) --cli $(TOOL) $(BENCH_ARGS)

@@ -40,4 +40,8 @@ typedef struct {
 /* A dpsel_bit_fn: bits from getrandom, counted in ((counting_source *)context)->bits. */
 int counting_bit(void *context, unsigned *bit);
 
+/* cli.c: dpsel select on n score-only lines, streamed and in memory: the
+ * median wall time and the peak resident memory of the tool's process. */
+void bench_cli(const char *tool, size_t n);
+
 #endif

@@ -5,7 +5,7 @@
  * exact pmf on the DPBench histograms summed to 1024 bins.
  *
  * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--budget SECONDS]
- *                     [--csv FILE] [--hepth FILE] [--dpbench DIR]
+ *                     [--csv FILE] [--hepth FILE] [--dpbench DIR] [--cli TOOL]
  * LIST is comma-separated ("1e3,1e6"; "0.1,1").  README.md describes the output.
  */
 #include <glob.h>
@@ -31,6 +31,8 @@ typedef struct {
     size_t eps_count;
     double budget;             /* seconds of timing per cell */
     const char *csv, *hepth, *dpbench;
+    const char *cli;           /* the dpsel tool to time on a large file, or NULL */
+    size_t cli_n;              /* its lines */
 } settings;
 
 typedef struct {
@@ -510,7 +512,8 @@ static size_t split(char *list, const char **items)
 static void usage(const char *bad)
 {
     fprintf(stderr, "bench: bad option %s\nusage: bench_select [--quick] [--n LIST] "
-            "[--eps LIST] [--budget SECONDS] [--csv FILE] [--hepth FILE] [--dpbench DIR]\n",
+            "[--eps LIST] [--budget SECONDS] [--csv FILE] [--hepth FILE] [--dpbench DIR] "
+            "[--cli TOOL]\n",
             bad);
     exit(2);
 }
@@ -521,12 +524,13 @@ static void parse_options(int argc, char **argv, settings *s)
                 default_eps[] = "0.01,0.1,1,10";
     char *n_list = full_n, *eps_list = default_eps;
     *s = (settings){ .budget = 1.0, .csv = "build/bench.csv", .hepth = "examples/hepth.csv",
-                     .dpbench = "../shared/data/dpbench" };
+                     .dpbench = "../shared/data/dpbench", .cli_n = 10000000 };
     for (int i = 1; i < argc; i++) {
         int has_value = i + 1 < argc;
         if (strcmp(argv[i], "--quick") == 0) {
             n_list = n_list == full_n ? quick_n : n_list;
             s->budget = 0.1;
+            s->cli_n = 1000000;
         } else if (strcmp(argv[i], "--n") == 0 && has_value) {
             n_list = argv[++i];
         } else if (strcmp(argv[i], "--eps") == 0 && has_value) {
@@ -539,6 +543,8 @@ static void parse_options(int argc, char **argv, settings *s)
             s->hepth = argv[++i];
         } else if (strcmp(argv[i], "--dpbench") == 0 && has_value) {
             s->dpbench = argv[++i];
+        } else if (strcmp(argv[i], "--cli") == 0 && has_value) {
+            s->cli = argv[++i];
         } else {
             usage(argv[i]);
         }
@@ -584,6 +590,9 @@ int main(int argc, char **argv)
     print_load("at the start");
     bench_selections(&s, selectors, params, csv);
     bench_pmfs(&s, params, csv);
+    if (s.cli != NULL) {
+        bench_cli(s.cli, s.cli_n);
+    }
     print_load("at the end");
     fclose(csv);
     for (size_t e = 0; e < s.eps_count; e++) {

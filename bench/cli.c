@@ -1,0 +1,95 @@
+/* The command-line tool on a large candidate file: wall time and peak
+ * resident memory of `dpsel select`, streamed (a regular file) and in
+ * memory (the same file on standard input), measured on child processes. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define CLI_RUNS 3
+
+/* n lines of uniform scores in [0, 1000] into a new temporary file. */
+static int write_scores(char *path, size_t n)
+{
+    int fd = mkstemp(path);
+    FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
+    if (out == NULL) {
+        return -1;
+    }
+    uint64_t state[4];
+    prng_seed(state, 2026);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%u\n", (unsigned)(prng_next(state) % 1001));
+    }
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* Runs tool select on path (or on standard input from path): seconds and
+ * peak RSS in kB; -1 if the child fails. */
+static int run_select(const char *tool, const char *path, int from_stdin, double *seconds,
+                      long *peak_kb)
+{
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pid_t child = fork();
+    if (child == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        int in = from_stdin ? open(path, O_RDONLY) : -1;
+        if (null < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            (from_stdin && (in < 0 || dup2(in, STDIN_FILENO) < 0))) {
+            _exit(127);
+        }
+        execl(tool, tool, "select", "--epsilon", "1", from_stdin ? "-" : path, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    struct rusage usage;
+    if (child < 0 || wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0) {
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    *seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+    *peak_kb = usage.ru_maxrss;
+    return 0;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void bench_cli(const char *tool, size_t n)
+{
+    char path[] = "/tmp/dpsel-bench-XXXXXX";
+    if (write_scores(path, n) != 0) {
+        fprintf(stderr, "bench: cannot write a candidate file in /tmp\n");
+        exit(1);
+    }
+    printf("\n%s select --epsilon 1 on %zu score-only lines (median of %d runs)\n", tool, n,
+           CLI_RUNS);
+    printf("%-24s %10s %14s\n", "input", "seconds", "peak RSS MB");
+    static const char *ways[2] = { "FILE (streamed)", "standard input (memory)" };
+    for (int way = 0; way < 2; way++) {
+        double seconds[CLI_RUNS];
+        long peak = 0;
+        for (int r = 0; r < CLI_RUNS; r++) {
+            long kb;
+            if (run_select(tool, path, way, &seconds[r], &kb) != 0) {
+                fprintf(stderr, "bench: %s select failed on %s\n", tool, path);
+                unlink(path);
+                exit(1);
+            }
+            peak = kb > peak ? kb : peak;
+        }
+        qsort(seconds, CLI_RUNS, sizeof *seconds, compare_doubles);
+        printf("%-24s %10.2f %14.1f\n", ways[way], seconds[CLI_RUNS / 2], (double)peak / 1024);
+    }
+    unlink(path);
+}
