@@ -65,10 +65,12 @@ $(SHARED): $(LIB_OBJ)
 $(TOOL): $(CLI_OBJ) $(STATIC)
 	$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
-# Tests link the static library and may call its internal (core) functions.
-$(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC)
+# Tests link the static library and may call its internal (core) functions,
+# and the tool's modules but its main.
+CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
+$(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC) $(CLI_MODULES)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
+	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(CLI_MODULES) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
 
 deps:
 	@sh .ci/install-deps
@@ -98,7 +100,7 @@ sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_HARNESSES := input params select
+FUZZ_HARNESSES := input params select stream
 fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)
@@ -106,12 +108,10 @@ fuzz-build:
 fuzz: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-# A harness links the library and the tool's parsers (only in the sub-make
+# A harness links the library and the tool's modules (only in the sub-make
 # above, whose CC is clang with the fuzzer instrumentation).
-$(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(BUILD)/src/cli/input.o \
-                 $(BUILD)/src/cli/options.o $(BUILD)/src/cli/text.o
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(BUILD)/src/cli/input.o \
-	    $(BUILD)/src/cli/options.o $(BUILD)/src/cli/text.o $(STATIC) $(LIBS)
+$(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(CLI_MODULES)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(CLI_MODULES) $(STATIC) $(LIBS) -lm
 
 # Frama-C WP on the verified core, then the check that a broken bound fails
 # (proofs/run.sh, proofs/mutation.sh).

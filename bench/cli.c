@@ -13,8 +13,9 @@
 
 #define CLI_RUNS 3
 
-/* n lines of uniform scores in [0, 1000] into a new temporary file. */
-static int write_scores(char *path, size_t n)
+/* n lines of uniform scores in [0, 1000], `score` or `item-I,score`, into
+ * a new temporary file. */
+static int write_candidates(char *path, size_t n, int labelled)
 {
     int fd = mkstemp(path);
     FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
@@ -24,7 +25,12 @@ static int write_scores(char *path, size_t n)
     uint64_t state[4];
     prng_seed(state, 2026);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out, "%u\n", (unsigned)(prng_next(state) % 1001));
+        unsigned score = (unsigned)(prng_next(state) % 1001);
+        if (labelled) {
+            fprintf(out, "item-%zu,%u\n", i, score);
+        } else {
+            fprintf(out, "%u\n", score);
+        }
     }
     return fclose(out) == 0 ? 0 : -1;
 }
@@ -65,16 +71,9 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void bench_cli(const char *tool, size_t n)
+/* The median time and the peak RSS of CLI_RUNS runs on one file. */
+static void time_file(const char *tool, const char *path, const char *kind)
 {
-    char path[] = "/tmp/dpsel-bench-XXXXXX";
-    if (write_scores(path, n) != 0) {
-        fprintf(stderr, "bench: cannot write a candidate file in /tmp\n");
-        exit(1);
-    }
-    printf("\n%s select --epsilon 1 on %zu score-only lines (median of %d runs)\n", tool, n,
-           CLI_RUNS);
-    printf("%-24s %10s %14s\n", "input", "seconds", "peak RSS MB");
     static const char *ways[2] = { "FILE (streamed)", "standard input (memory)" };
     for (int way = 0; way < 2; way++) {
         double seconds[CLI_RUNS];
@@ -89,7 +88,23 @@ void bench_cli(const char *tool, size_t n)
             peak = kb > peak ? kb : peak;
         }
         qsort(seconds, CLI_RUNS, sizeof *seconds, compare_doubles);
-        printf("%-24s %10.2f %14.1f\n", ways[way], seconds[CLI_RUNS / 2], (double)peak / 1024);
+        printf("%-12s %-24s %10.2f %14.1f\n", kind, ways[way], seconds[CLI_RUNS / 2],
+               (double)peak / 1024);
     }
-    unlink(path);
+}
+
+void bench_cli(const char *tool, size_t n)
+{
+    printf("\n%s select --epsilon 1 on %zu lines (median of %d runs)\n", tool, n, CLI_RUNS);
+    printf("%-12s %-24s %10s %14s\n", "lines", "input", "seconds", "peak RSS MB");
+    static const char *kinds[2] = { "score", "label,score" };
+    for (int labelled = 0; labelled < 2; labelled++) {
+        char path[] = "/tmp/dpsel-bench-XXXXXX";
+        if (write_candidates(path, n, labelled) != 0) {
+            fprintf(stderr, "bench: cannot write a candidate file in /tmp\n");
+            exit(1);
+        }
+        time_file(tool, path, kinds[labelled]);
+        unlink(path);
+    }
 }

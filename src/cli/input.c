@@ -301,7 +301,8 @@ static int compare_labels(const void *a, const void *b, void *labels)
 }
 
 /* Labels name the released candidate, so two equal labels would make a
- * release ambiguous: they are rejected, naming the second occurrence. */
+ * release ambiguous: they are rejected.  The repeat reported is the first in
+ * the file, with its label's first occurrence, as the streamed check does. */
 static int check_unique_labels(const line_reader *r, const candidates *c)
 {
     size_t *order = calloc(c->count, sizeof *order);
@@ -312,15 +313,18 @@ static int check_unique_labels(const line_reader *r, const candidates *c)
         order[i] = i;
     }
     qsort_r(order, c->count, sizeof *order, compare_labels, c->labels);
-    int rc = 0;
-    for (size_t i = 1; i < c->count && rc == 0; i++) {
-        if (strcmp(c->labels[order[i]], c->labels[order[i - 1]]) == 0) {
-            rc = report_duplicate(r, c->labels[order[i]], c->lines[order[i]],
-                                  c->lines[order[i - 1]]);
+    size_t first = 0, repeat = 0;  /* positions; repeat 0: none found */
+    for (size_t i = 1; i < c->count; i++) {
+        int starts_group = i == 1 || strcmp(c->labels[order[i - 2]], c->labels[order[i - 1]]) != 0;
+        if (starts_group && strcmp(c->labels[order[i]], c->labels[order[i - 1]]) == 0
+            && (repeat == 0 || order[i] < repeat)) {
+            first = order[i - 1];
+            repeat = order[i];
         }
     }
     free(order);
-    return rc;
+    return repeat == 0 ? 0 : report_duplicate(r, c->labels[repeat], c->lines[repeat],
+                                               c->lines[first]);
 }
 
 static int read_all(line_reader *r, candidates *c)

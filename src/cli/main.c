@@ -277,7 +277,7 @@ static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector
 
 /* PF's race over a regular file in passes (stream_select.h): all the
  * checks of the in-memory path, and memory that does not grow with the
- * candidates (but for the duplicate check of labels). */
+ * candidates. */
 static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
                            dpsel_rng *rng, size_t *chosen, char **labels)
 {

@@ -2,10 +2,12 @@
  * `dpsel select` streamed from a regular file: the file is read line by line
  * in passes, through the same parser as the in-memory path (input.c), and
  * PF runs as dpsel_pf_stream, so memory does not grow with the number of
- * candidates (except for the duplicate-label check of labelled files):
- *   1. every line is checked, the candidates counted, the best score found
- *      and the labels checked unique: every error is reported before any
- *      random bit is drawn;
+ * candidates:
+ *   1. every line is checked, the candidates counted and the best score
+ *      found, and the labels are checked unique (label_check.h: a Bloom
+ *      filter in this pass, then a pass comparing the suspects exactly;
+ *      8 MiB at most): every error is reported before any random bit is
+ *      drawn;
  *   2. the scores go to the streams, one per selection;
  *   3. for a file with labels, the chosen candidates' labels are fetched
  *      (a `score` line's label is its position: no pass needed).
@@ -23,14 +25,14 @@ void streamed_init(streamed *s, FILE *stream, const char *name, char *message,
                    size_t message_size)
 {
     memset(s, 0, sizeof *s);
+    s->limits = (label_check_limits)LABEL_CHECK_LIMITS;
     reader_init(&s->reader, stream, name, message, message_size);
 }
 
 void streamed_free(streamed *s)
 {
     reader_free(&s->reader);
-    free(s->hashes);
-    s->hashes = NULL;
+    label_check_free(&s->labels);
 }
 
 static int changed(const streamed *s)
@@ -73,158 +75,79 @@ static int pass(streamed *s, visit_fn visit, void *arg)
 
 /* ------------------------------------------------- duplicate labels */
 
-/* Labels are compared by a 128-bit keyed hash (libsodium's SipHash-2-4
- * with 128-bit output, a PRF: a tenth of the cost of keyed BLAKE2b on
- * short labels) under a random key, so the check keeps 24 bytes per
- * candidate instead of the labels.  Two different labels collide with
- * probability 2^-128 for a key the file cannot know, so a false alarm among
- * n labels has probability below n^2 2^-129 (below 2^-82 for n = 10^7).  A
- * `score` line's label is its position: a file of `score` lines alone has
- * distinct labels and keeps no hashes. */
-static int add_hash(streamed *s, const char *label, uint64_t index)
+/* A `score` line's label is its position, so a file of `score` lines alone
+ * has distinct labels and the check starts at the first label, with the
+ * positions before it. */
+static const char *label_or_position(const char *label, uint64_t index,
+                                     char position[POSITION_TEXT])
 {
-    if (s->capacity == index) {
-        size_t grown = s->capacity == 0 ? 1024 : s->capacity * 2;
-        label_hash *hashes = grown > SIZE_MAX / sizeof *hashes
-                           ? NULL : realloc(s->hashes, grown * sizeof *hashes);
-        if (hashes == NULL) {
-            return reader_fail(&s->reader, s->reader.line, "out of memory");
-        }
-        s->hashes = hashes;
-        s->capacity = grown;
-    }
-    unsigned char hash[LABEL_HASH_SIZE];
-    crypto_shorthash_siphashx24(hash, (const unsigned char *)label, strlen(label), s->key);
-    memcpy(s->hashes[index].hash, hash, sizeof hash);
-    s->hashes[index].index = index;
-    return 0;
+    return label != NULL ? label : position_label(index, position);
 }
 
-/* At the first label, the `score` lines before it get their hashes too:
- * their labels are their positions. */
-static int hash_label(streamed *s, const char *label, uint64_t index)
+static int check_label(streamed *s, const char *label, uint64_t index)
 {
     char position[POSITION_TEXT];
     if (!s->labelled) {
         if (label == NULL) {
             return 0;
         }
+        if (label_check_init(&s->labels, &s->limits) != 0) {
+            return reader_fail(&s->reader, s->reader.line, "out of memory");
+        }
         s->labelled = 1;
-        randombytes_buf(s->key, sizeof s->key);
         for (uint64_t i = 0; i < index; i++) {
-            if (add_hash(s, position_label(i, position), i) != 0) {
-                return -1;
-            }
+            label_check_add(&s->labels, position_label(i, position), i);
         }
     }
-    return add_hash(s, label != NULL ? label : position_label(index, position), index);
-}
-
-static int compare_words(uint64_t x, uint64_t y)
-{
-    return (x > y) - (x < y);
-}
-
-static int same_hash(const label_hash *x, const label_hash *y)
-{
-    return x->hash[0] == y->hash[0] && x->hash[1] == y->hash[1];
-}
-
-static int compare_hashes(const void *a, const void *b)
-{
-    const label_hash *x = a, *y = b;
-    return x->hash[0] != y->hash[0] ? compare_words(x->hash[0], y->hash[0])
-         : x->hash[1] != y->hash[1] ? compare_words(x->hash[1], y->hash[1])
-         : compare_words(x->index, y->index);
-}
-
-/* Sorts by hash without glibc qsort's scratch copy of the whole array: an
- * in-place distribution on a byte of the hash (the hashes are uniform),
- * from the top one down to 48 bits, then qsort within the small buckets. */
-static void sort_hashes(label_hash *h, size_t n, unsigned shift)
-{
-    if (n <= 256 || shift < 48) {
-        qsort(h, n, sizeof *h, compare_hashes);
-        return;
-    }
-    size_t start[257] = { 0 }, next[256];
-    for (size_t i = 0; i < n; i++) {
-        start[(h[i].hash[0] >> shift & 0xFF) + 1]++;
-    }
-    for (size_t b = 0; b < 256; b++) {
-        start[b + 1] += start[b];
-        next[b] = start[b];
-    }
-    for (size_t b = 0; b < 256; b++) {
-        while (next[b] < start[b + 1]) {
-            label_hash *item = &h[next[b]];
-            size_t home = item->hash[0] >> shift & 0xFF;
-            if (home == b) {
-                next[b]++;
-            } else {
-                label_hash swap = h[next[home]];
-                h[next[home]++] = *item;
-                *item = swap;
-            }
-        }
-    }
-    for (size_t b = 0; b < 256; b++) {
-        sort_hashes(h + start[b], start[b + 1] - start[b], shift - 8);
-    }
-}
-
-/* The duplicate to report: the label whose second occurrence comes first
- * in the file, as (*first, *second) positions; 0 if there is none. */
-static int find_duplicate(streamed *s, uint64_t *first, uint64_t *second)
-{
-    sort_hashes(s->hashes, s->count, 56);
-    int found = 0;
-    for (size_t i = 1; i < s->count; i++) {
-        const label_hash *a = &s->hashes[i - 1], *b = &s->hashes[i];
-        int group_start = i == 1 || !same_hash(&s->hashes[i - 2], a);
-        if (group_start && same_hash(a, b)
-            && (!found || b->index < *second)) {
-            *first = a->index;
-            *second = b->index;
-            found = 1;
-        }
-    }
-    return found;
-}
-
-typedef struct {
-    uint64_t first, second;
-    size_t first_line, second_line;
-    char label[INPUT_LINE_MAX + 1];
-} duplicate;
-
-static int locate_duplicate(streamed *s, void *arg, const char *label, int64_t score)
-{
-    (void)score;
-    duplicate *d = arg;
-    uint64_t index = s->reader.count - 1;
-    if (index == d->first) {
-        d->first_line = s->reader.line;
-    } else if (index == d->second) {
-        d->second_line = s->reader.line;
-        char position[POSITION_TEXT];
-        snprintf(d->label, sizeof d->label, "%s",
-                 label != NULL ? label : position_label(index, position));
-    }
+    label_check_add(&s->labels, label_or_position(label, index, position), index);
     return 0;
 }
 
-/* Another pass finds the lines of the two occurrences and the label. */
+static int collect_label(streamed *s, void *arg, const char *label, int64_t score)
+{
+    (void)arg;
+    (void)score;
+    char position[POSITION_TEXT];
+    uint64_t index = s->reader.count - 1;
+    label_check_add(&s->labels, label_or_position(label, index, position), index);
+    return 0;
+}
+
+static int verify_label(streamed *s, void *arg, const char *label, int64_t score)
+{
+    (void)arg;
+    (void)score;
+    char position[POSITION_TEXT];
+    uint64_t index = s->reader.count - 1;
+    label_check_verify(&s->labels, label_or_position(label, index, position), index,
+                       s->reader.line);
+    return 0;
+}
+
+/* The rounds of label_check.h after the survey (its first collect pass):
+ * the first repeat of the file is reported on its line. */
 static int check_unique_labels(streamed *s)
 {
-    duplicate d = { 0 };
-    if (!s->labelled || !find_duplicate(s, &d.first, &d.second)) {
+    if (!s->labelled) {
         return 0;
     }
-    if (pass(s, locate_duplicate, &d) != 0) {
-        return -1;
+    while (label_check_suspects(&s->labels) > 0) {
+        if (pass(s, verify_label, NULL) != 0) {
+            return -1;
+        }
+        const label_suspect *repeat = label_check_repeat(&s->labels);
+        if (repeat != NULL) {
+            return report_duplicate(&s->reader, label_check_text(&s->labels, repeat),
+                                    repeat->line, repeat->first_line);
+        }
+        if (!label_check_next_round(&s->labels)) {
+            return 0;
+        }
+        if (pass(s, collect_label, NULL) != 0) {
+            return -1;
+        }
     }
-    return report_duplicate(&s->reader, d.label, d.second_line, d.first_line);
+    return 0;
 }
 
 /* ------------------------------------------------------------ passes */
@@ -236,7 +159,7 @@ static int survey(streamed *s, void *arg, const char *label, int64_t score)
     if (index == 0 || score > s->best) {
         s->best = score;
     }
-    return hash_label(s, label, index);
+    return check_label(s, label, index);
 }
 
 int streamed_check(streamed *s)
@@ -251,8 +174,7 @@ int streamed_check(streamed *s)
         return reader_fail(&s->reader, 0, "no candidates");
     }
     int rc = check_unique_labels(s);
-    free(s->hashes);  /* done with */
-    s->hashes = NULL;
+    label_check_free(&s->labels);  /* done with */
     return rc;
 }
 

@@ -9,14 +9,7 @@
 
 #include "dpsel.h"
 #include "input.h"
-
-/* A label's keyed hash in the duplicate check: 128 bits. */
-#define LABEL_HASH_SIZE crypto_shorthash_siphashx24_BYTES
-
-typedef struct {
-    uint64_t hash[2];                   /* compared as two integers */
-    uint64_t index;                     /* the candidate's position */
-} label_hash;
+#include "label_check.h"
 
 typedef struct {
     line_reader reader;
@@ -26,9 +19,8 @@ typedef struct {
     size_t count;
     int64_t best;
     int labelled;                       /* some line has a label */
-    unsigned char key[crypto_shorthash_siphashx24_KEYBYTES]; /* of the label hashes */
-    label_hash *hashes;                 /* once labelled: one per candidate */
-    size_t capacity;
+    label_check_limits limits;          /* LABEL_CHECK_LIMITS, or a test's */
+    label_check labels;                 /* once labelled, until checked */
 } streamed;
 
 /* Starts on stream (a regular file, named `name` in messages; the caller

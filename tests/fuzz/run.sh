@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs each libFuzzer harness for a bounded time, one after another.
 #   sh tests/fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]
-# BUILD_DIR holds the harness binaries (fuzz-input, fuzz-params, fuzz-select).
+# BUILD_DIR holds the harness binaries (fuzz-input, fuzz-params, fuzz-select,
+# fuzz-stream).
 # The shipped seeds in tests/fuzz/corpus/<harness>/ are read, never written:
 # new inputs go to BUILD_DIR/corpus/<harness>/, a crash to
 # BUILD_DIR/crash-<harness>-*.  Prints libFuzzer's final statistics (runs, and
@@ -12,7 +13,7 @@ set -u
 build=$1
 seconds=$2
 shift 2
-[ $# -gt 0 ] || set -- input params select
+[ $# -gt 0 ] || set -- input params select stream
 seeds=$(dirname "$0")/corpus
 # ASan's leak checker runs after every input; a huge allocation the library
 # is meant to refuse must come back as NULL, not stop the run.
@@ -22,7 +23,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 status=0
 for harness in "$@"; do
     case $harness in
-        input) max_len=8192 ;;   # lines over the 4096-byte limit
+        input|stream) max_len=8192 ;;   # lines over the 4096-byte limit
         *) max_len=512 ;;
     esac
     work=$build/corpus/$harness

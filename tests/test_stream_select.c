@@ -1,0 +1,222 @@
+/*
+ * The streamed `select` of the tool (src/cli/stream_select.c and its
+ * duplicate-label check, src/cli/label_check.c) against the in-memory
+ * reader (candidates_read) on the same files: the same verdict, the same
+ * message, the same count.  The label check runs with tiny limits (one
+ * filter block, so nearly every label is a suspect; a few suspects per
+ * round), so the rounds the default limits need only past 10^7 labels run
+ * here on files of a few hundred lines.  Also: a file changed between the
+ * passes is refused.
+ */
+#include <criterion/criterion.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/input.h"
+#include "cli/stream_select.h"
+#include "support.h"
+
+#define MESSAGE_SIZE 512
+
+typedef struct {
+    int rc;
+    size_t count;
+    unsigned passes;
+    char message[MESSAGE_SIZE];
+} verdict;
+
+static FILE *file_with(const char *text)
+{
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    cr_assert_eq(fputs(text, f) >= 0, 1);
+    rewind(f);
+    return f;
+}
+
+static verdict in_memory(FILE *f)
+{
+    verdict v = { 0 };
+    candidates c;
+    rewind(f);
+    v.rc = candidates_read(f, "t.csv", &c, v.message, sizeof v.message);
+    if (v.rc == 0) {
+        v.count = c.count;
+        candidates_free(&c);
+    }
+    return v;
+}
+
+static verdict streamed_with(FILE *f, const label_check_limits *limits)
+{
+    verdict v = { 0 };
+    streamed s;
+    rewind(f);
+    streamed_init(&s, f, "t.csv", v.message, sizeof v.message);
+    s.limits = *limits;
+    v.rc = streamed_check(&s);
+    v.count = s.count;
+    v.passes = s.passes;
+    streamed_free(&s);
+    return v;
+}
+
+static void expect_same(FILE *f, const label_check_limits *limits, const char *what)
+{
+    verdict memory = in_memory(f), stream = streamed_with(f, limits);
+    cr_assert_eq(stream.rc, memory.rc, "%s: streamed %d (%s), in memory %d (%s)", what,
+                 stream.rc, stream.message, memory.rc, memory.message);
+    if (memory.rc == 0) {
+        cr_assert_eq(stream.count, memory.count, "%s", what);
+    } else {
+        cr_assert_str_eq(stream.message, memory.message, "%s", what);
+    }
+}
+
+/* A line of a random file: mostly `label,score` over a small alphabet (so
+ * labels repeat), some `score` lines (whose labels are positions, which
+ * labels such as "3" can repeat). */
+static void random_line(FILE *f, uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    unsigned r = (unsigned)(*state >> 33);
+    if (r % 5 == 0) {
+        fprintf(f, "%u\n", r % 100);
+    } else if (r % 5 == 1) {
+        fprintf(f, "%u,%u\n", r % 400, r % 7);
+    } else {
+        fprintf(f, "item-%u,%u\n", (r >> 8) % 600, r % 100);
+    }
+}
+
+static FILE *random_file(uint64_t seed, unsigned lines)
+{
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    uint64_t state = seed;
+    for (unsigned i = 0; i < lines; i++) {
+        random_line(f, &state);
+    }
+    return f;
+}
+
+static const label_check_limits tiny[] = {
+    { 1, 1, INPUT_LINE_MAX + 1 },
+    { 1, 3, INPUT_LINE_MAX + 1 },
+    { 2, 5, INPUT_LINE_MAX + 1 },
+    { 4, 64, 2 * INPUT_LINE_MAX },
+    LABEL_CHECK_LIMITS,
+};
+#define TINY (sizeof tiny / sizeof tiny[0])
+
+Test(stream_select, same_verdict_as_in_memory_on_random_files)
+{
+    unsigned repeats = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        FILE *f = random_file(seed, 10 + (unsigned)(seed * 7 % 90));
+        repeats += in_memory(f).rc != 0;
+        for (size_t k = 0; k < TINY; k++) {
+            char what[64];
+            snprintf(what, sizeof what, "seed %" PRIu64 ", limits %zu", seed, k);
+            expect_same(f, &tiny[k], what);
+        }
+        fclose(f);
+    }
+    cr_assert_gt(repeats, 20, "the files should mostly hold repeats: %u of 60", repeats);
+    cr_assert_lt(repeats, 60, "and some should not");
+}
+
+/* Unique labels: the check must run every round to the end of the file. */
+Test(stream_select, unique_labels_pass_through_every_round)
+{
+    FILE *f = tmpfile();
+    cr_assert_not_null(f);
+    for (unsigned i = 0; i < 300; i++) {
+        fprintf(f, i % 3 == 0 ? "%u\n" : "label %u,%u\n", i, i % 11);
+    }
+    for (size_t k = 0; k < TINY; k++) {
+        expect_same(f, &tiny[k], "unique");
+    }
+    verdict v = streamed_with(f, &tiny[0]);
+    cr_assert_eq(v.rc, 0, "%s", v.message);
+    cr_assert_eq(v.count, 300);
+    cr_assert_gt(v.passes, 100, "one suspect per round: %u passes", v.passes);
+    fclose(f);
+}
+
+/* Unique labels enough to fill the tiny filter, then a repeat: it is found
+ * after rounds of false suspects, wherever a round ends. */
+Test(stream_select, repeat_after_many_false_suspects)
+{
+    for (unsigned unique = 200; unique < 204; unique++) {
+        FILE *f = tmpfile();
+        cr_assert_not_null(f);
+        for (unsigned i = 0; i < unique; i++) {
+            fprintf(f, "u%u,%u\n", i, i % 5);
+        }
+        fprintf(f, "u5,0\nu7,0\n");
+        char expected[MESSAGE_SIZE];
+        snprintf(expected, sizeof expected,
+                 "t.csv:%u: duplicate label 'u5' (first on line 6)", unique + 1);
+        for (size_t k = 0; k < TINY; k++) {
+            verdict v = streamed_with(f, &tiny[k]);
+            cr_assert_str_eq(v.message, expected, "limits %zu", k);
+        }
+        cr_assert_str_eq(in_memory(f).message, expected);
+        fclose(f);
+    }
+}
+
+/* The repeat reported is the first in the file, whatever the label order. */
+Test(stream_select, first_repeat_in_the_file_is_reported)
+{
+    FILE *f = file_with("label,score\nzeta,1\nalpha,2\nbeta,3\nzeta,4\nalpha,5\n");
+    for (size_t k = 0; k < TINY; k++) {
+        verdict v = streamed_with(f, &tiny[k]);
+        cr_assert_eq(v.rc, -1);
+        cr_assert_str_eq(v.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+    }
+    verdict v = in_memory(f);
+    cr_assert_str_eq(v.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+    fclose(f);
+}
+
+/* A label may repeat the position of an earlier `score` line. */
+Test(stream_select, label_repeating_a_position)
+{
+    FILE *f = file_with("7\n8\n9\n1,4\n");
+    for (size_t k = 0; k < TINY; k++) {
+        verdict v = streamed_with(f, &tiny[k]);
+        cr_assert_str_eq(v.message, "t.csv:4: duplicate label '1' (first on line 2)");
+    }
+    fclose(f);
+}
+
+/* Between the check and the selection pass, one byte of the file changes:
+ * the selection refuses, naming the file. */
+Test(stream_select, file_changed_between_passes)
+{
+    FILE *f = file_with("a,1\nb,5\nc,3\n");
+    char message[MESSAGE_SIZE] = "";
+    streamed s;
+    streamed_init(&s, f, "t.csv", message, sizeof message);
+    cr_assert_eq(streamed_check(&s), 0, "%s", message);
+    cr_assert_eq(fseek(f, 4, SEEK_SET), 0);
+    cr_assert_eq(fputc('B', f), 'B');  /* same length, other bytes */
+    cr_assert_eq(fflush(f), 0);
+
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(7);
+    size_t chosen = 99;
+    char *label = NULL;
+    cr_assert_eq(streamed_select(&s, selector, &rng, 1, &chosen, &label), -1);
+    cr_assert_str_eq(message, "t.csv: changed while being read");
+    cr_assert_null(label);
+    cr_assert_eq(chosen, 99);
+    streamed_free(&s);
+    dpsel_selector_free(selector);
+    fclose(f);
+}
