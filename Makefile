@@ -41,7 +41,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test valgrind sanitize fuzz fuzz-build readme-example exports \
+.PHONY: bench all demo check test cli-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
@@ -83,6 +83,15 @@ cli-test: $(TOOL)
 
 valgrind: $(TOOL)
 	sh tests/valgrind.sh $(TOOL)
+
+# The streamed select on 10^7 lines: it works and its memory does not grow.
+PEAK_RSS := $(BUILD)/tests/peak_rss
+$(PEAK_RSS): tests/tools/peak_rss.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+large-file: $(TOOL) $(PEAK_RSS)
+	sh tests/large-file.sh $(TOOL) $(PEAK_RSS)
 
 # The library, the Criterion suite and the tool built with clang's
 # AddressSanitizer (leak checker included) and UndefinedBehaviorSanitizer in
@@ -131,7 +140,7 @@ demo: deps
 
 check: deps
 	$(MAKE) all
-	$(MAKE) test cli-test valgrind sanitize readme-example exports proofs
+	$(MAKE) test cli-test large-file valgrind sanitize readme-example exports proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
 
 install: all
