@@ -28,7 +28,10 @@
  *   - on failure, output parameters are left untouched and nothing leaks;
  *   - an enum argument (mechanism, format, task) outside its listed values
  *     is DPSEL_ERANGE;
- *   - no function prints, aborts or exits; there is no global state: objects
+ *   - no function prints, aborts or exits (one exception: GMP and MPFR abort
+ *     the process when an allocation of theirs fails, which dpsel's size
+ *     bounds leave to a process already out of memory; spec/trusted-base.md
+ *     entry 6); there is no global state: objects
  *     are independent, a dpsel_selector may be shared read-only between
  *     threads, a dpsel_rng belongs to one thread at a time.
  */

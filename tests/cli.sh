@@ -287,10 +287,23 @@ expect_error stdin-empty "<stdin>: no candidates" -- pmf --epsilon 1 < "$d/empty
 fixture typo-first.csv 'alice,1O\nbob,3\n'
 expect_error first-line-typo-is-no-header "$d/typo-first.csv:1: score is not an integer: '1O'" -- pmf --epsilon 1 "$d/typo-first.csv"
 expect_error escape-in-option "--epsilon '1\\x1bx'" -- select --epsilon "$(printf '1\033x')"
-if [ "$(id -u)" -ne 0 ]; then
+# Root reads any file, so as root the case runs as nobody (setpriv, from
+# util-linux), if nobody may run the tool where it lies.
+unreadable_case() {
     expect_error unreadable "$d/unreadable.csv: cannot open: Permission denied" -- select --epsilon 1 "$d/unreadable.csv"
+}
+as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if [ "$(id -u)" -ne 0 ]; then
+    unreadable_case
+elif $as_nobody "$tool" --help > /dev/null 2>&1; then
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$as_nobody" "$tool" > "$work/as-nobody"
+    chmod 755 "$work/as-nobody"
+    real_tool=$tool
+    tool=$work/as-nobody
+    unreadable_case
+    tool=$real_tool
 else
-    echo "skip unreadable: running as root, which can read any file"
+    echo "skip unreadable: running as root, and nobody may not run $tool"
 fi
 
 # ---------------------------------------------------------- rejected options
