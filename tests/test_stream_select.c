@@ -4,8 +4,8 @@
  * reader (candidates_read) on the same files: the same verdict, the same
  * message, the same count.  The label check runs with tiny limits (one
  * filter block, so nearly every label is a suspect; a few suspects per
- * round), so the rounds the default limits need only past 10^7 labels run
- * here on files of a few hundred lines.  Also: a file changed between the
+ * round), so the parts and rounds the default limits need only past about
+ * 2 x 10^7 labels run here on files of a few hundred lines.  Also: a file changed between the
  * passes is refused.
  */
 #include <criterion/criterion.h>
@@ -101,11 +101,15 @@ static FILE *random_file(uint64_t seed, unsigned lines)
     return f;
 }
 
+/* Tiny limits: one to four filter blocks, 1 to 64 suspects per round; the
+ * first two split the rest of a file into parts of 32 labels, the next
+ * three check it in rounds alone (parts too large to split it). */
 static const label_check_limits tiny[] = {
-    { 1, 1, INPUT_LINE_MAX + 1 },
-    { 1, 3, INPUT_LINE_MAX + 1 },
-    { 2, 5, INPUT_LINE_MAX + 1 },
-    { 4, 64, 2 * INPUT_LINE_MAX },
+    { 1, 1, INPUT_LINE_MAX + 1, 32 },
+    { 1, 3, INPUT_LINE_MAX + 1, 32 },
+    { 1, 1, INPUT_LINE_MAX + 1, UINT64_MAX },
+    { 2, 5, INPUT_LINE_MAX + 1, UINT64_MAX },
+    { 4, 64, 2 * INPUT_LINE_MAX, UINT64_MAX },
     LABEL_CHECK_LIMITS,
 };
 #define TINY (sizeof tiny / sizeof tiny[0])
@@ -138,9 +142,15 @@ Test(stream_select, unique_labels_pass_through_every_round)
     for (size_t k = 0; k < TINY; k++) {
         expect_same(f, &tiny[k], "unique");
     }
+    /* in parts of 32 labels: at least a collect pass per part */
     verdict v = streamed_with(f, &tiny[0]);
     cr_assert_eq(v.rc, 0, "%s", v.message);
     cr_assert_eq(v.count, 300);
+    cr_assert_geq(v.passes, 2 + 300 / 32, "%u passes", v.passes);
+    /* in rounds alone, of one suspect each */
+    label_check_limits rounds = { 1, 1, INPUT_LINE_MAX + 1, UINT64_MAX };
+    v = streamed_with(f, &rounds);
+    cr_assert_eq(v.rc, 0, "%s", v.message);
     cr_assert_gt(v.passes, 100, "one suspect per round: %u passes", v.passes);
     fclose(f);
 }

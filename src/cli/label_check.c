@@ -19,12 +19,12 @@
  */
 #include "label_check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BLOCK_WORDS 8
 #define BITS_PER_LABEL 7
-#define NO_REPEAT UINT64_MAX
 
 int label_check_init(label_check *c, const label_check_limits *limits)
 {
@@ -38,6 +38,7 @@ int label_check_init(label_check *c, const label_check_limits *limits)
         return -1;
     }
     randombytes_buf(c->key, sizeof c->key);
+    c->repeat.index = NO_REPEAT;
     return 0;
 }
 
@@ -88,14 +89,21 @@ static void keep_suspect(label_check *c, const char *label, uint64_t index,
     c->last_suspect = index;
 }
 
+/* Whether the hash is in this round's part (its high 32 bits pick the
+ * part; the filter block uses the low bits). */
+static int in_part(const label_check *c, const uint64_t hash[2])
+{
+    return c->parts <= 1 || (hash[0] >> 32) % c->parts == c->part;
+}
+
 void label_check_add(label_check *c, const char *label, uint64_t index)
 {
-    if (c->truncated) {
-        return;  /* the rest of the file is for a later round */
+    if (c->truncated || index >= c->repeat.index) {
+        return;  /* the rest of the file is for a later round, or too late */
     }
     uint64_t hash[2];
     hash_label(c, label, hash);
-    if (mark(c, hash) && index >= c->round_start) {
+    if (in_part(c, hash) && mark(c, hash) && index >= c->round_start) {
         keep_suspect(c, label, index, hash);
     }
 }
@@ -151,14 +159,16 @@ void label_check_verify(label_check *c, const char *label, uint64_t index, size_
         if (s->index == index) {
             s->line = line;
         } else if (s->index > index && s->first == NO_REPEAT
-                   && strcmp(label_check_text(c, s), label) == 0) {
+                   && strcmp(c->text + s->text, label) == 0) {
             s->first = index;
             s->first_line = line;
         }
     }
 }
 
-const label_suspect *label_check_repeat(const label_check *c)
+/* The round's suspect of smallest position that repeats an earlier label,
+ * or NULL. */
+static const label_suspect *round_repeat(const label_check *c)
 {
     const label_suspect *repeat = NULL;
     for (size_t i = 0; i < c->suspect_count; i++) {
@@ -170,22 +180,58 @@ const label_suspect *label_check_repeat(const label_check *c)
     return repeat;
 }
 
-const char *label_check_text(const label_check *c, const label_suspect *s)
+static void keep_repeat(label_check *c, const label_suspect *s)
 {
-    return c->text + s->text;
+    if (s->index < c->repeat.index) {
+        c->repeat.index = s->index;
+        c->repeat.line = s->line;
+        c->repeat.first_line = s->first_line;
+        snprintf(c->repeat.text, sizeof c->repeat.text, "%s", c->text + s->text);
+    }
 }
 
-int label_check_next_round(label_check *c)
+static int start_round(label_check *c, uint64_t start)
 {
-    if (!c->truncated) {
-        return 0;
-    }
-    /* The round kept at least one suspect (the limits let any label fit in
-     * empty stores), so the next round starts further on. */
-    c->round_start = c->last_suspect + 1;
+    c->round_start = start;
     c->suspect_count = 0;
     c->text_used = 0;
     c->truncated = 0;
     memset(c->filter, 0, c->limits.filter_blocks * BLOCK_WORDS * sizeof *c->filter);
     return 1;
+}
+
+static uint64_t parts_for(const label_check *c, uint64_t count)
+{
+    uint64_t per_part = c->limits.part_labels;
+    return count / per_part + (count % per_part != 0);
+}
+
+/* A part is done when its round found a repeat (rounds go in file order,
+ * so it is the part's first) or kept every suspect.  Otherwise the next
+ * round goes on after the last suspect kept: a round keeps at least one
+ * (the limits let any label fit in empty stores).  The survey covers all
+ * parts; if it stops at a cap, everything up to its last suspect is checked
+ * and the rest is split into parts by the number of candidates. */
+int label_check_settle(label_check *c, uint64_t count)
+{
+    const label_suspect *found = round_repeat(c);
+    if (found != NULL) {
+        keep_repeat(c, found);
+    }
+    if (found == NULL && c->truncated) {
+        if (c->parts == 0) {
+            c->checked = c->last_suspect + 1;
+            c->parts = parts_for(c, count);
+        }
+        return start_round(c, c->last_suspect + 1);
+    }
+    if (c->parts == 0 || ++c->part >= c->parts) {
+        return 0;
+    }
+    return start_round(c, c->checked);
+}
+
+const label_repeat *label_check_repeat(const label_check *c)
+{
+    return c->repeat.index != NO_REPEAT ? &c->repeat : NULL;
 }

@@ -1,19 +1,21 @@
 /* The duplicate-label check of a streamed file, in memory bounded
  * independently of the number of candidates and without false alarm.
  *
- * The caller makes passes over the labels in file order:
+ * The caller makes passes over the labels in file order, in rounds:
  *   collect: label_check_add for every label (a blocked Bloom filter marks
  *            the labels seen; a label whose marks are all set already is a
  *            "suspect": a repeat, or a false positive of the filter);
  *   verify:  label_check_verify for every label, if label_check_suspects
  *            says there are suspects (their texts are compared exactly
  *            with every earlier label of the same hash);
- * and label_check_repeat tells the first repeat of the file.  A round keeps
- * at most `suspects_max` suspects and `text_max` bytes of their labels; if
- * a round's suspects are all false positives and it stopped collecting at
- * a cap, label_check_next_round starts another round (a collect pass from
- * the start of the file, keeping the suspects after the last one), which
- * only very large files need (see stream_select.c). */
+ * then label_check_settle says whether another round (a collect pass, then
+ * the rest) is needed, and at the end label_check_repeat gives the first
+ * repeat of the file.  The first collect pass is the caller's survey of
+ * the file.  A round keeps at most `suspects_max` suspects and `text_max`
+ * bytes of their labels; if the survey stops at a cap, the rest of the file
+ * is checked a part of the label hashes at a time (`part_labels` labels
+ * each, on average), so that a round stays under the caps but for bad
+ * luck, and a round that does not goes on in another round. */
 #ifndef DPSEL_CLI_LABEL_CHECK_H
 #define DPSEL_CLI_LABEL_CHECK_H
 
@@ -22,14 +24,22 @@
 
 #include <sodium.h>
 
+#include "input.h"
+
+#define NO_REPEAT UINT64_MAX
+
 typedef struct {
     size_t filter_blocks;  /* of the Bloom filter, 64 bytes each; a power of two */
     size_t suspects_max;   /* suspects kept per round; at least 1 */
     size_t text_max;       /* bytes of their labels per round; over any label's size */
+    uint64_t part_labels;  /* labels per part of the hashes, when the survey is not enough */
 } label_check_limits;
 
-/* 32 MiB of filter, 64 Ki suspects and 4 MiB of their labels (8 MiB in all). */
-#define LABEL_CHECK_LIMITS { (size_t)1 << 19, (size_t)1 << 16, (size_t)1 << 22 }
+/* 32 MiB of filter, 64 Ki suspects and 4 MiB of their labels, parts of
+ * 2^24 labels: 16 bits of filter each, so about one label in 10^3 is a
+ * false suspect and a part stays under 65 536 suspects. */
+#define LABEL_CHECK_LIMITS \
+    { (size_t)1 << 19, (size_t)1 << 16, (size_t)1 << 22, (uint64_t)1 << 24 }
 
 typedef struct {
     uint64_t hash[2];      /* the label's keyed hash */
@@ -40,6 +50,13 @@ typedef struct {
     size_t first_line;
 } label_suspect;
 
+/* The first repeat found so far. */
+typedef struct {
+    uint64_t index;            /* NO_REPEAT: none */
+    size_t line, first_line;
+    char text[INPUT_LINE_MAX + 1];
+} label_repeat;
+
 typedef struct {
     label_check_limits limits;
     unsigned char key[crypto_shorthash_siphashx24_KEYBYTES];
@@ -49,8 +66,12 @@ typedef struct {
     uint64_t last_suspect;     /* the position of the last one kept */
     char *text;                /* their labels, each with its NUL */
     size_t text_used;
-    uint64_t round_start;      /* suspects at or after this position are kept */
     int truncated;             /* this round stopped collecting at a cap */
+    uint64_t parts;            /* the label hashes are checked in parts; 0 before the survey is settled */
+    uint64_t part;             /* this round's part */
+    uint64_t checked;          /* every label before this position is checked (all parts) */
+    uint64_t round_start;      /* this round's suspects are at or after it */
+    label_repeat repeat;
 } label_check;
 
 /* Allocates the filter (lazily zeroed by the system) and the suspect
@@ -70,15 +91,12 @@ size_t label_check_suspects(label_check *c);
 /* Verify pass: the label at position index, read from line. */
 void label_check_verify(label_check *c, const char *label, uint64_t index, size_t line);
 
-/* After a verify pass: the suspect of smallest position that repeats an
- * earlier label, or NULL.  Its label is label_check_text(c, suspect). */
-const label_suspect *label_check_repeat(const label_check *c);
+/* After a round (its verify pass, if it had suspects), with the number of
+ * candidates of the file: 1 if another round is needed (the filter is then
+ * cleared for its collect pass), 0 if every label has been checked. */
+int label_check_settle(label_check *c, uint64_t count);
 
-const char *label_check_text(const label_check *c, const label_suspect *s);
-
-/* After a verify pass without a repeat: 1 if the round stopped collecting
- * at a cap, with the filter cleared and the suspects dropped for a new
- * collect pass; 0 if every label has been checked. */
-int label_check_next_round(label_check *c);
+/* At the end: the first repeat of the file, or NULL. */
+const label_repeat *label_check_repeat(const label_check *c);
 
 #endif

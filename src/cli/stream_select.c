@@ -131,23 +131,20 @@ static int check_unique_labels(streamed *s)
     if (!s->labelled) {
         return 0;
     }
-    while (label_check_suspects(&s->labels) > 0) {
-        if (pass(s, verify_label, NULL) != 0) {
+    for (;;) {
+        if (label_check_suspects(&s->labels) > 0 && pass(s, verify_label, NULL) != 0) {
             return -1;
         }
-        const label_suspect *repeat = label_check_repeat(&s->labels);
-        if (repeat != NULL) {
-            return report_duplicate(&s->reader, label_check_text(&s->labels, repeat),
-                                    repeat->line, repeat->first_line);
-        }
-        if (!label_check_next_round(&s->labels)) {
-            return 0;
+        if (!label_check_settle(&s->labels, s->count)) {
+            break;
         }
         if (pass(s, collect_label, NULL) != 0) {
             return -1;
         }
     }
-    return 0;
+    const label_repeat *repeat = label_check_repeat(&s->labels);
+    return repeat == NULL ? 0 : report_duplicate(&s->reader, repeat->text, repeat->line,
+                                                 repeat->first_line);
 }
 
 /* ------------------------------------------------------------ passes */

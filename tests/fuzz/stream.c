@@ -2,8 +2,9 @@
  * (src/cli/stream_select.c with its duplicate-label check,
  * src/cli/label_check.c) against the in-memory reader (candidates_read) on
  * arbitrary bytes: the same verdict, the same message, the same count.
- * The label check runs with one filter block and 1 to 4 suspects per round,
- * so its rounds run on short inputs.  ASan and UBSan watch memory and
+ * The label check runs with one filter block, 1 to 4 suspects per round,
+ * and parts of 8 labels or none, so its parts and rounds run on short
+ * inputs.  ASan and UBSan watch memory and
  * arithmetic. */
 #include <string.h>
 
@@ -39,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     streamed s;
     streamed_init(&s, file, "fuzz.csv", message, sizeof message);
-    s.limits = (label_check_limits){ 1, 1 + size % 4, INPUT_LINE_MAX + 1 };
+    s.limits = (label_check_limits){ 1, 1 + size % 4, INPUT_LINE_MAX + 1,
+                                     size % 8 < 4 ? 8 : UINT64_MAX };
     int rc = streamed_check(&s);
     FUZZ_CHECK(rc == expected_rc);
     if (rc == 0) {
