@@ -7,8 +7,11 @@
  * earlier label of the same hash, so a false positive of the filter (or of
  * the hash) is never reported.  A round keeps every suspect up to the one
  * where it stopped, and the next round starts after the last one kept, so
- * the first suspect that is a repeat, over the rounds, is the first repeat
- * of the file.
+ * within a part of the hashes (or the whole file) the first suspect that is
+ * a repeat, over the rounds, is the part's first repeat; the two labels of a
+ * repeat have the same hash, so the same part, and the earliest repeat over
+ * the parts is the file's.  (A part's filter marks its labels from the
+ * start of the file; only suspects are kept from round_start on.)
  *
  * The filter is blocked: a label's 128-bit keyed hash (SipHash-2-4, whose
  * key the file cannot know, so no file can make the filter fail on
