@@ -6,7 +6,7 @@
  *   1. every line is checked, the candidates counted and the best score
  *      found, and the labels are checked unique (label_check.h: a Bloom
  *      filter in this pass, then a pass comparing the suspects exactly;
- *      8 MiB at most): every error is reported before any random bit is
+ *      40 MiB at most): every error is reported before any random bit is
  *      drawn;
  *   2. the scores go to the streams, one per selection;
  *   3. for a file with labels, the chosen candidates' labels are fetched
