@@ -109,7 +109,7 @@ sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_HARNESSES := input params select stream
+FUZZ_HARNESSES := input params select stream rng
 fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)

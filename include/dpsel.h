@@ -64,8 +64,9 @@ enum {
     DPSEL_EEPSILON = -4,   /* epsilon is not a positive decimal number, or no
                               base x / 2^y with y <= 64 realises it */
     DPSEL_ENOMEM = -5,     /* memory allocation failed */
-    DPSEL_ERANDOM = -6,    /* the random source failed (getrandom error, or a
-                              caller-supplied source returned non-zero) */
+    DPSEL_ERANDOM = -6,    /* the random source failed (getrandom error, a
+                              caller-supplied source returned non-zero, a
+                              copied, wiped or corrupted source) */
     DPSEL_EUNLIKELY = -7,  /* a rejection loop ran past its bound; for a sound
                               random source this has probability below 2^-128,
                               so it indicates a broken source */
@@ -137,35 +138,62 @@ DPSEL_API int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
  * other than 0 and 1, ends the selection with DPSEL_ERANDOM. */
 typedef int (*dpsel_bit_fn)(void *context, unsigned *bit);
 
-/* A random source.  The fields are private: use the functions below.  Lives
- * wherever the caller puts it (no allocation); one thread at a time. */
+/* The state of a buffered stream of bits (private to src/rng.c).  All
+ * zeros is a valid state: an empty buffer, to be refilled (for the OS
+ * source: keyed afresh from getrandom) on the first read. */
+typedef struct {
+    unsigned char key_[32];
+    uint64_t block_;          /* seeded: next block; OS: refills so far */
+    unsigned char buffer_[256];
+    unsigned buffer_left_;    /* unread bytes, at the end of buffer_ */
+    unsigned bits_left_;      /* unread bits, the low bits of unread_ */
+    uint64_t unread_;         /* only unread bits: used ones are cleared */
+} dpsel_rng_state_;
+
+/* A random source.  The fields are private: use the functions below.  One
+ * thread at a time.  What is promised when a source is copied, shared or
+ * inherited by fork (spec/trusted-base.md, "Fork, copies and threads"):
+ *   - fork: a parent and its children (and theirs) never share a random bit,
+ *     with no action by the caller: the OS source keeps its state in a page
+ *     of its own that the kernel wipes in a child (MADV_WIPEONFORK), so the
+ *     child's first read draws a fresh key from getrandom;
+ *   - copies: a copy of an OS source (assignment, memcpy, pass by value)
+ *     gives no bits: every read from it returns DPSEL_ERANDOM (the source
+ *     knows the address it was initialised at); initialise each copy with
+ *     dpsel_rng_init_os instead.  A seeded source is a deterministic stream:
+ *     a copy of it replays the original's bits, by design;
+ *   - threads: two threads using one source at once is a bug of the caller;
+ *     every read checks the state first, so such misuse gives DPSEL_ERANDOM
+ *     or bits from the state, never a read outside it. */
 typedef struct {
     int kind_;
     dpsel_bit_fn bit_fn_;
     void *bit_context_;
-    unsigned char key_[32];
-    uint64_t block_;          /* seeded: next block; OS: refills so far */
-    unsigned char buffer_[256];
-    unsigned buffer_pos_;
-    uint64_t current_word_;
-    unsigned bits_left_;
+    const void *owner_;           /* OS: the address it was initialised at */
+    dpsel_rng_state_ *os_state_;  /* OS: its state, in a page wiped on fork */
+    dpsel_rng_state_ seeded_;     /* seeded: its state */
 } dpsel_rng;
 
-/* The operating system's CSPRNG: ChaCha20 (libsodium) under a key drawn
- * from getrandom, replaced by a fresh getrandom key every 64 KiB of output
- * and, between those, by its own keystream after every 256 bytes (fast key
- * erasure: the state cannot recompute bits already used), as arc4random
- * does; one system call per 64 KiB instead of per 256 bytes.  Any failure
- * of getrandom is reported as DPSEL_ERANDOM by the call that needed the
- * bits (also when libsodium cannot initialise); there is no fallback.  This
- * is the source to use for real releases. */
+/* The operating system's CSPRNG, the source to use for real releases:
+ * ChaCha20 (libsodium) under a key drawn from getrandom, replaced by a fresh
+ * getrandom key every 64 KiB of output and, between those, by its own
+ * keystream after every 256 bytes (fast key erasure: the state cannot
+ * recompute bits already used, and keeps no used bit), as arc4random does.
+ * The state lives in one page of memory that this function maps (not
+ * shared with a forked child, not written to core dumps): release it with
+ * dpsel_rng_wipe (initialising the source again without wiping it leaks the
+ * page).  Errors: DPSEL_ENULL; DPSEL_ENOMEM (no page); DPSEL_ERANDOM when
+ * the kernel cannot keep the page from a forked child (Linux before 4.14):
+ * refused rather than shared.  Any failure of getrandom is reported as
+ * DPSEL_ERANDOM by the call that needed the bits; there is no fallback,
+ * and no path on which dpsel (or libsodium for it) aborts. */
 DPSEL_API int dpsel_rng_init_os(dpsel_rng *rng);
 
 /* FOR TESTS AND REPRODUCIBLE AUDITS ONLY: a deterministic stream.  The same
  * seed always gives the same bits, so anyone holding the seed can recompute
  * the released choice: never use it for a real release.  The stream is
  * libsodium's ChaCha20 keyed with BLAKE2b-256 of the seed (1 to 64 bytes,
- * else DPSEL_ERANGE); DPSEL_ERANDOM if libsodium cannot initialise. */
+ * else DPSEL_ERANGE).  It lives in the struct: no allocation. */
 DPSEL_API int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed,
                           size_t seed_size);
 
@@ -173,7 +201,9 @@ DPSEL_API int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed,
  * strings in tests.  The samplers ask for bits one at a time. */
 DPSEL_API int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context);
 
-/* Erases the key and buffered bits.  Safe on a NULL pointer. */
+/* Erases the key and buffered bits and, for an OS source, releases its page
+ * (a copy releases nothing: the original owns the page).  Takes a source
+ * that was initialised, wiped, or is all zeros; safe on a NULL pointer. */
 DPSEL_API void dpsel_rng_wipe(dpsel_rng *rng);
 
 /* -------------------------------------------------------------- selection */

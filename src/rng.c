@@ -4,15 +4,31 @@
  * The samplers read them through three functions that consume the same bit
  * stream, most significant bit of each byte first: dpsel_rng_bit() (one bit),
  * dpsel_rng_zeros() (a run of zeros and the 1 that ends it) and
- * dpsel_rng_bits() (count bits as an integer).  The last two take whole runs
- * from the current 64-bit word of an OS or seeded source, and go through
- * dpsel_rng_bit() for a custom source; either way they read exactly the bits,
- * and report exactly the errors, of the equivalent loop of dpsel_rng_bit()
- * calls (spec/trusted.h, tests/test_rng_bits.c).
+ * dpsel_rng_bits() (count bits as an integer).  On an OS or seeded source
+ * the last two take whole runs of the current 64-bit word; on a custom
+ * source they go through dpsel_rng_bit().  Either way they read exactly the
+ * bits, and report exactly the errors, of the equivalent loop of
+ * dpsel_rng_bit() calls (spec/trusted.h, tests/test_rng_bits.c).
+ *
+ * What a hostile caller can do to a source, and what each read does about
+ * it (spec/trusted-base.md, "Fork, copies and threads"):
+ *   - fork: the OS source's state is a page the kernel zeroes in a child
+ *     (MADV_WIPEONFORK), and an all-zero state keys itself afresh from
+ *     getrandom on its first read;
+ *   - copy: an OS source remembers the address it was initialised at, and a
+ *     read from any other address is refused;
+ *   - corruption (two threads at once, stray writes): every read loads the
+ *     positions once, checks them, and works on the checked local copies, so
+ *     a broken invariant is DPSEL_ERANDOM, never a read outside the state.
+ * libsodium is used for ChaCha20, BLAKE2b and sodium_memzero only, none of
+ * which needs sodium_init(); dpsel never calls sodium_init() or libsodium's
+ * randombytes, which abort the process when the OS source fails.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -21,12 +37,27 @@
 enum { RNG_UNSET = 0, RNG_OS = 1, RNG_SEEDED = 2, RNG_CUSTOM = 3 };
 
 #define SEED_MAX 64u
+#define BUFFER_SIZE ((unsigned)sizeof(((dpsel_rng_state_ *)0)->buffer_))
+#define WORD_BYTES 8u
+#define WORD_BITS 64u
+
+/* ------------------------------------------------------------ life cycle */
 
 static void reset(dpsel_rng *rng, int kind)
 {
     sodium_memzero(rng, sizeof *rng);
     rng->kind_ = kind;
-    rng->buffer_pos_ = sizeof rng->buffer_;  /* empty: refilled on first use */
+}
+
+/* The size of the OS source's page: one page, which holds its state. */
+static int os_page_size(size_t *size)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    if (page < (long)sizeof(dpsel_rng_state_)) {
+        return DPSEL_ENOMEM;
+    }
+    *size = (size_t)page;
+    return DPSEL_OK;
 }
 
 int dpsel_rng_init_os(dpsel_rng *rng)
@@ -34,10 +65,24 @@ int dpsel_rng_init_os(dpsel_rng *rng)
     if (rng == NULL) {
         return DPSEL_ENULL;
     }
-    if (sodium_init() < 0) {
+    size_t size;
+    if (os_page_size(&size) != DPSEL_OK) {
+        return DPSEL_ENOMEM;
+    }
+    void *page = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) {
+        return DPSEL_ENOMEM;
+    }
+    /* A child gets the page zeroed, hence a fresh key; no core dump shows it.
+     * A kernel that cannot wipe it on fork is refused: parent and child
+     * would share bits. */
+    if (madvise(page, size, MADV_WIPEONFORK) != 0 || madvise(page, size, MADV_DONTDUMP) != 0) {
+        munmap(page, size);
         return DPSEL_ERANDOM;
     }
     reset(rng, RNG_OS);
+    rng->owner_ = rng;
+    rng->os_state_ = page;  /* all zeros: keyed from getrandom on first read */
     return DPSEL_OK;
 }
 
@@ -52,19 +97,24 @@ int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed, size_t seed
     if (seed_size < 1 || seed_size > SEED_MAX) {
         return DPSEL_ERANGE;
     }
-    if (sodium_init() < 0) {
-        return DPSEL_ERANDOM;
-    }
-    reset(rng, RNG_SEEDED);
     /* key = BLAKE2b-256(domain || seed_size || seed): distinct seeds, and
      * seeds of distinct lengths, give independent keys. */
+    unsigned char key[sizeof rng->seeded_.key_];
     unsigned char length_byte = (unsigned char)seed_size;
-    crypto_generichash_init(&hash, NULL, 0, sizeof rng->key_);
-    crypto_generichash_update(&hash, (const unsigned char *)domain, sizeof domain - 1);
-    crypto_generichash_update(&hash, &length_byte, 1);
-    crypto_generichash_update(&hash, seed, seed_size);
-    crypto_generichash_final(&hash, rng->key_, sizeof rng->key_);
+    int failed = crypto_generichash_init(&hash, NULL, 0, sizeof key) != 0
+              || crypto_generichash_update(&hash, (const unsigned char *)domain,
+                                           sizeof domain - 1) != 0
+              || crypto_generichash_update(&hash, &length_byte, 1) != 0
+              || crypto_generichash_update(&hash, seed, seed_size) != 0
+              || crypto_generichash_final(&hash, key, sizeof key) != 0;
     sodium_memzero(&hash, sizeof hash);
+    if (failed) {
+        sodium_memzero(key, sizeof key);
+        return DPSEL_EINTERNAL;
+    }
+    reset(rng, RNG_SEEDED);
+    memcpy(rng->seeded_.key_, key, sizeof key);
+    sodium_memzero(key, sizeof key);
     return DPSEL_OK;
 }
 
@@ -79,12 +129,27 @@ int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context)
     return DPSEL_OK;
 }
 
+/* An OS source's page is released by the source it belongs to: a copy
+ * (another address) must not unmap what the original still uses. */
+static int owns_os_page(const dpsel_rng *rng)
+{
+    return rng->kind_ == RNG_OS && rng->owner_ == rng && rng->os_state_ != NULL;
+}
+
 void dpsel_rng_wipe(dpsel_rng *rng)
 {
-    if (rng != NULL) {
-        reset(rng, RNG_UNSET);
+    if (rng == NULL) {
+        return;
     }
+    size_t size;
+    if (owns_os_page(rng) && os_page_size(&size) == DPSEL_OK) {
+        sodium_memzero(rng->os_state_, sizeof *rng->os_state_);
+        munmap(rng->os_state_, size);
+    }
+    reset(rng, RNG_UNSET);
 }
+
+/* ------------------------------------------------------------- refilling */
 
 /* Fills out[0 .. size - 1] from getrandom, retrying short reads and EINTR. */
 static int fill_from_getrandom(unsigned char *out, size_t size)
@@ -108,114 +173,207 @@ static int fill_from_getrandom(unsigned char *out, size_t size)
  * of output): one system call per 64 KiB instead of one per 256 bytes.
  * After every refill the key is replaced by keystream it produced (fast key
  * erasure), so the state never holds what could recompute bits already
- * given out.  As arc4random does; spec/trusted-base.md. */
+ * given out.  As arc4random does; spec/trusted-base.md.  A fresh state
+ * (block_ 0: new, or zeroed by fork) starts with a getrandom key. */
 #define OS_REKEY_REFILLS 256u
 
-static int fill_from_os(dpsel_rng *rng)
+static int fill_from_os(dpsel_rng_state_ *s)
 {
     static const unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = { 0 };
-    if (rng->block_ % OS_REKEY_REFILLS == 0) {
-        int rc = fill_from_getrandom(rng->key_, sizeof rng->key_);
+    if (s->block_ % OS_REKEY_REFILLS == 0) {
+        int rc = fill_from_getrandom(s->key_, sizeof s->key_);
         if (rc != DPSEL_OK) {
             return rc;
         }
     }
-    unsigned char next_key[sizeof rng->key_];
-    memset(rng->buffer_, 0, sizeof rng->buffer_);
+    unsigned char next_key[sizeof s->key_];
+    memset(s->buffer_, 0, sizeof s->buffer_);
     /* block 0 gives the next key, blocks 1 .. 4 the buffer */
-    if (crypto_stream_chacha20(next_key, sizeof next_key, nonce, rng->key_) != 0 ||
-        crypto_stream_chacha20_xor_ic(rng->buffer_, rng->buffer_, sizeof rng->buffer_,
-                                      nonce, 1, rng->key_) != 0) {
+    if (crypto_stream_chacha20(next_key, sizeof next_key, nonce, s->key_) != 0 ||
+        crypto_stream_chacha20_xor_ic(s->buffer_, s->buffer_, sizeof s->buffer_,
+                                      nonce, 1, s->key_) != 0) {
         sodium_memzero(next_key, sizeof next_key);
         return DPSEL_ERANDOM;
     }
-    memcpy(rng->key_, next_key, sizeof rng->key_);
+    memcpy(s->key_, next_key, sizeof s->key_);
     sodium_memzero(next_key, sizeof next_key);
-    rng->block_++;
+    s->block_++;
     return DPSEL_OK;
 }
 
 /* The next 256 bytes of the ChaCha20 keystream (nonce 0, 64-byte blocks). */
-static int fill_from_stream(dpsel_rng *rng)
+static int fill_from_stream(dpsel_rng_state_ *s)
 {
     static const unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = { 0 };
-    uint64_t blocks = sizeof rng->buffer_ / 64;
-    memset(rng->buffer_, 0, sizeof rng->buffer_);
-    if (crypto_stream_chacha20_xor_ic(rng->buffer_, rng->buffer_, sizeof rng->buffer_,
-                                      nonce, rng->block_, rng->key_) != 0) {
+    memset(s->buffer_, 0, sizeof s->buffer_);
+    if (crypto_stream_chacha20_xor_ic(s->buffer_, s->buffer_, sizeof s->buffer_,
+                                      nonce, s->block_, s->key_) != 0) {
         return DPSEL_ERANDOM;
     }
-    rng->block_ += blocks;
+    s->block_ += sizeof s->buffer_ / 64;
     return DPSEL_OK;
 }
 
-/* The next 8 bytes of the buffer as one word, the first byte in its high
- * bits, so that the word's bits from the top are the stream's bits. */
-static int next_word(dpsel_rng *rng, uint64_t *word)
+/* A position field, loaded once: the value that is checked is the value
+ * that is used, even if another thread (a caller's bug) writes the field. */
+static unsigned load_position(const unsigned *field)
 {
-    if (rng->buffer_pos_ == sizeof rng->buffer_) {
-        int rc = rng->kind_ == RNG_OS ? fill_from_os(rng) : fill_from_stream(rng);
+    return __atomic_load_n(field, __ATOMIC_RELAXED);
+}
+
+/* The next 8 bytes of the buffer as one word, the first byte in its high
+ * bits, so that the word's bits from the top are the stream's bits.  The
+ * bytes are cleared as they are taken: a used bit is not kept. */
+static int next_word(int kind, dpsel_rng_state_ *s, uint64_t *word)
+{
+    unsigned left = load_position(&s->buffer_left_);
+    if (left > BUFFER_SIZE || left % WORD_BYTES != 0) {
+        return DPSEL_ERANDOM;  /* corrupted state */
+    }
+    if (left == 0) {
+        int rc = kind == RNG_OS ? fill_from_os(s) : fill_from_stream(s);
         if (rc != DPSEL_OK) {
             return rc;
         }
-        rng->buffer_pos_ = 0;
+        left = BUFFER_SIZE;
     }
+    unsigned pos = BUFFER_SIZE - left;
     uint64_t value = 0;
-    for (unsigned i = 0; i < 8; i++) {
-        value = value << 8 | rng->buffer_[rng->buffer_pos_ + i];
+    for (unsigned i = 0; i < WORD_BYTES; i++) {
+        value = value << 8 | s->buffer_[pos + i];
     }
-    memset(rng->buffer_ + rng->buffer_pos_, 0, 8);  /* a used bit is not kept */
-    rng->buffer_pos_ += 8;
+    memset(s->buffer_ + pos, 0, WORD_BYTES);
+    s->buffer_left_ = left - WORD_BYTES;
     *word = value;
     return DPSEL_OK;
 }
 
-/* OS and seeded sources are read from the buffer; a custom source through its
- * bit function, and any other kind (wiped, never initialised) gives no bits. */
-static int is_buffered(const dpsel_rng *rng)
-{
-    return rng->kind_ == RNG_OS || rng->kind_ == RNG_SEEDED;
-}
+/* ---------------------------------------------------- the current word */
 
-/* Makes sure the current word of a buffered source has an unread bit. */
-static int ensure_unread_bit(dpsel_rng *rng)
-{
-    if (rng->bits_left_ == 0) {
-        int rc = next_word(rng, &rng->current_word_);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        rng->bits_left_ = 64;
-    }
-    return DPSEL_OK;
-}
+/* The unread bits of the current word, as a local copy of the state's. */
+typedef struct {
+    unsigned left;    /* 0 .. 64 */
+    uint64_t unread;  /* the low `left` bits; the others are 0 */
+} cursor;
 
 /* The low `count` bits of a word, 0 <= count <= 64. */
 static uint64_t low_bits(uint64_t word, unsigned count)
 {
-    return count == 64 ? word : word & ((UINT64_C(1) << count) - 1u);
+    return count == WORD_BITS ? word : word & ((UINT64_C(1) << count) - 1u);
+}
+
+static int cursor_load(const dpsel_rng_state_ *s, cursor *c)
+{
+    c->left = load_position(&s->bits_left_);
+    c->unread = __atomic_load_n(&s->unread_, __ATOMIC_RELAXED);
+    if (c->left > WORD_BITS || low_bits(c->unread, c->left) != c->unread) {
+        return DPSEL_ERANDOM;  /* corrupted state */
+    }
+    return DPSEL_OK;
+}
+
+static void cursor_store(dpsel_rng_state_ *s, const cursor *c)
+{
+    s->bits_left_ = c->left;
+    s->unread_ = c->unread;
+}
+
+/* Makes sure the cursor has an unread bit, taking the next word if not. */
+static int cursor_fill(int kind, dpsel_rng_state_ *s, cursor *c)
+{
+    if (c->left == 0) {
+        int rc = next_word(kind, s, &c->unread);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        c->left = WORD_BITS;
+    }
+    return DPSEL_OK;
+}
+
+/* Takes the next `count` (<= c->left) bits, the first read the most
+ * significant, and clears them from the cursor. */
+static uint64_t cursor_take(cursor *c, unsigned count)
+{
+    if (count == 0) {
+        return 0;
+    }
+    unsigned left = c->left - count;
+    uint64_t taken = low_bits(c->unread >> left, count);
+    c->left = left;
+    c->unread = low_bits(c->unread, left);
+    return taken;
+}
+
+/* ------------------------------------------------------------ the readers */
+
+/* The state an OS or seeded source reads from, or NULL: another kind, a
+ * copy of an OS source (not at the address it was initialised at), or a
+ * wiped one. */
+static dpsel_rng_state_ *buffered_state(dpsel_rng *rng)
+{
+    if (rng->kind_ == RNG_SEEDED) {
+        return &rng->seeded_;
+    }
+    if (rng->kind_ == RNG_OS && rng->owner_ == rng) {
+        return rng->os_state_;
+    }
+    return NULL;
+}
+
+/* One bit from a custom source's function. */
+static int custom_bit(dpsel_rng *rng, unsigned *bit)
+{
+    unsigned b = 0;
+    if (rng->bit_fn_ == NULL || rng->bit_fn_(rng->bit_context_, &b) != 0 || b > 1) {
+        return DPSEL_ERANDOM;
+    }
+    *bit = b;
+    return DPSEL_OK;
+}
+
+/* count (<= 63) bits from a buffered source, as many of the current word
+ * at a time as are wanted. */
+static int bits_from_buffer(int kind, dpsel_rng_state_ *s, unsigned count, uint64_t *value)
+{
+    cursor c;
+    int rc = cursor_load(s, &c);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    uint64_t read = 0;
+    while (count > 0) {
+        rc = cursor_fill(kind, s, &c);
+        if (rc != DPSEL_OK) {
+            break;
+        }
+        /* count <= 63, so take < 64 and the shift is defined */
+        unsigned take = count < c.left ? count : c.left;
+        read = read << take | cursor_take(&c, take);
+        count -= take;
+    }
+    cursor_store(s, &c);
+    if (rc == DPSEL_OK) {
+        *value = read;
+    }
+    return rc;
 }
 
 int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
 {
     if (rng->kind_ == RNG_CUSTOM) {
-        unsigned b = 0;
-        if (rng->bit_fn_(rng->bit_context_, &b) != 0 || b > 1) {
-            return DPSEL_ERANDOM;
-        }
-        *bit = b;
-        return DPSEL_OK;
+        return custom_bit(rng, bit);
     }
-    if (!is_buffered(rng)) {
-        return DPSEL_ERANDOM;  /* wiped or never initialised */
+    dpsel_rng_state_ *s = buffered_state(rng);
+    if (s == NULL) {
+        return DPSEL_ERANDOM;
     }
-    int rc = ensure_unread_bit(rng);
-    if (rc != DPSEL_OK) {
-        return rc;
+    uint64_t value;
+    int rc = bits_from_buffer(rng->kind_, s, 1, &value);
+    if (rc == DPSEL_OK) {
+        *bit = (unsigned)value;
     }
-    rng->bits_left_--;
-    *bit = (unsigned)(rng->current_word_ >> rng->bits_left_) & 1u;
-    return DPSEL_OK;
+    return rc;
 }
 
 /* dpsel_rng_zeros as the loop of dpsel_rng_bit calls it stands for. */
@@ -239,38 +397,48 @@ static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 
 /* dpsel_rng_zeros on a buffered source: the run of zeros in the unread bits
  * of the current word is found with one count of leading zeros. */
-static int zeros_from_buffer(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
+static int zeros_from_buffer(int kind, dpsel_rng_state_ *s, uint64_t limit, uint64_t *zeros)
 {
+    cursor c;
+    int rc = cursor_load(s, &c);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
     uint64_t count = 0;
     while (count < limit) {
-        int rc = ensure_unread_bit(rng);
+        rc = cursor_fill(kind, s, &c);
         if (rc != DPSEL_OK) {
-            return rc;
+            break;
         }
-        uint64_t unread = low_bits(rng->current_word_, rng->bits_left_);
         /* zeros before the first unread 1, or to the end of the word */
-        unsigned run = unread == 0 ? rng->bits_left_
-                                   : rng->bits_left_ - 1u - (63u - (unsigned)__builtin_clzll(unread));
+        unsigned run = c.unread == 0 ? c.left
+                                     : c.left - 1u - (63u - (unsigned)__builtin_clzll(c.unread));
         if (limit - count <= run) {
-            rng->bits_left_ -= (unsigned)(limit - count);
+            cursor_take(&c, (unsigned)(limit - count));
             count = limit;
         } else {
-            rng->bits_left_ -= run;
+            cursor_take(&c, run);
             count += run;
-            if (unread != 0) {
-                rng->bits_left_--;  /* the 1 that ends the run */
+            if (c.unread != 0) {
+                cursor_take(&c, 1);  /* the 1 that ends the run */
                 break;
             }
         }
     }
-    *zeros = count;
-    return DPSEL_OK;
+    cursor_store(s, &c);
+    if (rc == DPSEL_OK) {
+        *zeros = count;
+    }
+    return rc;
 }
 
+/* A custom, copied or wiped source goes bit by bit: the first bit asked of
+ * it fails, and what asks for no bit succeeds, as the loop would. */
 int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 {
-    return is_buffered(rng) ? zeros_from_buffer(rng, limit, zeros)
-                            : zeros_bit_by_bit(rng, limit, zeros);
+    dpsel_rng_state_ *s = buffered_state(rng);
+    return s == NULL ? zeros_bit_by_bit(rng, limit, zeros)
+                     : zeros_from_buffer(rng->kind_, s, limit, zeros);
 }
 
 /* dpsel_rng_bits as the loop of dpsel_rng_bit calls it stands for. */
@@ -289,29 +457,12 @@ static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
     return DPSEL_OK;
 }
 
-/* dpsel_rng_bits on a buffered source: as many unread bits of the current
- * word at a time as are wanted. */
-static int bits_from_buffer(dpsel_rng *rng, unsigned count, uint64_t *value)
-{
-    uint64_t read = 0;
-    while (count > 0) {
-        int rc = ensure_unread_bit(rng);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        /* count <= 63, so take < 64 and the shifts are defined */
-        unsigned take = count < rng->bits_left_ ? count : rng->bits_left_;
-        rng->bits_left_ -= take;
-        uint64_t chunk = low_bits(rng->current_word_ >> rng->bits_left_, take);
-        read = read << take | chunk;
-        count -= take;
-    }
-    *value = read;
-    return DPSEL_OK;
-}
-
 int dpsel_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value)
 {
-    return is_buffered(rng) ? bits_from_buffer(rng, count, value)
-                            : bits_bit_by_bit(rng, count, value);
+    if (count >= WORD_BITS) {
+        return DPSEL_ERANDOM;  /* outside the contract: never a partial word */
+    }
+    dpsel_rng_state_ *s = buffered_state(rng);
+    return s == NULL ? bits_bit_by_bit(rng, count, value)
+                     : bits_from_buffer(rng->kind_, s, count, value);
 }

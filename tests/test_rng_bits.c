@@ -182,10 +182,11 @@ Test(rng_bits, seeded_long_zero_runs_across_bytes_and_refills)
             twin t;
             twin_seeded(&t, 40 + skip);
             check_bits(&t, skip % 64);  /* start inside a byte */
-            size_t from = t.fast.buffer_pos_ % sizeof t.fast.buffer_;
-            size_t length = (size_t)(next_random(&state) % (sizeof t.fast.buffer_ - from + 1));
-            memset(t.fast.buffer_ + from, 0, length);
-            memset(t.slow.buffer_ + from, 0, length);
+            dpsel_rng_state_ *fast = &t.fast.seeded_, *slow = &t.slow.seeded_;
+            size_t from = (sizeof fast->buffer_ - fast->buffer_left_) % sizeof fast->buffer_;
+            size_t length = (size_t)(next_random(&state) % (sizeof fast->buffer_ - from + 1));
+            memset(fast->buffer_ + from, 0, length);
+            memset(slow->buffer_ + from, 0, length);
             check_zeros(&t, limits[i]);
             expect_same_position(&t, 64, "a long run");
             check_zeros(&t, limits[i]);
@@ -195,17 +196,18 @@ Test(rng_bits, seeded_long_zero_runs_across_bytes_and_refills)
     }
 }
 
-/* The OS source, within one buffer (copies of a source share its bytes only
- * until the next refill). */
+/* The OS source, within one buffer: two OS sources, the second given the
+ * first's state (the page holding it), agree until their next refill. */
 Test(rng_bits, os_source_matches_the_bit_loops_within_a_buffer)
 {
     twin t;
     unsigned bit;
     uint64_t state = 9;
     cr_assert_eq(dpsel_rng_init_os(&t.fast), DPSEL_OK);
+    cr_assert_eq(dpsel_rng_init_os(&t.slow), DPSEL_OK);
     cr_assert_eq(dpsel_rng_bit(&t.fast, &bit), DPSEL_OK);  /* fills the buffer */
-    t.slow = t.fast;
-    while (t.fast.buffer_pos_ < sizeof t.fast.buffer_ - 16) {
+    *t.slow.os_state_ = *t.fast.os_state_;
+    while (t.fast.os_state_->buffer_left_ > 16) {
         uint64_t r = next_random(&state);
         if (r % 2 == 0) {
             check_zeros(&t, r % 4 == 0 ? UINT64_MAX : (r >> 8) % 20);
