@@ -33,7 +33,15 @@
  *     bounds leave to a process already out of memory; spec/trusted-base.md
  *     entry 6); there is no global state: objects
  *     are independent, a dpsel_selector may be shared read-only between
- *     threads, a dpsel_rng belongs to one thread at a time.
+ *     threads, a dpsel_rng belongs to one thread at a time;
+ *   - MPFR's global state is the host's: every function that computes with
+ *     MPFR saves the caller's exponent range and flags, works in MPFR's
+ *     widest range, and restores both exactly (so it works whatever range
+ *     the host set, e.g. emin -1073 to emulate doubles).  As with any use of
+ *     MPFR, MPFR's per-thread constant caches (log 2 and the like) stay
+ *     allocated until the host calls mpfr_free_cache(): dpsel never frees
+ *     them (they may be the host's); a thread that ends should call it, as
+ *     MPFR asks of every thread that used it.
  */
 #ifndef DPSEL_H
 #define DPSEL_H
@@ -307,15 +315,20 @@ DPSEL_API int dpsel_pf_stream_finish(dpsel_pf_stream *stream, size_t *index);
  * probability and for the expected error sum_r P(r) g_r (with the unclamped
  * gaps g_r), a rigorous enclosure lo <= value <= hi of relative width below
  * 1e-30 (MPFR with directed rounding, see spec/mechanisms.md), and the exact
- * rational too when it is affordable. */
+ * rationals, computed only when a request needs them and when affordable.
+ * The getters may be called on one pmf from several threads at once (the
+ * exact rationals are computed once, under a lock the pmf holds). */
 typedef struct dpsel_pmf dpsel_pmf;
 
-/* Computes the pmf.  The enclosure is always computed: PF needs O(n^2 log L)
- * multiply-adds (L distinct clamped gaps; n = 4096 takes a few seconds) and
- * is limited to n <= 32768 (else DPSEL_ETOOLARGE), EM is linear.  The exact
- * rationals are kept to about 2^32 bits of weight arithmetic for EM
- * (levels * y * max gap) and 2^34 for PF (n^3 * y * max gap, n <= 4096);
- * beyond that the pmf holds the enclosure only.  Also DPSEL_ENULL,
+/* Computes the pmf's enclosure: PF needs O(n^2 log L) multiply-adds (L
+ * distinct clamped gaps; n = 4096 takes seconds to tens of seconds) and is
+ * limited to n <= 32768 (else DPSEL_ETOOLARGE), EM is linear.  The exact
+ * rationals are not computed here: the first request that needs them (a
+ * DPSEL_RATIONAL, or a decimal the enclosure leaves undecided) computes
+ * them all, when they are within about 2^32 bits of weight arithmetic for
+ * EM (levels * y * max gap) and 2^34 for PF (n^3 * y * max gap, n <= 4096;
+ * up to tens of seconds at the limit); beyond that such a request gets
+ * DPSEL_ETOOLARGE.  Also DPSEL_ENULL,
  * DPSEL_EEMPTY, DPSEL_ERANGE (params not valid, n > 2^62), DPSEL_ENOMEM,
  * DPSEL_EINTERNAL (bounds not narrow enough: a bug). */
 DPSEL_API int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
@@ -332,12 +345,13 @@ typedef enum {
 
 /* Probability of candidate r (0 <= r < n, else DPSEL_ERANGE) as a new
  * NUL-terminated string in *out; release it with dpsel_string_free().
- * A decimal comes from the exact value, or from the enclosure when both its
- * ends round to the same decimal (so does the exact value).  DPSEL_ETOOLARGE
- * when the pmf holds no exact value and the format is DPSEL_RATIONAL, or the
- * enclosure does not decide the decimal (possible only for a value within
- * 1e-30 relative of a rounding boundary): never a possibly wrong digit.
- * Also DPSEL_ENULL, DPSEL_ENOMEM. */
+ * A decimal comes from the enclosure when both its ends round to the same
+ * decimal (so does the exact value), else from the exact value (possible
+ * only for a value within 1e-30 relative of a rounding boundary).  A
+ * DPSEL_RATIONAL, or such a decimal, computes the exact rationals if this
+ * is the pmf's first request for them (see dpsel_pmf_new); DPSEL_ETOOLARGE
+ * when they are beyond the size limits: never a possibly wrong digit.
+ * Also DPSEL_ENULL, DPSEL_ENOMEM, DPSEL_EINTERNAL (a bug). */
 DPSEL_API int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
                           char **out);
 

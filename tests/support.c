@@ -2,6 +2,12 @@
 #include "support.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,4 +227,64 @@ void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k)
     mpz_ui_pow_ui(mpq_numref(out), x, k);
     mpz_ui_pow_ui(mpq_denref(out), 2, y * k);
     mpq_canonicalize(out);
+}
+
+/* The counter gmp_count_start installed, and the functions it replaced. */
+static gmp_allocations *gmp_counter;
+static void *(*gmp_previous_alloc)(size_t);
+static void *(*gmp_previous_realloc)(void *, size_t, size_t);
+static void (*gmp_previous_free)(void *, size_t);
+
+static void gmp_count(size_t size)
+{
+    gmp_counter->calls++;
+    gmp_counter->largest = size > gmp_counter->largest ? size : gmp_counter->largest;
+}
+
+static void *gmp_counted_alloc(size_t size)
+{
+    gmp_count(size);
+    return gmp_previous_alloc(size);
+}
+
+static void *gmp_counted_realloc(void *block, size_t old_size, size_t new_size)
+{
+    gmp_count(new_size);
+    return gmp_previous_realloc(block, old_size, new_size);
+}
+
+void gmp_count_start(gmp_allocations *counter)
+{
+    counter->calls = 0;
+    counter->largest = 0;
+    gmp_counter = counter;
+    mp_get_memory_functions(&gmp_previous_alloc, &gmp_previous_realloc, &gmp_previous_free);
+    mp_set_memory_functions(gmp_counted_alloc, gmp_counted_realloc, gmp_previous_free);
+}
+
+void gmp_count_stop(void)
+{
+    mp_set_memory_functions(gmp_previous_alloc, gmp_previous_realloc, gmp_previous_free);
+    gmp_counter = NULL;
+}
+
+/* The filter does not check the architecture: the tests run on x86_64 and
+ * aarch64 Linux, whose native system call numbers it names. */
+int deny_os_randomness(void)
+{
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+#ifdef SYS_open
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
+#endif
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog program = { (unsigned short)(sizeof filter / sizeof filter[0]), filter };
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+        && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
 }

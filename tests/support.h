@@ -49,4 +49,21 @@ void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores
 /* beta^k as a rational, beta = x / 2^y. */
 void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k);
 
+/* GMP's (and so MPFR's) allocations counted while gmp_count_start's
+ * wrappers are installed (one counter at a time; gmp_count_stop restores
+ * the previous functions): the blocks allocated or grown, and the largest
+ * size asked for. */
+typedef struct {
+    size_t calls;
+    size_t largest;
+} gmp_allocations;
+void gmp_count_start(gmp_allocations *counter);
+void gmp_count_stop(void);
+
+/* From the call on, this process's getrandom fails with EPERM and every
+ * open with EACCES (so /dev/urandom cannot stand in for it either): a
+ * seccomp filter, for a forked child that checks how dpsel fails without
+ * OS randomness.  1 if the filter is in place. */
+int deny_os_randomness(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "exact/exact.h"
 #include "support.h"
 
 /* beta^min(g, cap) as an exact rational. */
@@ -391,6 +392,73 @@ Test(pmf, bounds_only_beyond_the_exact_limits)
     cr_expect(pmf == NULL);
     cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, HUGE), DPSEL_OK);
     dpsel_pmf_free(pmf);
+}
+
+/* The decimals and enclosures of a candidate's probability and of the
+ * expected error, with the largest GMP block allocated meanwhile. */
+static size_t largest_block_for_decimals(const dpsel_pmf *pmf, size_t n)
+{
+    gmp_allocations counted;
+    char *text[3] = { NULL, NULL, NULL };
+    gmp_count_start(&counted);
+    for (size_t r = 0; r <= n; r++) {
+        cr_assert_eq(r < n ? dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text[0])
+                           : dpsel_pmf_expected_error(pmf, DPSEL_DECIMAL, &text[0]), DPSEL_OK);
+        cr_assert_eq(r < n ? dpsel_pmf_probability_bounds(pmf, r, 36, &text[1], &text[2])
+                           : dpsel_pmf_expected_error_bounds(pmf, 36, &text[1], &text[2]),
+                     DPSEL_OK);
+        for (int k = 0; k < 3; k++) {
+            dpsel_string_free(text[k]);
+            text[k] = NULL;
+        }
+    }
+    gmp_count_stop();
+    return counted.largest;
+}
+
+/* Exact rationals only when asked for.  PF and EM on 128 candidates 0..127
+ * at epsilon 0.01 (y = 64, gaps up to 127: rationals of about
+ * n y Gmax = 10^6 bits, 128 KiB) give every decimal and enclosure from the
+ * enclosures alone: no GMP block of even 32 KiB is allocated by
+ * dpsel_pmf_new or by those requests (the eager exact computation allocates
+ * blocks the size of the rationals).  The rationals are computed when a
+ * DPSEL_RATIONAL is requested, and lie within the enclosures. */
+Test(pmf, exact_rationals_only_on_request)
+{
+    enum { N = 128, BLOCK_LIMIT = 1 << 15 };
+    int64_t scores[N];
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "0.01", 1, 0), DPSEL_OK);
+    for (size_t r = 0; r < N; r++) {
+        scores[r] = (int64_t)r;
+    }
+    for (int m = 0; m < 2; m++) {
+        dpsel_pmf *pmf = NULL;
+        gmp_allocations counted;
+        gmp_count_start(&counted);
+        cr_assert_eq(dpsel_pmf_new(&pmf, &p, (dpsel_mechanism)m, scores, N), DPSEL_OK);
+        gmp_count_stop();
+        cr_expect_lt(counted.largest, BLOCK_LIMIT, "mechanism %d: dpsel_pmf_new allocated "
+                     "a block of %zu bytes", m, counted.largest);
+        size_t largest = largest_block_for_decimals(pmf, N);
+        cr_expect_lt(largest, BLOCK_LIMIT, "mechanism %d: the decimals allocated a block of "
+                     "%zu bytes", m, largest);
+        if (m == DPSEL_EM) {
+            mpq_t exact;
+            mpfr_t lo, hi;
+            mpq_init(exact);
+            mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+            for (size_t r = 0; r < N; r += N - 1) {
+                pmf_rational(pmf, r, exact);
+                dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+                cr_expect(mpfr_cmp_q(lo, exact) <= 0 && mpfr_cmp_q(hi, exact) >= 0,
+                          "candidate %zu: the rational lies outside the enclosure", r);
+            }
+            mpfr_clears(lo, hi, (mpfr_ptr)0);
+            mpq_clear(exact);
+        }
+        dpsel_pmf_free(pmf);
+    }
 }
 
 Test(pmf, bounds_errors)

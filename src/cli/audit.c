@@ -7,7 +7,9 @@
  * epsilon, or above it.  The neighbour check is reported beside it, and a
  * pair that is not neighbours for the parameters gets a warning: its loss
  * is compared with the claimed epsilon all the same, which is how a
- * sensitivity too small for the data shows up as a broken bound.
+ * sensitivity too small for the data shows up as a broken bound.  With
+ * --task, the scores of both histograms are built once FILE_B's rows are in
+ * FILE_A's order (a median depends on the order of the bins).
  */
 #include "audit.h"
 #include "text.h"
@@ -25,21 +27,32 @@ typedef struct {
     size_t size;
 } sink;
 
+/* The two files, and their scores candidate by candidate in FILE_A's order. */
+typedef struct {
+    const candidates *a;
+    const char *name_a;
+    const char *name_b;
+    int64_t *scores_a;
+    int64_t *scores_b;
+} pair;
+
 /* A pointer to one label of a candidates list, for sorting and search. */
 typedef char *const *label_ref;
 
 static const char *const verdict_names[3] = { "holds", "broken", "undecided" };
 static const int verdict_status[3] = { AUDIT_HOLDS, AUDIT_BROKEN, AUDIT_UNDECIDED };
 
-static int fail(const sink *s, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static int fail(const sink *s, int code, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
 
-static int fail(const sink *s, const char *format, ...)
+/* Writes the message and returns code, a negative dpsel error code. */
+static int fail(const sink *s, int code, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
     vsnprintf(s->message, s->size, format, args);
     va_end(args);
-    return -1;
+    return code;
 }
 
 static int compare_refs(const void *x, const void *y)
@@ -54,12 +67,12 @@ static int match_labels(const candidates *a, const char *name_a, const candidate
                         const char *name_b, int64_t *scores_b, const sink *s)
 {
     if (a->count != b->count) {
-        return fail(s, "%s has %zu candidates but %s has %zu: audit needs the same labels",
+        return fail(s, DPSEL_ERANGE, "%s has %zu candidates but %s has %zu: audit needs the same labels",
                     name_b, b->count, name_a, a->count);
     }
     label_ref *refs = malloc(b->count * sizeof *refs);
     if (refs == NULL) {
-        return fail(s, "out of memory for %zu candidates", b->count);
+        return fail(s, DPSEL_ENOMEM, "out of memory for %zu candidates", b->count);
     }
     for (size_t i = 0; i < b->count; i++) {
         refs[i] = &b->labels[i];
@@ -71,7 +84,7 @@ static int match_labels(const candidates *a, const char *name_a, const candidate
         const label_ref *found = bsearch(&key, refs, b->count, sizeof *refs, compare_refs);
         if (found == NULL) {
             char quoted[QUOTED_MAX];
-            status = fail(s, "%s: no candidate '%s' (%s:%zu): audit needs the same labels",
+            status = fail(s, DPSEL_ERANGE, "%s: no candidate '%s' (%s:%zu): audit needs the same labels",
                           name_b, printable(a->labels[i], 0, quoted, sizeof quoted), name_a,
                           a->lines[i]);
         } else {
@@ -105,17 +118,15 @@ static size_t first_offender(const int64_t *a, const int64_t *b, size_t n,
     return against;
 }
 
-static void warn_not_neighbours(const dpsel_params *params,
-                                const candidates *a, const char *name_a,
-                                const int64_t *scores_b, const char *name_b)
+static void warn_not_neighbours(const dpsel_params *params, const pair *p)
 {
     char quoted[QUOTED_MAX];
-    size_t r = first_offender(a->scores, scores_b, a->count, params);
+    size_t r = first_offender(p->scores_a, p->scores_b, p->a->count, params);
     fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %" PRIu64
             "%s: '%s' scores %" PRId64 " and %" PRId64 "; the loss is compared with the "
-            "claimed epsilon all the same\n", name_a, name_b, params->sensitivity,
-            params->monotonic ? ", monotonic" : "", printable(a->labels[r], 0, quoted, sizeof quoted),
-            a->scores[r], scores_b[r]);
+            "claimed epsilon all the same\n", p->name_a, p->name_b, params->sensitivity,
+            params->monotonic ? ", monotonic" : "",
+            printable(p->a->labels[r], 0, quoted, sizeof quoted), p->scores_a[r], p->scores_b[r]);
 }
 
 static const char *direction_name(const dpsel_audit_result *result)
@@ -144,9 +155,10 @@ static void print_json(FILE *out, const options *o, const dpsel_params *p,
                        const dpsel_audit_result *result, const char *label,
                        const char *epsilon)
 {
+    /* integers that may exceed 2^53 are strings */
     fprintf(out, "{\"mechanism\": \"%s\", \"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}, "
-            "\"sensitivity\": %" PRIu64 ", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
-            "\"distance\": %" PRIu64 ", \"direction\": \"%s\", \"neighbours\": %s, "
+            "\"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": \"%" PRIu64 "\", "
+            "\"distance\": \"%" PRIu64 "\", \"direction\": \"%s\", \"neighbours\": %s, "
             "\"loss\": [\"%s\", \"%s\"], \"output\": ",
             o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
             p->monotonic ? "true" : "false", p->gap_cap, result->distance,
@@ -159,27 +171,39 @@ static void print_json(FILE *out, const options *o, const dpsel_params *p,
             verdict_names[result->verdict]);
 }
 
-static int audit_scores(const options *o, const dpsel_params *params, const candidates *a,
-                        const char *name_a, const int64_t *scores_b, const char *name_b,
+/* With --task: both histograms' scores, built in FILE_A's order. */
+static int build_task_scores(const options *o, pair *p, const sink *s)
+{
+    size_t n = p->a->count;
+    int rc = dpsel_task_scores(o->task, p->scores_a, n, p->scores_a);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_task_scores(o->task, p->scores_b, n, p->scores_b);
+    }
+    /* task_scores checked both files' counts: a failure here is a bug */
+    return rc == DPSEL_OK ? 0 : fail(s, DPSEL_EINTERNAL, "%s, %s: --task: %s", p->name_a,
+                                     p->name_b, dpsel_strerror(rc));
+}
+
+static int audit_scores(const options *o, const dpsel_params *params, const pair *p,
                         FILE *out, const sink *s)
 {
     dpsel_audit_result result;
     char epsilon[EPSILON_TEXT];
-    int rc = dpsel_audit(&result, params, o->mechanism, a->scores, scores_b, a->count);
+    int rc = dpsel_audit(&result, params, o->mechanism, p->scores_a, p->scores_b, p->a->count);
     if (rc == DPSEL_OK) {
         rc = dpsel_params_epsilon(params, EPSILON_DIGITS, epsilon, sizeof epsilon);
     }
     if (rc != DPSEL_OK) {
-        return fail(s, "%s, %s: audit: %s", name_a, name_b, dpsel_strerror(rc));
+        return fail(s, rc, "%s, %s: audit: %s", p->name_a, p->name_b, dpsel_strerror(rc));
     }
-    const char *label = a->labels[result.output];
+    const char *label = p->a->labels[result.output];
     if (o->json) {
         print_json(out, o, params, &result, label, epsilon);
     } else {
         print_text(out, o, params, &result, label, epsilon);
     }
     if (!result.neighbours) {
-        warn_not_neighbours(params, a, name_a, scores_b, name_b);
+        warn_not_neighbours(params, p);
     }
     return verdict_status[result.verdict];
 }
@@ -189,14 +213,19 @@ int audit_print(const options *o, const dpsel_params *params, const candidates *
                 char *message, size_t message_size)
 {
     sink s = { message, message_size };
-    int64_t *scores_b = calloc(a->count, sizeof *scores_b);
-    if (scores_b == NULL) {
-        return fail(&s, "out of memory for %zu candidates", a->count);
-    }
-    int status = match_labels(a, name_a, b, name_b, scores_b, &s);
+    pair p = { a, name_a, name_b, calloc(a->count, sizeof *p.scores_a),
+               calloc(a->count, sizeof *p.scores_b) };
+    int status = p.scores_a == NULL || p.scores_b == NULL
+               ? fail(&s, DPSEL_ENOMEM, "out of memory for %zu candidates", a->count)
+               : match_labels(a, name_a, b, name_b, p.scores_b, &s);
     if (status == 0) {
-        status = audit_scores(o, params, a, name_a, scores_b, name_b, out, &s);
+        memcpy(p.scores_a, a->scores, a->count * sizeof *p.scores_a);
+        status = o->task_given ? build_task_scores(o, &p, &s) : 0;
     }
-    free(scores_b);
+    if (status == 0) {
+        status = audit_scores(o, params, &p, out, &s);
+    }
+    free(p.scores_a);
+    free(p.scores_b);
     return status;
 }

@@ -17,9 +17,13 @@
  * FILE_B (b, matched to a by label), named name_a and name_b in messages;
  * writes the report to out (text, or JSON with --json) and returns
  * AUDIT_HOLDS, AUDIT_BROKEN or AUDIT_UNDECIDED.  A warning goes to stderr
- * when the files are not neighbours for the parameters.  On a problem (the
- * labels differ, a library error) writes one line into message and returns
- * -1, with nothing written to out. */
+ * when the files are not neighbours for the parameters.  With --task,
+ * a's and b's candidates hold the histograms' counts (task_scores checked
+ * them and left them): the scores are built here, once b's rows are in a's
+ * order.  On a problem writes one line into message and returns a negative
+ * dpsel error code, with nothing written to out: DPSEL_ERANGE when the
+ * labels differ (bad input), else the library's code (DPSEL_ENOMEM,
+ * DPSEL_ETOOLARGE, DPSEL_EINTERNAL, ...). */
 int audit_print(const options *o, const dpsel_params *params, const candidates *a,
                 const char *name_a, const candidates *b, const char *name_b, FILE *out,
                 char *message, size_t message_size);

@@ -14,6 +14,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <mpfr.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,19 @@
 #define REQUEST_TEXT 32
 /* EM's accuracy bound holds with probability 1 - e^-t; t = ln 20 is 95%. */
 #define TAIL_ODDS 20.0
+#define DECAY_RATE_BITS 192
 /* --target: epsilons from 2^-30 D to 2^10 D, bracketed by factors of 4 and
  * bisected (geometrically) until the bracket is within a factor 1 + 1e-4. */
 #define SEARCH_LOWEST (1.0 / 1073741824.0)
 #define SEARCH_HIGHEST 1024.0
 #define SEARCH_FACTOR 4.0
 #define SEARCH_STEP 1e-4
+/* The bounds of --target's work: at most this many pmfs per mechanism (the
+ * search above needs at most 6 + 15 + 14), each of at most this many
+ * candidates (PF's enclosure costs about n^2 per pmf: tens of seconds at
+ * 4096 candidates); beyond them the search stops with an error. */
+#define TARGET_MAX_POINTS 40
+#define TARGET_MAX_CANDIDATES 4096
 
 typedef struct {
     const options *opt;
@@ -72,12 +80,22 @@ static void point_free(point *p)
     }
 }
 
-/* ln(1/beta) = -ln(1 - d / 2^y) with d = 2^y - x, without cancellation. */
+/* ln(1/beta) = y ln 2 - ln x, rounded down (so the bound below is rounded
+ * up): computed in MPFR at 192 bits, since ln(1/beta) >= 2^-64 and ln x
+ * < 45 lose at most 70 bits to the subtraction.  (log1p(-(1 - beta)) in
+ * doubles rounded 1 - beta to 1 when beta < 2^-53: ln(1/beta) infinite.) */
 static double decay_rate(const dpsel_params *params)
 {
-    uint64_t d = params->y == 64 ? (uint64_t)0 - params->x
-                                 : ((uint64_t)1 << params->y) - params->x;
-    return -log1p(-ldexp((double)d, -(int)params->y));
+    mpfr_t ln2y, lnx;
+    mpfr_inits2(DECAY_RATE_BITS, ln2y, lnx, (mpfr_ptr)0);
+    mpfr_const_log2(ln2y, MPFR_RNDD);
+    mpfr_mul_ui(ln2y, ln2y, params->y, MPFR_RNDD);
+    mpfr_set_uj(lnx, params->x, MPFR_RNDN);    /* exact: 192 >= 64 bits */
+    mpfr_log(lnx, lnx, MPFR_RNDU);
+    mpfr_sub(ln2y, ln2y, lnx, MPFR_RNDD);
+    double rate = mpfr_get_d(ln2y, MPFR_RNDD);
+    mpfr_clears(ln2y, lnx, (mpfr_ptr)0);
+    return rate;
 }
 
 /* EM's error exceeds (2D/eps)(ln(n/n_opt) + t) = (ln(n/n_opt) + t) / ln(1/beta)
@@ -206,7 +224,7 @@ static void print_curve_head(const curve *c, FILE *out)
 {
     const options *o = c->opt;
     if (o->json) {
-        fprintf(out, "{\"candidates\": %zu, \"sensitivity\": %" PRIu64 ", \"monotonic\": %s, "
+        fprintf(out, "{\"candidates\": %zu, \"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, "
                 "\"tail_probability\": %.10g, \"points\": [", c->cand->count, o->sensitivity,
                 o->monotonic ? "true" : "false", 1 / TAIL_ODDS);
         return;
@@ -236,10 +254,16 @@ static int print_curve(const curve *c, FILE *out)
     return 0;
 }
 
-/* Mechanism m at epsilon e: *reached says whether its expected error is at
- * most the target.  On success *p holds the point (the caller frees it). */
-static int try_epsilon(const curve *c, dpsel_mechanism m, double e, point *p, int *reached)
+/* Mechanism m at epsilon e, the *points-th pmf of the search: *reached says
+ * whether its expected error is at most the target.  On success *p holds the
+ * point (the caller frees it). */
+static int try_epsilon(const curve *c, dpsel_mechanism m, double e, point *p, int *reached,
+                       unsigned *points)
 {
+    if (++*points > TARGET_MAX_POINTS) {
+        return fail(c, "%s: curve --target: no answer for %s within %d pmfs", c->file_name,
+                    mechanism_names[m], TARGET_MAX_POINTS);
+    }
     memset(p, 0, sizeof *p);
     snprintf(p->requested, sizeof p->requested, "%.9g", e);
     if (point_compute(c, p, m, m) != 0) {
@@ -266,9 +290,10 @@ static int least_epsilon(const curve *c, dpsel_mechanism m, point *best, int *fo
     double low = 0, high = scale;
     point p;
     int reached;
+    unsigned points = 0;
     *found = 0;
     for (;;) {
-        if (try_epsilon(c, m, high, &p, &reached) != 0) {
+        if (try_epsilon(c, m, high, &p, &reached, &points) != 0) {
             return -1;
         }
         if (reached) {
@@ -287,7 +312,7 @@ static int least_epsilon(const curve *c, dpsel_mechanism m, point *best, int *fo
         if (lower < SEARCH_LOWEST * scale) {
             break;
         }
-        if (try_epsilon(c, m, lower, &p, &reached) != 0) {
+        if (try_epsilon(c, m, lower, &p, &reached, &points) != 0) {
             return -1;
         }
         if (reached) {
@@ -300,7 +325,7 @@ static int least_epsilon(const curve *c, dpsel_mechanism m, point *best, int *fo
     }
     while (low > 0 && high / low > 1 + SEARCH_STEP) {
         double middle = sqrt(low * high);
-        if (try_epsilon(c, m, middle, &p, &reached) != 0) {
+        if (try_epsilon(c, m, middle, &p, &reached, &points) != 0) {
             return -1;
         }
         if (reached) {
@@ -337,6 +362,11 @@ static int print_target(const curve *c, FILE *out)
     const options *o = c->opt;
     point best[2] = { { .error = { NULL, NULL } }, { .error = { NULL, NULL } } };
     int found[2];
+    if (c->cand->count > TARGET_MAX_CANDIDATES) {
+        return fail(c, "%s: curve --target: %zu candidates, at most %d (each of the search's "
+                    "pmfs would take minutes); use --epsilons", c->file_name, c->cand->count,
+                    TARGET_MAX_CANDIDATES);
+    }
     for (int m = 0; m < 2; m++) {
         if (least_epsilon(c, (dpsel_mechanism)m, &best[m], &found[m]) != 0) {
             point_free(&best[0]);
@@ -390,7 +420,19 @@ int task_scores(const options *o, candidates *cand, const char *file_name,
             return -1;
         }
     }
-    int rc = dpsel_task_scores(o->task, cand->scores, cand->count, cand->scores);
+    /* audit keeps the counts, to build the scores once both files' rows are
+     * in one order (audit.c): here they are only checked */
+    int64_t *scores = o->cmd != COMMAND_AUDIT ? cand->scores
+                    : calloc(cand->count, sizeof *scores);
+    if (scores == NULL) {
+        snprintf(message, message_size, "%s: out of memory for %zu candidates", file_name,
+                 cand->count);
+        return -1;
+    }
+    int rc = dpsel_task_scores(o->task, cand->scores, cand->count, scores);
+    if (scores != cand->scores) {
+        free(scores);
+    }
     if (rc != DPSEL_OK) {
         snprintf(message, message_size, "%s: --task: the counts add up to more than %" PRId64
                  " (%s)", file_name, INT64_MAX, dpsel_strerror(rc));

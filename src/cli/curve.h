@@ -8,7 +8,8 @@
 #include "input.h"
 #include "options.h"
 
-/* Replaces the counts of a histogram (`bin,count`) by the scores of --task.
+/* Replaces the counts of a histogram (`bin,count`) by the scores of --task
+ * (for audit only checks them: audit_print builds the scores).
  * On a problem (a negative count, counts adding up past INT64_MAX) writes
  * one line naming file_name (and the line) into message and returns -1. */
 int task_scores(const options *o, candidates *cand, const char *file_name,

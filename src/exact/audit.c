@@ -5,20 +5,23 @@
  *   1. the pmf enclosures: ln(hi_f / lo_t) rounded up <= eps rounded down
  *      proves "holds", ln(lo_f / hi_t) rounded down > eps rounded up proves
  *      "broken";
- *   2. the exact rationals, when both pmfs hold them:
- *      P_f x^m <=> P_t 2^(y m) in integers;
- *   3. an exact sufficient condition for "holds", valid for both mechanisms
- *      (`dominated` below).
+ *   2. an exact sufficient condition for "holds", valid for both mechanisms
+ *      (`dominated` below), cheap;
+ *   3. the exact rationals, computed now (once per pmf) when within the
+ *      size limits: P_f x^m <=> P_t 2^(y m) in integers.
  * A comparison none of them settles is open, and the verdict is "undecided"
  * unless another one is broken: the verdict is never a guess.  Step 1 alone
  * cannot prove the frequent tight case P_f / P_t = beta^-m exactly (a
- * non-best score raised by D under PF), which steps 2 and 3 do.
+ * non-best score raised by D under PF), which steps 2 and 3 can; the exact
+ * rationals, costly near their limits, are built only for a comparison
+ * that steps 1 and 2 leave open.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exact.h"
+#include "mpfr_env.h"
 
 #define LOSS_DIGITS 36
 #define EPSILON_PRECISION 256
@@ -45,6 +48,7 @@ typedef struct {
     int a_over_b;
     size_t decided_exactly;
     int any_broken, any_open;
+    int failure;             /* DPSEL_OK, or what stopped an exact step */
 } loss_max;
 
 static int compare_u64(const void *a, const void *b)
@@ -106,15 +110,25 @@ static void enclose_epsilon(audit *a)
     mpfr_clears(ln2y, lnx, factor, (mpfr_ptr)0);
 }
 
-/* Step 2: P_f(r) x^m <= P_t(r) 2^(y m), in integers. */
-static int exact_comparison(const audit *a, size_t r, int f)
+/* Step 3: P_f(r) x^m <= P_t(r) 2^(y m), in integers.  Open when the exact
+ * values are beyond the size limits; an error computing them (out of
+ * memory) goes to *failure, for the audit to report rather than to call
+ * the comparison open. */
+static int exact_comparison(const audit *a, size_t r, int f, int *failure)
 {
-    mpq_srcptr pf = dpsel_pmf_probability_exact(a->pmf[f], r);
-    mpq_srcptr pt = dpsel_pmf_probability_exact(a->pmf[1 - f], r);
     /* x^m has at most 64 m bits */
-    if (pf == NULL || pt == NULL || a->m > EXACT_POWER_BITS_MAX / 64) {
+    if (a->m > EXACT_POWER_BITS_MAX / 64) {
         return PAIR_OPEN;
     }
+    for (int s = 0; s < 2; s++) {
+        int rc = dpsel_pmf_exact_ready(a->pmf[s]);
+        if (rc != DPSEL_OK) {
+            *failure = rc == DPSEL_ETOOLARGE ? *failure : rc;
+            return PAIR_OPEN;
+        }
+    }
+    mpq_srcptr pf = dpsel_pmf_probability_exact(a->pmf[f], r);
+    mpq_srcptr pt = dpsel_pmf_probability_exact(a->pmf[1 - f], r);
     mpz_t left, right;
     mpz_inits(left, right, (mpz_ptr)0);
     mpz_ui_pow_ui(left, (unsigned long)a->params->x, (unsigned long)a->m);
@@ -154,7 +168,7 @@ static int gaps_dominated(const uint64_t *f, uint64_t skip_f, const uint64_t *t,
     return 1;
 }
 
-/* Step 3.  If every other candidate weighs at least as much under f as
+/* Step 2.  If every other candidate weighs at least as much under f as
  * under t (rank by rank), then P_f(r) / P_t(r) <= max(1, w_f / w_t),
  * w = beta^g the weights of r: under PF the integral of prod_{j != r}
  * (1 - w_j t) cannot grow when the w_j grow; under EM, P = w / (w + T) with
@@ -193,9 +207,9 @@ static void audit_pair(const audit *a, size_t r, int f, loss_max *max, mpfr_t lo
     int outcome = mpfr_lessequal_p(hi, a->eps_lo) ? PAIR_HOLDS
                 : mpfr_greater_p(lo, a->eps_hi) ? PAIR_BROKEN : PAIR_OPEN;
     if (outcome == PAIR_OPEN) {
-        outcome = exact_comparison(a, r, f);
+        outcome = dominated(a, r, f);
         if (outcome == PAIR_OPEN) {
-            outcome = dominated(a, r, f);
+            outcome = exact_comparison(a, r, f, &max->failure);
         }
         max->decided_exactly += outcome != PAIR_OPEN;
         /* the exact decision sharpens the bounds: loss <= eps or loss > eps */
@@ -232,7 +246,8 @@ static int audit_all(const audit *a, dpsel_audit_result *out)
     }
     char *lo_text = NULL;
     char *hi_text = NULL;
-    int rc = dpsel_mpfr_to_string(max.lo, LOSS_DIGITS, MPFR_RNDD, &lo_text);
+    int rc = max.failure != DPSEL_OK ? max.failure
+           : dpsel_mpfr_to_string(max.lo, LOSS_DIGITS, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
         rc = dpsel_mpfr_to_string(max.hi, LOSS_DIGITS, MPFR_RNDU, &hi_text);
     }
@@ -282,6 +297,8 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
     if (checked != DPSEL_OK) {
         return checked;
     }
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
     uint64_t k = params->monotonic ? 1 : 2;
     audit a = { .params = params, .n = n,
                 .m = params->sensitivity > UINT64_MAX / k ? UINT64_MAX : k * params->sensitivity };
@@ -295,7 +312,7 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
         free(a.sorted[s]);
     }
     mpfr_clears(a.eps_lo, a.eps_hi, (mpfr_ptr)0);
-    dpsel_mpfr_release_caches();
+    dpsel_mpfr_leave(&host);
     if (rc == DPSEL_OK) {
         *out = result;
     }

@@ -9,6 +9,7 @@
 #include <mpfr.h>
 
 #include "exact.h"
+#include "mpfr_env.h"
 
 /* Stores the digits of t (0 < t < 1, exact at precision prec) in entry i. */
 static int store_digits(dpsel_decay_table *table, unsigned i, mpfr_srcptr t,
@@ -35,8 +36,8 @@ static int store_digits(dpsel_decay_table *table, unsigned i, mpfr_srcptr t,
     return DPSEL_OK;
 }
 
-int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
-                            uint64_t cap)
+/* dpsel_decay_table_build in MPFR's widest exponent range. */
+static int build_in_range(dpsel_decay_table *table, uint64_t x, unsigned y, uint64_t cap)
 {
     unsigned xbits = dpsel_core_bitlen(x);
     unsigned count = dpsel_core_bitlen(cap);
@@ -64,10 +65,19 @@ int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
         }
     }
     mpfr_clear(power);
-    dpsel_mpfr_release_caches();
     if (rc != DPSEL_OK) {
         dpsel_decay_table_free(table);
     }
+    return rc;
+}
+
+int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
+                            uint64_t cap)
+{
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = build_in_range(table, x, y, cap);
+    dpsel_mpfr_leave(&host);
     return rc;
 }
 

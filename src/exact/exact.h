@@ -26,11 +26,6 @@ int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
                             uint64_t cap);
 void dpsel_decay_table_free(dpsel_decay_table *table);
 
-/* Frees this thread's MPFR caches (constants such as log 2, the integer
- * pool).  Called when a public function that used MPFR returns, so dpsel
- * leaves no memory behind; it touches no other thread's state. */
-void dpsel_mpfr_release_caches(void);
-
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
@@ -69,8 +64,13 @@ int dpsel_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
 void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi);
 void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi);
 
-/* The exact probability of candidate r < n, or NULL when the pmf holds only
- * bounds (the exact rationals were too large to compute). */
+/* Makes sure the pmf holds its exact values, computing them (thread-safe)
+ * on the first request: DPSEL_OK, DPSEL_ETOOLARGE beyond the size limits,
+ * or the error that stopped the computation (DPSEL_ENOMEM, ...). */
+int dpsel_pmf_exact_ready(const dpsel_pmf *pmf);
+
+/* The exact probability of candidate r < n (dpsel_pmf_exact_ready first),
+ * or NULL when the pmf cannot hold it (see dpsel_pmf_exact_ready). */
 mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
 
 /* The number as a new string of `digits` (1..100) significant digits rounded

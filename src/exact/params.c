@@ -11,15 +11,11 @@
 #include <mpfr.h>
 
 #include "exact.h"
+#include "mpfr_env.h"
 
 #define SEARCH_PREC_FIRST 128
 #define SEARCH_PREC_LAST 65536
 #define EPSILON_TEXT_MAX 4096
-
-void dpsel_mpfr_release_caches(void)
-{
-    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
-}
 
 /* Reduces x / 2^y to lowest terms (x odd). */
 static void reduce_base(uint64_t *x, unsigned *y)
@@ -75,7 +71,6 @@ int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap)
             break;
         }
     }
-    dpsel_mpfr_release_caches();
     return rc;
 }
 
@@ -105,7 +100,11 @@ int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
     if (!dpsel_core_base_valid(x, y) || sensitivity < 1 || (monotonic != 0 && monotonic != 1)) {
         return DPSEL_ERANGE;
     }
-    return set_params(out, x, y, sensitivity, monotonic);
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = set_params(out, x, y, sensitivity, monotonic);
+    dpsel_mpfr_leave(&host);
+    return rc;
 }
 
 /* Outcome of one step of the epsilon search at a given precision. */
@@ -151,6 +150,25 @@ static int search_step(const char *epsilon, uint64_t sensitivity, int monotonic,
     return outcome;
 }
 
+/* The search of dpsel_params_from_epsilon, on checked arguments. */
+static int search_params(dpsel_params *out, const char *epsilon, uint64_t sensitivity,
+                         int monotonic)
+{
+    int outcome = SEARCH_UNDECIDED;
+    uint64_t x = 0;
+    for (mpfr_prec_t prec = SEARCH_PREC_FIRST;
+         prec <= SEARCH_PREC_LAST && outcome == SEARCH_UNDECIDED; prec *= 2) {
+        outcome = search_step(epsilon, sensitivity, monotonic, prec, &x);
+    }
+    if (outcome == SEARCH_NO_BASE) {
+        return DPSEL_EEPSILON;
+    }
+    if (outcome == SEARCH_UNDECIDED) {
+        return DPSEL_EINTERNAL;
+    }
+    return set_params(out, x, 64, sensitivity, monotonic);
+}
+
 int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
                               uint64_t sensitivity, int monotonic)
 {
@@ -163,20 +181,11 @@ int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
     if (!dpsel_core_decimal_syntax(epsilon, EPSILON_TEXT_MAX)) {
         return DPSEL_EEPSILON;
     }
-    int outcome = SEARCH_UNDECIDED;
-    uint64_t x = 0;
-    for (mpfr_prec_t prec = SEARCH_PREC_FIRST;
-         prec <= SEARCH_PREC_LAST && outcome == SEARCH_UNDECIDED; prec *= 2) {
-        outcome = search_step(epsilon, sensitivity, monotonic, prec, &x);
-    }
-    dpsel_mpfr_release_caches();
-    if (outcome == SEARCH_NO_BASE) {
-        return DPSEL_EEPSILON;
-    }
-    if (outcome == SEARCH_UNDECIDED) {
-        return DPSEL_EINTERNAL;
-    }
-    return set_params(out, x, 64, sensitivity, monotonic);
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = search_params(out, epsilon, sensitivity, monotonic);
+    dpsel_mpfr_leave(&host);
+    return rc;
 }
 
 int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap)
@@ -191,16 +200,9 @@ int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap)
     return DPSEL_OK;
 }
 
-int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
-                         char *buf, size_t buf_size)
+/* The realised epsilon of valid params as text into buf (digits + 16 bytes). */
+static int epsilon_text(const dpsel_params *params, unsigned digits, char *buf)
 {
-    if (params == NULL || buf == NULL) {
-        return DPSEL_ENULL;
-    }
-    if (!dpsel_core_params_valid(params) || digits < 1 || digits > 100
-        || buf_size < (size_t)digits + 16) {
-        return DPSEL_ERANGE;
-    }
     /* epsilon = k D (y ln 2 - ln x): every step rounded upward (each operand
      * enters with the sign that makes rounding it up raise the result). */
     mpfr_t ln2y, lnx, eps, factor;
@@ -221,6 +223,22 @@ int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
         rc = DPSEL_OK;
     }
     mpfr_clears(ln2y, lnx, eps, factor, (mpfr_ptr)0);
-    dpsel_mpfr_release_caches();
+    return rc;
+}
+
+int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
+                         char *buf, size_t buf_size)
+{
+    if (params == NULL || buf == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (!dpsel_core_params_valid(params) || digits < 1 || digits > 100
+        || buf_size < (size_t)digits + 16) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = epsilon_text(params, digits, buf);
+    dpsel_mpfr_leave(&host);
     return rc;
 }

@@ -5,10 +5,12 @@
  * Every pmf holds a rigorous enclosure [lo, hi] of each level's probability
  * and of the expected error, relative width below 2^-100 (enclosure.c: MPFR
  * with directed rounding, no cancellation; the working precision starts at
- * 128 bits and doubles until the width is reached).  When the exact rationals
- * are affordable (the limits below keep them to a fraction of a second), the
- * pmf also holds them, computed with GMP integers and rationals, exact by
- * construction.  With Gmax the largest level and M = 2^(y Gmax), the weight
+ * 128 bits and doubles until the width is reached and every decimal is
+ * decided).  The exact rationals are computed only when a request needs them
+ * (a DPSEL_RATIONAL, or a decimal the enclosure leaves undecided), once per
+ * pmf under its lock, and only within the limits below (they take up to
+ * tens of seconds at the limits); they are computed with GMP integers and
+ * rationals, exact by construction.  With Gmax the largest level and M = 2^(y Gmax), the weight
  * of level g scaled to an integer is W_g = x^g 2^(y (Gmax - g)) = beta^g M.
  *   EM:  P_g = W_g / sum_levels cnt_h W_h
  *   PF:  P_g = beta^g int_0^1 prod_{j != r} (1 - beta^g_j t) dt
@@ -20,10 +22,12 @@
  * monotonic, so the exact value rounds to it too).  When they do not, the
  * precision is raised; a decimal still undecided is an error, never a guess.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exact.h"
+#include "mpfr_env.h"
 
 #define EM_WORK_LIMIT ((uint64_t)1 << 32)
 #define PF_WORK_LIMIT ((uint64_t)1 << 34)
@@ -33,17 +37,6 @@
 #define MAX_PRECISION 4096
 #define WIDTH_BITS 100     /* relative width at most 2^-100 < 1e-30 */
 
-struct dpsel_pmf {
-    size_t n;
-    size_t nlevels;
-    size_t *level_of;      /* n entries: the level of each candidate */
-    int exact;             /* probability and expected_error are set */
-    mpq_t *probability;    /* nlevels entries: each candidate's probability */
-    mpq_t expected_error;
-    mpfr_t *lo, *hi;       /* nlevels entries: bounds of each probability */
-    mpfr_t error_lo, error_hi;
-};
-
 /* The levels of a score vector. */
 typedef struct {
     size_t count;          /* number of levels */
@@ -51,6 +44,28 @@ typedef struct {
     size_t *members;       /* candidates in each level */
     mpz_t *gap_sum;        /* sum of the unclamped gaps of its candidates */
 } levels;
+
+enum { EXACT_NOT_YET, EXACT_HELD, EXACT_TOO_LARGE };
+
+/* The exact rationals, computed by the first request that needs them. */
+typedef struct {
+    pthread_mutex_t lock;
+    int state;             /* EXACT_*; probability and expected_error are set
+                              when EXACT_HELD */
+    mpq_t *probability;    /* levels.count entries: each candidate's probability */
+    mpq_t expected_error;
+} exact_values;
+
+struct dpsel_pmf {
+    size_t n;
+    dpsel_params params;
+    dpsel_mechanism mechanism;
+    levels lv;             /* kept for the exact values */
+    size_t *level_of;      /* n entries: the level of each candidate */
+    exact_values *exact;
+    mpfr_t *lo, *hi;       /* lv.count entries: bounds of each probability */
+    mpfr_t error_lo, error_hi;
+};
 
 static int compare_u64(const void *a, const void *b)
 {
@@ -236,11 +251,12 @@ static int pf_probabilities(const levels *lv, size_t n, mp_bitcnt_t scale_bits,
     return rc;
 }
 
-/* Fills pmf->probability and pmf->expected_error, exactly, from the levels. */
-static int compute_exact(dpsel_pmf *pmf, const dpsel_params *params,
-                         dpsel_mechanism mechanism, const levels *lv,
-                         mp_bitcnt_t scale_bits)
+/* Fills ex->probability and ex->expected_error (0 on entry), exactly, from
+ * the levels of pmf. */
+static int compute_exact(const dpsel_pmf *pmf, exact_values *ex, mp_bitcnt_t scale_bits)
 {
+    const dpsel_params *params = &pmf->params;
+    const levels *lv = &pmf->lv;
     mpz_t *weight = calloc(lv->count, sizeof *weight);
     if (weight == NULL) {
         return DPSEL_ENOMEM;
@@ -252,16 +268,68 @@ static int compute_exact(dpsel_pmf *pmf, const dpsel_params *params,
         mpz_mul_2exp(weight[l], weight[l], (mp_bitcnt_t)(params->y * (top - lv->gap[l])));
     }
     int rc = DPSEL_OK;
-    if (mechanism == DPSEL_EM) {
-        em_probabilities(lv, params->y, weight, pmf->probability, pmf->expected_error);
+    if (pmf->mechanism == DPSEL_EM) {
+        em_probabilities(lv, params->y, weight, ex->probability, ex->expected_error);
     } else {
-        rc = pf_probabilities(lv, pmf->n, scale_bits, weight, pmf->probability,
-                              pmf->expected_error);
+        rc = pf_probabilities(lv, pmf->n, scale_bits, weight, ex->probability,
+                              ex->expected_error);
     }
     for (size_t l = 0; l < lv->count; l++) {
         mpz_clear(weight[l]);
     }
     free(weight);
+    return rc;
+}
+
+static void exact_probabilities_free(exact_values *ex, size_t count)
+{
+    if (ex->probability != NULL) {
+        for (size_t l = 0; l < count; l++) {
+            mpq_clear(ex->probability[l]);
+        }
+        free(ex->probability);
+        ex->probability = NULL;
+    }
+}
+
+/* Computes the exact values of pmf into ex (state EXACT_NOT_YET): then
+ * EXACT_HELD, or EXACT_TOO_LARGE beyond the limits; on another failure the
+ * state stays EXACT_NOT_YET, for a later request to try again. */
+static int compute_exact_values(const dpsel_pmf *pmf, exact_values *ex)
+{
+    const levels *lv = &pmf->lv;
+    mp_bitcnt_t scale_bits = (mp_bitcnt_t)(pmf->params.y * lv->gap[lv->count - 1]);
+    if (!within_limits(pmf->mechanism, pmf->n, lv->count, scale_bits)) {
+        ex->state = EXACT_TOO_LARGE;
+        return DPSEL_ETOOLARGE;
+    }
+    ex->probability = calloc(lv->count, sizeof *ex->probability);
+    if (ex->probability == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    for (size_t l = 0; l < lv->count; l++) {
+        mpq_init(ex->probability[l]);
+    }
+    int rc = compute_exact(pmf, ex, scale_bits);
+    if (rc == DPSEL_OK) {
+        ex->state = EXACT_HELD;
+    } else {
+        exact_probabilities_free(ex, lv->count);
+        mpq_set_ui(ex->expected_error, 0, 1);
+    }
+    return rc;
+}
+
+int dpsel_pmf_exact_ready(const dpsel_pmf *pmf)
+{
+    exact_values *ex = pmf->exact;
+    if (pthread_mutex_lock(&ex->lock) != 0) {
+        return DPSEL_EINTERNAL;
+    }
+    int rc = ex->state == EXACT_HELD ? DPSEL_OK
+           : ex->state == EXACT_TOO_LARGE ? DPSEL_ETOOLARGE
+           : compute_exact_values(pmf, ex);
+    pthread_mutex_unlock(&ex->lock);
     return rc;
 }
 
@@ -330,54 +398,57 @@ static void enclose_expected_error(dpsel_pmf *pmf, const levels *lv, mpfr_prec_t
     mpfr_clear(term);
 }
 
-/* Fills the bounds, raising the precision until they are narrow and, for a
- * pmf without exact values, decide every decimal. */
-static int compute_enclosure(dpsel_pmf *pmf, const dpsel_params *params,
-                             dpsel_mechanism mechanism, const levels *lv)
+/* Fills the bounds, raising the precision until they are narrow and decide
+ * every decimal. */
+static int compute_enclosure(dpsel_pmf *pmf)
 {
+    const levels *lv = &pmf->lv;
     int narrow = 0;
     for (mpfr_prec_t prec = START_PRECISION; prec <= MAX_PRECISION; prec *= 2) {
-        int rc = dpsel_enclose_levels(mechanism, params->x, params->y, lv->gap, lv->members,
-                                      lv->count, prec, pmf->lo, pmf->hi);
+        int rc = dpsel_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y, lv->gap,
+                                      lv->members, lv->count, prec, pmf->lo, pmf->hi);
         if (rc != DPSEL_OK) {
             return rc;
         }
         enclose_expected_error(pmf, lv, prec);
         narrow = is_narrow(pmf->error_lo, pmf->error_hi);
-        int decided = pmf->exact || decides_decimal(pmf->error_lo, pmf->error_hi);
+        int decided = decides_decimal(pmf->error_lo, pmf->error_hi);
         for (size_t l = 0; l < lv->count && narrow; l++) {
             narrow = is_narrow(pmf->lo[l], pmf->hi[l]);
-            decided = decided && (pmf->exact || decides_decimal(pmf->lo[l], pmf->hi[l]));
+            decided = decided && decides_decimal(pmf->lo[l], pmf->hi[l]);
         }
         if (narrow && decided) {
             return DPSEL_OK;
         }
     }
-    /* A decimal that no precision decides is refused when it is asked for.
-     * Too wide bounds cannot happen for n <= 2^15 (width a few n 2^-prec). */
+    /* A decimal that no precision decides comes from the exact value when
+     * it is asked for.  Too wide bounds cannot happen for n <= 2^15 (width a
+     * few n 2^-prec). */
     return narrow ? DPSEL_OK : DPSEL_EINTERNAL;
 }
 
-static int compute(dpsel_pmf *pmf, const dpsel_params *params,
-                   dpsel_mechanism mechanism, const levels *lv)
+static exact_values *exact_values_new(void)
 {
-    if (mechanism == DPSEL_PF && pmf->n > PF_ENCLOSURE_MAX_CANDIDATES) {
-        return DPSEL_ETOOLARGE;
+    exact_values *ex = calloc(1, sizeof *ex);
+    if (ex != NULL && pthread_mutex_init(&ex->lock, NULL) != 0) {
+        free(ex);
+        return NULL;
     }
-    mp_bitcnt_t scale_bits = (mp_bitcnt_t)(params->y * lv->gap[lv->count - 1]);
-    int rc = DPSEL_OK;
-    if (within_limits(mechanism, pmf->n, lv->count, scale_bits)) {
-        pmf->probability = calloc(lv->count, sizeof *pmf->probability);
-        if (pmf->probability == NULL) {
-            return DPSEL_ENOMEM;
-        }
-        for (size_t l = 0; l < lv->count; l++) {
-            mpq_init(pmf->probability[l]);
-        }
-        pmf->exact = 1;
-        rc = compute_exact(pmf, params, mechanism, lv, scale_bits);
+    if (ex != NULL) {
+        ex->state = EXACT_NOT_YET;
+        mpq_init(ex->expected_error);
     }
-    return rc == DPSEL_OK ? compute_enclosure(pmf, params, mechanism, lv) : rc;
+    return ex;
+}
+
+static void exact_values_free(exact_values *ex, size_t count)
+{
+    if (ex != NULL) {
+        exact_probabilities_free(ex, count);
+        mpq_clear(ex->expected_error);
+        pthread_mutex_destroy(&ex->lock);
+        free(ex);
+    }
 }
 
 void dpsel_pmf_free(dpsel_pmf *pmf)
@@ -385,16 +456,11 @@ void dpsel_pmf_free(dpsel_pmf *pmf)
     if (pmf == NULL) {
         return;
     }
-    if (pmf->probability != NULL) {
-        for (size_t l = 0; l < pmf->nlevels; l++) {
-            mpq_clear(pmf->probability[l]);
-        }
-    }
-    mpq_clear(pmf->expected_error);
+    exact_values_free(pmf->exact, pmf->lv.count);
     mpfr_clears(pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
-    dpsel_numbers_free(pmf->lo, pmf->nlevels);
-    dpsel_numbers_free(pmf->hi, pmf->nlevels);
-    free(pmf->probability);
+    dpsel_numbers_free(pmf->lo, pmf->lv.count);
+    dpsel_numbers_free(pmf->hi, pmf->lv.count);
+    levels_free(&pmf->lv);
     free(pmf->level_of);
     free(pmf);
 }
@@ -411,6 +477,27 @@ int dpsel_check_distribution(const dpsel_params *params, dpsel_mechanism mechani
     return DPSEL_OK;
 }
 
+/* The levels and the enclosure of a pmf whose n, params and mechanism are
+ * set, in MPFR's widest exponent range. */
+static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
+{
+    if (pmf->mechanism == DPSEL_PF && pmf->n > PF_ENCLOSURE_MAX_CANDIDATES) {
+        return DPSEL_ETOOLARGE;
+    }
+    pmf->level_of = calloc(pmf->n, sizeof *pmf->level_of);
+    pmf->exact = exact_values_new();
+    if (pmf->level_of == NULL || pmf->exact == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    int rc = levels_build(&pmf->lv, scores, pmf->n, pmf->params.gap_cap, pmf->level_of);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    pmf->lo = dpsel_numbers_new(pmf->lv.count, START_PRECISION);
+    pmf->hi = dpsel_numbers_new(pmf->lv.count, START_PRECISION);
+    return pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM : compute_enclosure(pmf);
+}
+
 int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n)
 {
@@ -425,22 +512,14 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     if (pmf == NULL) {
         return DPSEL_ENOMEM;
     }
-    mpq_init(pmf->expected_error);
     mpfr_inits2(START_PRECISION, pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
     pmf->n = n;
-    pmf->level_of = calloc(n, sizeof *pmf->level_of);
-    levels lv = { 0 };
-    int rc = pmf->level_of == NULL ? DPSEL_ENOMEM
-                                   : levels_build(&lv, scores, n, params->gap_cap, pmf->level_of);
-    if (rc == DPSEL_OK) {
-        pmf->nlevels = lv.count;
-        pmf->lo = dpsel_numbers_new(lv.count, START_PRECISION);
-        pmf->hi = dpsel_numbers_new(lv.count, START_PRECISION);
-        rc = pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM
-                                                 : compute(pmf, params, mechanism, &lv);
-    }
-    levels_free(&lv);
-    dpsel_mpfr_release_caches();
+    pmf->params = *params;
+    pmf->mechanism = mechanism;
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = pmf_build(pmf, scores);
+    dpsel_mpfr_leave(&host);
     if (rc != DPSEL_OK) {
         dpsel_pmf_free(pmf);
         return rc;
@@ -449,22 +528,51 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     return DPSEL_OK;
 }
 
-/* The text of a value: a decimal decided by the enclosure, else from the
- * exact rational when the pmf has it, else DPSEL_ETOOLARGE. */
-static int value_to_string(const dpsel_pmf *pmf, mpq_srcptr exact, const mpfr_t lo,
-                           const mpfr_t hi, dpsel_format format, char **out)
+/* Value v of the pmf: the probability of level v, or for v == lv.count the
+ * expected error.  Its enclosure, and its exact value once held. */
+static mpfr_srcptr value_lo(const dpsel_pmf *pmf, size_t v)
+{
+    return v < pmf->lv.count ? pmf->lo[v] : pmf->error_lo;
+}
+
+static mpfr_srcptr value_hi(const dpsel_pmf *pmf, size_t v)
+{
+    return v < pmf->lv.count ? pmf->hi[v] : pmf->error_hi;
+}
+
+static mpq_srcptr value_exact(const dpsel_pmf *pmf, size_t v)
+{
+    return v < pmf->lv.count ? pmf->exact->probability[v] : pmf->exact->expected_error;
+}
+
+/* The text of value v: a decimal decided by the enclosure, else from the
+ * exact rational (computed now if needed), else DPSEL_ETOOLARGE. */
+static int value_text(const dpsel_pmf *pmf, size_t v, dpsel_format format, char **out)
+{
+    int rc = DPSEL_ETOOLARGE;
+    if (format == DPSEL_DECIMAL) {
+        /* the enclosure decides all but a few decimals, fast */
+        rc = enclosure_to_decimal(value_lo(pmf, v), value_hi(pmf, v), out);
+    }
+    if (rc == DPSEL_ETOOLARGE) {
+        rc = dpsel_pmf_exact_ready(pmf);
+        if (rc == DPSEL_OK) {
+            rc = dpsel_rational_to_string(value_exact(pmf, v), format, out);
+        }
+    }
+    return rc;
+}
+
+static int value_to_string(const dpsel_pmf *pmf, size_t v, dpsel_format format, char **out)
 {
     if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
         return DPSEL_ERANGE;
     }
-    if (format == DPSEL_DECIMAL) {
-        /* the enclosure decides all but a few decimals, fast */
-        int rc = enclosure_to_decimal(lo, hi, out);
-        if (rc != DPSEL_ETOOLARGE || !pmf->exact) {
-            return rc;
-        }
-    }
-    return pmf->exact ? dpsel_rational_to_string(exact, format, out) : DPSEL_ETOOLARGE;
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = value_text(pmf, v, format, out);
+    dpsel_mpfr_leave(&host);
+    return rc;
 }
 
 int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
@@ -476,9 +584,7 @@ int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    size_t l = pmf->level_of[r];
-    return value_to_string(pmf, pmf->exact ? pmf->probability[l] : NULL, pmf->lo[l],
-                           pmf->hi[l], format, out);
+    return value_to_string(pmf, pmf->level_of[r], format, out);
 }
 
 int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **out)
@@ -486,8 +592,7 @@ int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **o
     if (pmf == NULL || out == NULL) {
         return DPSEL_ENULL;
     }
-    return value_to_string(pmf, pmf->expected_error, pmf->error_lo, pmf->error_hi, format,
-                           out);
+    return value_to_string(pmf, pmf->lv.count, format, out);
 }
 
 int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
@@ -512,21 +617,16 @@ int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, ch
     return DPSEL_OK;
 }
 
-/* lo rounded down and hi rounded up to `digits` significant digits. */
-static int bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
-                             char **lo_out, char **hi_out)
+/* Value v's bounds, lo rounded down and hi rounded up to `digits`
+ * significant digits. */
+static int bounds_text(const dpsel_pmf *pmf, size_t v, unsigned digits, char **lo_out,
+                       char **hi_out)
 {
     char *lo_text = NULL;
     char *hi_text = NULL;
-    if (lo_out == NULL || hi_out == NULL) {
-        return DPSEL_ENULL;
-    }
-    if (digits < 1 || digits > 100) {
-        return DPSEL_ERANGE;
-    }
-    int rc = dpsel_mpfr_to_string(lo, digits, MPFR_RNDD, &lo_text);
+    int rc = dpsel_mpfr_to_string(value_lo(pmf, v), digits, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
-        rc = dpsel_mpfr_to_string(hi, digits, MPFR_RNDU, &hi_text);
+        rc = dpsel_mpfr_to_string(value_hi(pmf, v), digits, MPFR_RNDU, &hi_text);
     }
     if (rc != DPSEL_OK) {
         dpsel_string_free(lo_text);
@@ -535,6 +635,22 @@ static int bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
     *lo_out = lo_text;
     *hi_out = hi_text;
     return DPSEL_OK;
+}
+
+static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, unsigned digits, char **lo_out,
+                             char **hi_out)
+{
+    if (lo_out == NULL || hi_out == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (digits < 1 || digits > 100) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_mpfr_env host;
+    dpsel_mpfr_enter(&host);
+    int rc = bounds_text(pmf, v, digits, lo_out, hi_out);
+    dpsel_mpfr_leave(&host);
+    return rc;
 }
 
 int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits,
@@ -546,8 +662,7 @@ int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    size_t l = pmf->level_of[r];
-    return bounds_to_strings(pmf->lo[l], pmf->hi[l], digits, lo, hi);
+    return bounds_to_strings(pmf, pmf->level_of[r], digits, lo, hi);
 }
 
 int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char **lo,
@@ -556,27 +671,29 @@ int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char 
     if (pmf == NULL) {
         return DPSEL_ENULL;
     }
-    return bounds_to_strings(pmf->error_lo, pmf->error_hi, digits, lo, hi);
+    return bounds_to_strings(pmf, pmf->lv.count, digits, lo, hi);
+}
+
+/* lo and hi set to value v's bounds, at their precision. */
+static void value_bounds(const dpsel_pmf *pmf, size_t v, mpfr_t lo, mpfr_t hi)
+{
+    mpfr_set_prec(lo, mpfr_get_prec(value_lo(pmf, v)));
+    mpfr_set_prec(hi, mpfr_get_prec(value_hi(pmf, v)));
+    mpfr_set(lo, value_lo(pmf, v), MPFR_RNDD);   /* same precision: exact */
+    mpfr_set(hi, value_hi(pmf, v), MPFR_RNDU);
 }
 
 void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi)
 {
-    size_t l = pmf->level_of[r];
-    mpfr_set_prec(lo, mpfr_get_prec(pmf->lo[l]));
-    mpfr_set_prec(hi, mpfr_get_prec(pmf->hi[l]));
-    mpfr_set(lo, pmf->lo[l], MPFR_RNDD);
-    mpfr_set(hi, pmf->hi[l], MPFR_RNDU);
+    value_bounds(pmf, pmf->level_of[r], lo, hi);
 }
 
 void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi)
 {
-    mpfr_set_prec(lo, mpfr_get_prec(pmf->error_lo));
-    mpfr_set_prec(hi, mpfr_get_prec(pmf->error_hi));
-    mpfr_set(lo, pmf->error_lo, MPFR_RNDD);
-    mpfr_set(hi, pmf->error_hi, MPFR_RNDU);
+    value_bounds(pmf, pmf->lv.count, lo, hi);
 }
 
 mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r)
 {
-    return pmf->exact ? pmf->probability[pmf->level_of[r]] : NULL;
+    return dpsel_pmf_exact_ready(pmf) == DPSEL_OK ? pmf->exact->probability[pmf->level_of[r]] : NULL;
 }
