@@ -6,6 +6,8 @@
 #   expect_error NAME [EXPECT]... -- ARGS...
 #       the tool must exit with status 2, print nothing on stdout and exactly
 #       one line on stderr, containing every plain EXPECT substring;
+#   expect_failure NAME [EXPECT]... -- ARGS...
+#       the same with exit status 4 (could not complete);
 #   expect_ok NAME [EXPECT]... -- ARGS...
 #       the tool must exit with status 0 and print on stdout every plain
 #       EXPECT substring; stderr must be empty unless -e expectations are
@@ -73,7 +75,7 @@ exactly_one_line() {
 }
 
 check_error_run() {
-    [ "$status" -eq 2 ] || problem "exit status $status, expected 2"
+    [ "$status" -eq "${error_status:-2}" ] || problem "exit status $status, expected ${error_status:-2}"
     [ ! -s "$work/out" ] || problem "stdout not empty: $(first_line "$work/out")"
     exactly_one_line "$work/err" || problem "stderr is not exactly one line ($(($(wc -l < "$work/err"))) newlines)"
 }
@@ -205,6 +207,15 @@ expect_error() {
     run_case error "$@"
 }
 
+# expect_failure NAME [EXPECT]... -- ARGS...: expect_error, but with exit
+# status 4: the command could not complete (out of memory, a read error, the
+# random source failed, an internal error), the input is not to blame.
+expect_failure() {
+    error_status=4
+    run_case error "$@"
+    error_status=2
+}
+
 # bad_line NAME LINE MESSAGE: a file whose third line is LINE (a printf
 # format) is rejected with "FILE:3: MESSAGE".
 bad_line() {
@@ -275,7 +286,8 @@ expect_error cr-only-line-ends "$d/cr-only.csv:1: label is not valid UTF-8 text 
 awk 'BEGIN { s = "x"; while (length(s) < 1048576) s = s s; printf "%s", s }' > "$d/huge-line.csv"
 expect_error huge-line-no-newline "$d/huge-line.csv:1: line longer than 4096 bytes" -- select --epsilon 1 "$d/huge-line.csv"
 if [ -r /proc/self/mem ]; then  # opens, then every read fails (EIO), even for root
-    expect_error read-error "/proc/self/mem: read error: Input/output error" -- pmf --epsilon 1 /proc/self/mem
+    expect_failure read-error "/proc/self/mem: read error: Input/output error" -- pmf --epsilon 1 /proc/self/mem
+    expect_failure read-error-streamed "/proc/self/mem: read error: Input/output error" -- select --epsilon 1 /proc/self/mem
 fi
 expect_error line-too-long "$d/too-long.csv:1: line longer than 4096 bytes" -- pmf --epsilon 1 "$d/too-long.csv"
 expect_error duplicate-label "$d/dup.csv:4: duplicate label 'alice' (first on line 2)" -- select --epsilon 1 "$d/dup.csv"
@@ -396,9 +408,9 @@ expect_ok select-count-json-seed \
     -- select --epsilon 1 --count 3 --json --seed 1 "$d/basic.csv"
 expect_ok same-seed-same-output -d -e "warning: --seed" -- select --epsilon 1 --count 20 --mechanism em --seed 0123abcdef "$d/basic.csv"
 expect_ok pmf-json '"mechanism": "pf"' '"base": {"x": "' '"epsilon": "1.0000000000000000"' '"gap_cap": 89' \
-    '"candidates": [{"label": "alice", "score": 10, "probability": "' '"expected_error": "' \
+    '"candidates": [{"label": "alice", "score": "10", "probability": "' '"expected_error": "' \
     -- pmf --epsilon 1 --json "$d/basic.csv"
-expect_ok pmf-json-exact '{"label": "a", "score": 1, "probability": "3/4", "enclosure": ["0.750000000000000000000000000000000000", "0.750000000000000000000000000000000000"]}' \
+expect_ok pmf-json-exact '{"label": "a", "score": "1", "probability": "3/4", "enclosure": ["0.750000000000000000000000000000000000", "0.750000000000000000000000000000000000"]}' \
     '"expected_error": "1/4", "expected_error_enclosure": ["0.250000000000000000000000000000000000", "0.250000000000000000000000000000000000"]}' \
     -- pmf --base 1/2^1 --json --exact "$d/two.csv"
 expect_ok pmf-exact-pf "# mechanism pf, base 1/2^1" -r '^a,1,[0-9.]+,[0-9.]+,3/4$' -r '^b,0,[0-9.]+,[0-9.]+,1/4$' "# expected error 1/4" -- pmf --base 1/2^1 --exact "$d/two.csv"
@@ -415,8 +427,8 @@ expect_ok pmf-beyond-exact-json '"probability": "0.99999999999999990", "enclosur
 expect_ok pmf-sum-pf -s -- pmf --epsilon 1 "$d/basic.csv"
 expect_ok pmf-sum-em -s -- pmf --epsilon 1 --mechanism em "$d/basic.csv"
 expect_ok pmf-sum-pf-small-epsilon -s -- pmf --epsilon 0.01 "$d/basic.csv"
-expect_ok params-json '{"base": {"x": "' '"epsilon": "1.0000000000000000"' '"epsilon_requested": "1"' '"sensitivity": 1' '"monotonic": false' '"gap_cap": 89}' -- params --epsilon 1 --json
-expect_ok params-json-base '"base": {"x": "1", "y": 1}' '"epsilon_requested": null' '"sensitivity": 3' '"monotonic": true' -- params --base 1/2^1 --sensitivity 3 --monotonic --json
+expect_ok params-json '{"base": {"x": "' '"epsilon": "1.0000000000000000"' '"epsilon_requested": "1"' '"sensitivity": "1"' '"monotonic": false' '"gap_cap": 89}' -- params --epsilon 1 --json
+expect_ok params-json-base '"base": {"x": "1", "y": 1}' '"epsilon_requested": null' '"sensitivity": "3"' '"monotonic": true' -- params --base 1/2^1 --sensitivity 3 --monotonic --json
 expect_ok params-text "epsilon <= 1.0000000000000000" "epsilon requested 1" "sensitivity 1" "monotonic no" -- params --epsilon 1
 expect_ok params-lowest-terms "base 1/2^2" -- params --base 2/2^3
 expect_ok params-gap-cap-max "gap cap 1048576" -- params --base 1/2^1 --gap-cap 1048576
@@ -426,7 +438,7 @@ expect_ok params-sensitivity-2 "epsilon <= 1.386294361119890" -m 1.3862943611198
 expect_ok help "usage: dpsel select" -- --help
 # a write error is an error, for --help too
 "$tool" --help > /dev/full 2> "$work/err"
-if [ $? -eq 2 ] && grep -q "cannot write the output" "$work/err"; then
+if [ $? -eq 4 ] && grep -q "cannot write the output" "$work/err"; then
     passed=$((passed + 1))
 else
     failed=$((failed + 1)); echo "FAIL help-write-error: status or message wrong"
@@ -466,6 +478,64 @@ expect_error stream-bad-line-late "$d/stream-bad.csv:4902: score is not an integ
 
 # ====================================================== end of streamed select
 
+# ================================================ hardened input (issue 15)
+
+# Lines are read into a bounded buffer: a line longer than 4096 bytes is
+# rejected as soon as it is seen, without holding it. Under a memory limit
+# getline's ENOMEM used to end the file there, silently dropping the best
+# candidate after it (exit 0); /dev/zero grew to the memory limit.
+awk 'BEGIN { s = "x"; while (length(s) < 67108864) s = s s; print "a,1"; print s ",5"; print "best,1000" }' > "$d/long-line.csv"
+cp "$d/long-line.csv" "$d/long-line-b.csv"
+limit_kb=100000
+# AddressSanitizer reserves terabytes of address space: no ulimit -v there
+if ! grep -qa __asan_init "$tool" && (ulimit -v $limit_kb && "$tool" --version) > /dev/null 2>&1; then
+    printf '#!/bin/sh\nulimit -v %s\nexec "%s" "$@"\n' "$limit_kb" "$tool" > "$work/limited"
+    chmod 755 "$work/limited"
+    real_tool=$tool
+    tool=$work/limited
+    expect_error long-line-limited-stream "$d/long-line.csv:2: line longer than 4096 bytes" -- select --epsilon 1 "$d/long-line.csv"
+    expect_error long-line-limited-memory "<stdin>:2: line longer than 4096 bytes" -- select --epsilon 1 - < "$d/long-line.csv"
+    expect_error long-line-limited-pmf "$d/long-line.csv:2: line longer than 4096 bytes" -- pmf --epsilon 1 "$d/long-line.csv"
+    expect_error long-line-limited-audit "$d/long-line.csv:2: line longer than 4096 bytes" -- audit --epsilon 1 "$d/long-line.csv" "$d/long-line-b.csv"
+    expect_error dev-zero "/dev/zero:1: line longer than 4096 bytes" -- select --epsilon 1 /dev/zero
+    expect_failure count-out-of-memory "out of memory for --count 4294967295" -- select --epsilon 1 --count 4294967295 "$d/basic.csv"
+    tool=$real_tool
+else
+    echo "skip memory-limited cases: a sanitizer build, or the tool does not run under ulimit -v $limit_kb"
+fi
+
+# Numbers that may pass 2^53 are JSON strings.
+expect_ok params-json-big-sensitivity '"sensitivity": "18446744073709551615"' -- params --base 1/2^1 --sensitivity 18446744073709551615 --json
+expect_ok pmf-json-big-scores '{"label": "lo", "score": "-9223372036854775808", ' '{"label": "hi", "score": "9223372036854775807", ' -- pmf --base 1/2^1 --json "$d/extremes.csv"
+# The total of --count when D x N passes 2^64: 3 x 2 (2^64 - 1) ln 2, rounded up.
+expect_ok composition-beyond-2-64 -r '^(alice|bob|carol|dave)$' -e "warning: --seed" \
+    -e "3 selections, each epsilon <= 2.5572617290405312e+19; together epsilon <= 7.6717851871215934e+19 (basic composition)" \
+    -- select --base 1/2^1 --sensitivity 18446744073709551615 --count 3 --seed 1 "$d/basic.csv"
+
+# C1 controls (U+0080..U+009F: CSI, NEL...) are control characters too.
+bad_line c1-csi   'a\302\233[2Jb,1' "label is not valid UTF-8 text without control characters: 'a\\xc2\\x9b[2Jb'"
+bad_line c1-nel   'a\302\205,1'     "label is not valid UTF-8 text without control characters: 'a\\xc2\\x85'"
+bad_line c1-first '\302\200x,1'     "label is not valid UTF-8 text without control characters: '\\xc2\\x80x'"
+fixture c1-memory.csv 'a,1\nb\302\237,2\n'
+expect_error c1-in-memory "$d/c1-memory.csv:2: label is not valid UTF-8 text without control characters: 'b\\xc2\\x9f'" -- pmf --epsilon 1 "$d/c1-memory.csv"
+fixture nbsp.csv 'a\302\240b,1\nc,2\n'
+expect_ok nbsp-label-accepted -r '^a..b,1,' -- pmf --epsilon 1 "$d/nbsp.csv"
+
+# A line starting with # is a comment; one that has the form of a candidate
+# (#text,integer) is refused rather than skipped: labels cannot start with #.
+fixture hash-label.csv 'label,score\na,1\n#dp,100\n'
+fixture hash-label-indented.csv 'a,1\n  # b , -7 \n'
+expect_error hash-label-stream "$d/hash-label.csv:3: a comment that looks like a candidate: '#dp,100' (labels cannot start with #)" -- select --epsilon 1 "$d/hash-label.csv"
+expect_error hash-label-memory "<stdin>:3: a comment that looks like a candidate: '#dp,100' (labels cannot start with #)" -- pmf --epsilon 1 < "$d/hash-label.csv"
+expect_error hash-label-indented "$d/hash-label-indented.csv:2: a comment that looks like a candidate: '# b , -7' (labels cannot start with #)" -- select --epsilon 1 "$d/hash-label-indented.csv"
+fixture hash-comments.csv '# label,score\n#,\n# total, 3 votes\n#5\na,1\n'
+expect_ok comments-not-candidates -r '^a$' -- select --epsilon 1 "$d/hash-comments.csv"
+
+# Exit statuses are documented in --help.
+expect_ok help-exit-status "exit status: 0 success" "2 bad input" "4 could not complete" -- --help
+
+# ========================================== end of hardened input (issue 15)
+
 # ============================================== histogram tasks and curve (H5)
 
 fixture hist.csv 'bin,count\n0,1\n1,2\n2,3\n3,4\n'
@@ -488,7 +558,7 @@ expect_error task-count-overflow "$d/hist-overflow.csv: --task: the counts add u
 curve_head='epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em'
 expect_ok curve-default "$curve_head" -r '^0\.01,0\.0100000000000000' -r '^10,' -r '^0\.0133352,' -d -- curve --task mode "$d/bin-count.csv"
 expect_ok curve-list "$curve_head" -r '^0\.5,0\.50000000000000000,0\.3894003915357024[0-9],0\.4378234991142019[0-9],1\.124' -- curve --epsilons 0.5,1 "$d/two.csv"
-expect_ok curve-json '{"candidates": 2, "sensitivity": 1, "monotonic": false, "tail_probability": 0.05, "points": [{"epsilon": "0.5", "epsilon_realised": "0.50000000000000000", "error_pf": "' '"em_bound": ' '"tail_em": ' -- curve --epsilons 0.5,1 --json "$d/two.csv"
+expect_ok curve-json '{"candidates": 2, "sensitivity": "1", "monotonic": false, "tail_probability": 0.05, "points": [{"epsilon": "0.5", "epsilon_realised": "0.50000000000000000", "error_pf": "' '"em_bound": ' '"tail_em": ' -- curve --epsilons 0.5,1 --json "$d/two.csv"
 expect_ok curve-target "mechanism,epsilon,epsilon_realised,expected_error" -r '^pf,3\.219[0-9]*,3\.219[0-9]*,0\.099' -r '^em,4\.394[0-9]*,4\.394[0-9]*,0\.099' "# epsilon ratio em/pf 1.36" -- curve --target 0.1 "$d/two.csv"
 expect_ok curve-target-unreachable '{"target": "1e-300", "pf": null, "em": null, "epsilon_ratio_em_pf": null}' -- curve --target 1e-300 --json "$d/two.csv"
 expect_ok curve-stdin "$curve_head" -- curve --epsilons 1:2:2 < "$d/two.csv"
@@ -538,7 +608,7 @@ awk 'BEGIN { print "c0,10\nc1,2\nc2,-751"; for (i = 3; i < 4097; i++) print "c" 
 # matched in any order.
 expect_audit 0 audit-tight "distance 1${nl}direction b >= a${nl}neighbours yes" "output b${nl}ratio P_a/P_b" "decided exactly 1${nl}verdict holds" -d -- audit --epsilon 1 --monotonic "$d/audit-a.csv" "$d/audit-b.csv"
 expect_audit 0 audit-em "mechanism em" "verdict holds" -- audit --epsilon 1 --monotonic --mechanism em "$d/audit-a.csv" "$d/audit-b.csv"
-expect_audit 0 audit-json '{"mechanism": "pf", "base": {"x": "2797128963144291325", "y": 62}, "sensitivity": 1, "monotonic": false, "gap_cap": 89, "distance": 1, "direction": "b >= a", "neighbours": true, "loss": ["' '"output": "b", "output_index": 1, "ratio": "P_a/P_b", "epsilon": "1.0000000000000000", "decided_exactly": 0, "verdict": "holds"}' -- audit --epsilon 1 --json "$d/audit-a.csv" "$d/audit-b.csv"
+expect_audit 0 audit-json '{"mechanism": "pf", "base": {"x": "2797128963144291325", "y": 62}, "sensitivity": "1", "monotonic": false, "gap_cap": "89", "distance": "1", "direction": "b >= a", "neighbours": true, "loss": ["' '"output": "b", "output_index": 1, "ratio": "P_a/P_b", "epsilon": "1.0000000000000000", "decided_exactly": 0, "verdict": "holds"}' -- audit --epsilon 1 --json "$d/audit-a.csv" "$d/audit-b.csv"
 # a sensitivity too small for the pair: broken, with a warning naming it
 expect_audit 1 audit-too-small "distance 2" "neighbours no" "verdict broken" -e "are not neighbours for sensitivity 1, monotonic: 'a' scores 0 and 2" -- audit --epsilon 1 --monotonic "$d/audit-a.csv" "$d/audit-far.csv"
 expect_audit 0 audit-d2 "neighbours yes" "verdict holds" -- audit --epsilon 1 --monotonic --sensitivity 2 "$d/audit-a.csv" "$d/audit-far.csv"
@@ -557,6 +627,42 @@ expect_error audit-missing-b "$d/none.csv: cannot open" -- audit --epsilon 1 "$d
 expect_error audit-exact "option does not apply to this command: '--exact'" -- audit --epsilon 1 --exact "$d/audit-a.csv" "$d/audit-b.csv"
 
 # ========================================================= end of audit (H8)
+
+# ============================== exact layer, round 2 (issue 15: 7, 10, 13, 14)
+
+# --task median in audit: FILE_B's rows are put in FILE_A's order before the
+# scores are built (the median depends on the order of the bins).  The same
+# histogram reordered is the same dataset; reordered with one record added,
+# a neighbour.
+fixture hist-reordered.csv 'bin,count\n3,4\n1,2\n0,1\n2,3\n'
+fixture hist-reordered-plus1.csv 'bin,count\n3,4\n1,3\n0,1\n2,3\n'
+expect_audit 0 audit-median-reordered "distance 0" "neighbours yes" "verdict holds" -- audit --task median --epsilon 1 "$d/hist.csv" "$d/hist-reordered.csv"
+expect_audit 0 audit-median-reordered-plus1 "distance 1" "neighbours yes" "verdict holds" -- audit --task median --epsilon 1 "$d/hist.csv" "$d/hist-reordered-plus1.csv"
+expect_audit 0 audit-mode-reordered "distance 1" "verdict holds" -- audit --task mode --epsilon 1 "$d/hist.csv" "$d/hist-reordered-plus1.csv"
+expect_error audit-task-negative-b "$d/hist-negative.csv:3: --task needs counts >= 0: '-1'" -- audit --task median --epsilon 1 "$d/hist.csv" "$d/hist-negative.csv"
+# --json: integers that may exceed 2^53 are strings
+fixture extreme-a.csv 'x,9223372036854775807\ny,0\n'
+fixture extreme-b.csv 'x,-9223372036854775808\ny,0\n'
+expect_audit 1 audit-json-extremes '"sensitivity": "1", "monotonic": false, "gap_cap": "89", "distance": "18446744073709551615"' -e "not neighbours" -- audit --epsilon 1 --json "$d/extreme-a.csv" "$d/extreme-b.csv"
+# curve at a large epsilon (base below 2^-53: ln(1/beta) = 79.98 / 2): EM's
+# bound is (ln 2 + ln 20) / 39.99 = 0.0922 (it was 0, from log1p(-1)), and
+# the tails, P(error >= bound) = P(b), are far below 1 (they were 1).
+expect_ok curve-large-epsilon -r '^80,79\.98[0-9]*,[^,]+,[^,]+,[^,]*,0\.0922[0-9]*,[0-9.]+e-[0-9]+,[0-9.]+e-[0-9]+$' -- curve --epsilons 80 "$d/two.csv"
+expect_ok curve-large-epsilon-json '"em_bound": 0.0922' -- curve --epsilons 80 --json "$d/two.csv"
+# curve --target on two candidates at the int64 extremes: every pmf of the
+# search comes from the enclosures (the exact rationals of up to 2^26 bits
+# made it take 8 minutes).  Run with a hang guard of 300 s.
+fixture extremes.csv 'a,9223372036854775807\nb,-9223372036854775808\n'
+tool_unguarded=$tool
+printf '#!/bin/sh\nexec timeout 300 "%s" "$@"\n' "$(cd "$(dirname "$tool")" && pwd)/$(basename "$tool")" > "$d/guarded-tool"
+chmod +x "$d/guarded-tool"
+tool=$d/guarded-tool
+expect_ok curve-target-extremes "mechanism,epsilon,epsilon_realised,expected_error" -r '^pf,[0-9.e-]+,[0-9.e-]+,0\.99' -r '^em,[0-9.e-]+,[0-9.e-]+,0\.99' -- curve --target 1 "$d/extremes.csv"
+tool=$tool_unguarded
+awk 'BEGIN { for (i = 0; i < 4097; i++) print i % 3 }' > "$d/scores-4097.csv"
+expect_error curve-target-too-many "curve --target: 4097 candidates, at most 4096" -- curve --target 1 "$d/scores-4097.csv"
+
+# ====================== end of exact layer, round 2 (issue 15: 7, 10, 13, 14)
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,14 +4,8 @@
  * state (DPSEL_ERANDOM, never a read outside it), used bits (never kept),
  * and a failing getrandom (DPSEL_ERANDOM, never an abort). */
 #include <criterion/criterion.h>
-#include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
-#include <stddef.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,29 +423,6 @@ Test(rng_state, used_bits_are_not_kept)
 
 /* ------------------------------------------------ a failing OS source */
 
-/* From here on, this process's getrandom fails with EPERM and every open
- * with EACCES (so /dev/urandom cannot stand in for getrandom either).  The
- * filter does not check the architecture: these tests run on x86_64 and
- * aarch64 Linux, whose native system call numbers it names. */
-static int deny_randomness(void)
-{
-    struct sock_filter filter[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getrandom, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-#ifdef SYS_open
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-#endif
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog program = { (unsigned short)(sizeof filter / sizeof filter[0]), filter };
-    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-        && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
-}
-
 /* In a child without randomness: an OS source reports DPSEL_ERANDOM from
  * every selection (a fresh one, or one the parent used before the fork, if
  * given), and a seeded source still works (it needs no OS randomness).
@@ -459,7 +430,7 @@ static int deny_randomness(void)
  * child with SIGABRT. */
 static int without_randomness(dpsel_rng *inherited)
 {
-    if (!deny_randomness()) {
+    if (!deny_os_randomness()) {
         return 2;
     }
     dpsel_params p = base_params(1, 1, 1, 0);

@@ -12,8 +12,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/input.h"
+#include "cli/label_check.h"
+#include "cli/status.h"
 #include "cli/stream_select.h"
 #include "support.h"
 
@@ -184,7 +188,7 @@ Test(stream_select, first_repeat_in_the_file_is_reported)
     FILE *f = file_with("label,score\nzeta,1\nalpha,2\nbeta,3\nzeta,4\nalpha,5\n");
     for (size_t k = 0; k < TINY; k++) {
         verdict v = streamed_with(f, &tiny[k]);
-        cr_assert_eq(v.rc, -1);
+        cr_assert_eq(v.rc, EXIT_BAD_INPUT);
         cr_assert_str_eq(v.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
     }
     verdict v = in_memory(f);
@@ -222,11 +226,77 @@ Test(stream_select, file_changed_between_passes)
     dpsel_rng rng = seeded_rng(7);
     size_t chosen = 99;
     char *label = NULL;
-    cr_assert_eq(streamed_select(&s, selector, &rng, 1, &chosen, &label), -1);
+    cr_assert_eq(streamed_select(&s, selector, &rng, 1, &chosen, &label), EXIT_BAD_INPUT);
     cr_assert_str_eq(message, "t.csv: changed while being read");
     cr_assert_null(label);
     cr_assert_eq(chosen, 99);
     streamed_free(&s);
     dpsel_selector_free(selector);
     fclose(f);
+}
+
+/* The same label many times: every suspect shares one hash.  The verify
+ * pass looks at a bounded number of suspects per label (it used to compare
+ * each label with every later suspect of its hash: quadratic), and the
+ * first repeat is reported. */
+Test(stream_select, verify_is_linear_in_identical_labels)
+{
+    const uint64_t n = 20000;
+    label_check_limits limits = { 1024, (size_t)n, (size_t)n * 8, UINT64_MAX };
+    label_check c;
+    cr_assert_eq(label_check_init(&c, &limits), 0);
+    for (uint64_t i = 0; i < n; i++) {
+        label_check_add(&c, "same", i);
+    }
+    cr_assert_eq(label_check_suspects(&c), n - 1);
+    for (uint64_t i = 0; i < n; i++) {
+        label_check_verify(&c, "same", i, (size_t)i + 1);
+    }
+    cr_assert_leq(c.comparisons, 4 * n, "%" PRIu64 " comparisons for %" PRIu64 " labels",
+                  c.comparisons, n);
+    cr_assert_eq(label_check_settle(&c, n), 0);
+    const label_repeat *repeat = label_check_repeat(&c);
+    cr_assert_not_null(repeat);
+    cr_assert_eq(repeat->index, 1);
+    cr_assert_eq(repeat->line, 2);
+    cr_assert_eq(repeat->first_line, 1);
+    cr_assert_str_eq(repeat->text, "same");
+    label_check_free(&c);
+}
+
+/* A read error is an error, with its own exit status, never the end of
+ * the file: streamed and in memory. */
+Test(stream_select, read_error_is_not_the_end_of_the_file)
+{
+    FILE *f = fopen("/proc/self/mem", "r");
+    if (f == NULL) {
+        cr_skip_test("no /proc/self/mem");
+    }
+    verdict memory = in_memory(f), stream = streamed_with(f, &tiny[5]);
+    cr_assert_eq(memory.rc, EXIT_CANNOT_COMPLETE, "%s", memory.message);
+    cr_assert_eq(stream.rc, EXIT_CANNOT_COMPLETE, "%s", stream.message);
+    cr_assert_str_eq(memory.message, "t.csv: read error: Input/output error");
+    cr_assert_str_eq(stream.message, memory.message);
+    fclose(f);
+}
+
+/* The label check's SipHash key comes from getrandom: where getrandom fails,
+ * label_check_init says so (the tool then exits 4), never aborts (as
+ * libsodium's randombytes did). */
+Test(stream_select, a_failing_getrandom_is_reported_not_an_abort)
+{
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        label_check_limits limits = LABEL_CHECK_LIMITS;
+        label_check c;
+        if (!deny_os_randomness()) {
+            _exit(2);
+        }
+        _exit(label_check_init(&c, &limits) == LABEL_CHECK_NO_KEY ? 0 : 1);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status), "the child was killed by signal %d", WTERMSIG(status));
+    cr_expect_eq(WEXITSTATUS(status), 0, "label_check_init did not report the failure");
 }

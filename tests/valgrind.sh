@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the dpsel tool under valgrind on successful and failing commands:
-# every run must end with its expected exit status (0 or 2) and valgrind must
+# every run must end with its expected exit status (0, 2 or 4) and valgrind must
 # find no memory error and no leak of any kind (still reachable included).
 #   sh tests/valgrind.sh build/dpsel
 # Prints one line per failed run, then "N passed, N failed".
@@ -66,6 +66,9 @@ fixture neighbour.csv 'label,score\nalice,11\nbob,8\ncarol,7\ndave,10\n'
 fixture far.csv 'label,score\nalice,4\nbob,9\ncarol,7\ndave,10\n'
 fixture scores.csv '5\n-3\n7\n'
 fixture mixed-dup.csv '5\nx,3\n0,4\n'
+fixture hash-label.csv 'a,1\n#dp,100\n'
+fixture c1.csv 'a,1\nb\302\233,2\n'
+awk 'BEGIN { s = "x"; while (length(s) < 100000) s = s s; print "a,1"; print s ",5" }' > "$work/long-line.csv"
 f=$work/basic.csv
 
 # Successful commands: exit 0.
@@ -105,6 +108,17 @@ check epsilon-zero          2 -- select --epsilon 0 "$f"
 check base-out-of-range     2 -- pmf --base 5/2^2 "$f"
 check nonexistent-file      2 -- pmf --epsilon 1 "$work/missing.csv"
 check directory             2 -- pmf --epsilon 1 "$work"
+check long-line-stream      2 -- select --epsilon 1 "$work/long-line.csv"
+check long-line-memory      2 -- pmf --epsilon 1 "$work/long-line.csv"
+check hash-label            2 -- select --epsilon 1 "$work/hash-label.csv"
+check c1-label              2 -- pmf --epsilon 1 "$work/c1.csv"
+check composition-mpfr      0 -- select --base 1/2^1 --sensitivity 18446744073709551615 --count 3 --seed 1 "$f"
+
+# Could not complete: exit 4, and nothing leaks either.
+if [ -r /proc/self/mem ]; then
+    check read-error-memory 4 -- pmf --epsilon 1 /proc/self/mem
+    check read-error-stream 4 -- select --epsilon 1 /proc/self/mem
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,12 +1,17 @@
 /*
  * Candidate files: one candidate per line, `label,score` or `score` (whose
  * label is then its 0-based position).  Blank lines and lines starting with
- * '#' are skipped, CRLF, a missing final newline and a UTF-8 byte-order mark
- * at the start of the file are accepted, and the
+ * '#' are skipped (but a `#text,integer` line, which looks like a candidate,
+ * is an error: labels cannot start with '#'), CRLF, a missing final newline
+ * and a UTF-8 byte-order mark at the start of the file are accepted, and the
  * first content line may be a header of two names (`label,score`,
  * `bin,count`).  Everything else that is not a candidate is an error.
+ * Lines are read into a buffer of fixed size: a line longer than
+ * INPUT_LINE_MAX is an error as soon as it is seen, and a read error is an
+ * error, never the end of the file.
  */
 #include "input.h"
+#include "status.h"
 #include "text.h"
 
 #include <ctype.h>
@@ -38,6 +43,26 @@ int reader_fail(const line_reader *r, size_t line, const char *format, ...)
     vfail(r, line, format, args);
     va_end(args);
     return -1;
+}
+
+int reader_fail_with(line_reader *r, int status, size_t line, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vfail(r, line, format, args);
+    va_end(args);
+    r->status = status;
+    return -1;
+}
+
+int reader_exit_status(const line_reader *r)
+{
+    return r->status != 0 ? r->status : EXIT_BAD_INPUT;
+}
+
+int reader_out_of_memory(line_reader *r)
+{
+    return reader_fail_with(r, EXIT_CANNOT_COMPLETE, 0, "out of memory");
 }
 
 /* The message about the line last read. */
@@ -86,7 +111,7 @@ static int parse_score(const char *text, int64_t *score)
     return 0;
 }
 
-/* 1 if s is well-formed UTF-8 with no control characters. */
+/* 1 if s is well-formed UTF-8 with no control characters (C0, DEL, C1). */
 static int valid_label(const unsigned char *s)
 {
     while (*s != '\0') {
@@ -104,7 +129,8 @@ static int valid_label(const unsigned char *s)
             code = (code << 6) | (s[i] & 0x3Fu);
         }
         static const uint32_t least[4] = { 0, 0x80, 0x800, 0x10000 };
-        if (code < least[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+        if (code < least[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)
+            || (code >= 0x80 && code <= 0x9F)) {
             return 0;
         }
         s += extra + 1;
@@ -208,13 +234,15 @@ static char *skip_byte_order_mark(const line_reader *r, char *line, size_t len)
     return line;
 }
 
-/* The line just read, without its line end and surrounding blanks. */
-static int line_text(const line_reader *r, size_t len, char **text)
+/* The line just read (len bytes of r->text), without its line end and
+ * surrounding blanks. */
+static int line_text(line_reader *r, size_t len, char **text)
 {
-    char *buffer = r->buffer;
+    char *buffer = r->text;
     if (memchr(buffer, '\0', len) != NULL) {
         return fail(r, "NUL byte in line");
     }
+    buffer[len] = '\0';
     if (len > 0 && buffer[len - 1] == '\n') {
         buffer[--len] = '\0';
     }
@@ -226,6 +254,100 @@ static int line_text(const line_reader *r, size_t len, char **text)
     }
     *text = trim(skip_byte_order_mark(r, buffer, len));
     return 0;
+}
+
+/* Reads more of the stream ahead: 1, or 0 at its end, or -1 on a read
+ * error. */
+static int read_ahead(line_reader *r)
+{
+    if (r->ahead == NULL && (r->ahead = malloc(INPUT_READ_AHEAD)) == NULL) {
+        return reader_out_of_memory(r);
+    }
+    errno = 0;
+    r->ahead_start = 0;
+    r->ahead_end = fread(r->ahead, 1, INPUT_READ_AHEAD, r->stream);
+    if (r->ahead_end > 0) {
+        return 1;
+    }
+    if (ferror(r->stream)) {
+        int error = errno;
+        return reader_fail_with(r, exit_status_of_errno(error), 0, "read error: %s",
+                                strerror(error));
+    }
+    return 0;
+}
+
+/* Reads the next line, with its line end, into r->text: its length in
+ * *len (0 at the end of the stream), or -1 for a line longer than the
+ * buffer (INPUT_LINE_MAX and a CRLF) or a read error. */
+static int read_line(line_reader *r, size_t *len)
+{
+    const size_t capacity = sizeof r->text - 1;
+    size_t used = 0;
+    for (;;) {
+        if (r->ahead_start == r->ahead_end) {
+            int got = read_ahead(r);
+            if (got <= 0) {
+                *len = used;
+                return got;
+            }
+        }
+        const char *start = r->ahead + r->ahead_start;
+        const char *newline = memchr(start, '\n', r->ahead_end - r->ahead_start);
+        size_t take = newline != NULL ? (size_t)(newline - start) + 1 : r->ahead_end - r->ahead_start;
+        if (take > capacity - used) {
+            return reader_fail(r, r->line + 1, "line longer than %d bytes", INPUT_LINE_MAX);
+        }
+        memcpy(r->text + used, start, take);
+        used += take;
+        r->ahead_start += take;
+        if (newline != NULL) {
+            *len = used;
+            return 0;
+        }
+    }
+}
+
+/* A comment that has the form of a candidate, `#text,integer`: an error
+ * rather than a candidate skipped without a word. */
+static int looks_like_candidate(const char *comment)
+{
+    const char *comma = strrchr(comment, ',');
+    if (comma == NULL) {
+        return 0;
+    }
+    comma += strspn(comma + 1, " \t") + 1;
+    int64_t score;
+    return parse_score(comma, &score) != -1;
+}
+
+/* The next content line (not blank, not a comment) in *text, or NULL at
+ * the end of the stream; -1 on a problem. */
+static int next_content(line_reader *r, char **text)
+{
+    char quoted[QUOTED_MAX];
+    size_t len = 0;
+    while (read_line(r, &len) == 0) {
+        if (len == 0) {
+            *text = NULL;
+            return 0;
+        }
+        r->line++;
+        if (r->digest != NULL) {
+            crypto_generichash_update(r->digest, (const unsigned char *)r->text, len);
+        }
+        if (line_text(r, len, text) != 0) {
+            return -1;
+        }
+        if (**text == '#' && looks_like_candidate(*text)) {
+            return fail(r, "a comment that looks like a candidate: '%s' (labels cannot start "
+                        "with #)", printable(*text, 0, quoted, sizeof quoted));
+        }
+        if (**text != '\0' && **text != '#') {
+            return 0;
+        }
+    }
+    return -1;
 }
 
 void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
@@ -240,19 +362,9 @@ void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
 
 int reader_next(line_reader *r, const char **label, int64_t *score)
 {
-    ssize_t length;
-    while ((length = getline(&r->buffer, &r->buffer_size, r->stream)) >= 0) {
-        r->line++;
-        if (r->digest != NULL) {
-            crypto_generichash_update(r->digest, (const unsigned char *)r->buffer, (size_t)length);
-        }
-        char *text = NULL;
-        if (line_text(r, (size_t)length, &text) != 0) {
-            return -1;
-        }
-        if (*text == '\0' || *text == '#') {
-            continue;
-        }
+    char *text = NULL;
+    int rc;
+    while ((rc = next_content(r, &text)) == 0 && text != NULL) {
         int got = parse_line(r, text, label, score);
         r->seen_content = 1;
         if (got != 0) {
@@ -260,11 +372,7 @@ int reader_next(line_reader *r, const char **label, int64_t *score)
             return got;
         }
     }
-    if (ferror(r->stream)) {
-        r->read_failed = 1;
-        return fail(r, "read error: %s", strerror(errno));
-    }
-    return 0;
+    return rc;
 }
 
 void reader_restart(line_reader *r)
@@ -273,14 +381,15 @@ void reader_restart(line_reader *r)
     r->line = 0;
     r->count = 0;
     r->seen_content = 0;
-    r->read_failed = 0;
+    r->status = 0;
+    r->ahead_start = r->ahead_end = 0;
 }
 
 void reader_free(line_reader *r)
 {
-    free(r->buffer);
-    r->buffer = NULL;
-    r->buffer_size = 0;
+    free(r->ahead);
+    r->ahead = NULL;
+    r->ahead_start = r->ahead_end = 0;
 }
 
 int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line)
@@ -303,11 +412,11 @@ static int compare_labels(const void *a, const void *b, void *labels)
 /* Labels name the released candidate, so two equal labels would make a
  * release ambiguous: they are rejected.  The repeat reported is the first in
  * the file, with its label's first occurrence, as the streamed check does. */
-static int check_unique_labels(const line_reader *r, const candidates *c)
+static int check_unique_labels(line_reader *r, const candidates *c)
 {
     size_t *order = calloc(c->count, sizeof *order);
     if (order == NULL) {
-        return reader_fail(r, 0, "out of memory");
+        return reader_out_of_memory(r);
     }
     for (size_t i = 0; i < c->count; i++) {
         order[i] = i;
@@ -338,7 +447,7 @@ static int read_all(line_reader *r, candidates *c)
         char *copy = strdup(label != NULL ? label : position_label(c->count, position));
         if (copy == NULL || append(c, &capacity, copy, score, r->line) != 0) {
             free(copy);
-            return fail(r, "out of memory");
+            return reader_out_of_memory(r);
         }
     }
     return got;
@@ -360,7 +469,7 @@ int candidates_read(FILE *stream, const char *name, candidates *out,
     reader_free(&r);
     if (rc != 0) {
         candidates_free(&c);
-        return -1;
+        return reader_exit_status(&r);
     }
     *out = c;
     return 0;

@@ -8,8 +8,13 @@
 
 #include <sodium.h>
 
-/* Longest accepted input line, in bytes, without its line end. */
+/* Longest accepted input line, in bytes, without its line end.  Lines are
+ * read into a buffer of this size (plus the line end): a longer line is
+ * rejected as soon as it is seen, whatever the memory available. */
 #define INPUT_LINE_MAX 4096
+
+/* The reader's read-ahead, in bytes. */
+#define INPUT_READ_AHEAD 65536
 
 typedef struct {
     size_t count;
@@ -29,9 +34,11 @@ typedef struct {
     size_t line;                      /* the line last read */
     size_t count;                     /* candidates read so far */
     int seen_content;                 /* a header can only come first */
-    int read_failed;                  /* the problem was a read error */
-    char *buffer;
-    size_t buffer_size;
+    int status;                       /* 0, or the exit status of the problem
+                                       * reported when it is not bad input */
+    char *ahead;                      /* INPUT_READ_AHEAD bytes read ahead */
+    size_t ahead_start, ahead_end;    /* the part of it not consumed yet */
+    char text[INPUT_LINE_MAX + 3];    /* the line last read, line end and NUL */
 } line_reader;
 
 void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
@@ -39,7 +46,8 @@ void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
 
 /* Reads on to the next candidate: returns 1 with its label (NULL for a
  * `score` line; valid until the next call) and score, 0 at the end of the
- * stream, or -1 with "FILE:LINE: message" in r->message. */
+ * stream, or -1 with "FILE:LINE: message" in r->message (a read error is
+ * never taken for the end of the stream). */
 int reader_next(line_reader *r, const char **label, int64_t *score);
 
 /* Back to the start of the stream (a regular file), for another pass. */
@@ -47,10 +55,23 @@ void reader_restart(line_reader *r);
 
 void reader_free(line_reader *r);
 
-/* Writes "FILE:LINE: ..." (just "FILE: ..." for line 0) into r->message;
- * returns -1. */
+/* Writes "FILE:LINE: ..." (just "FILE: ..." for line 0) into r->message
+ * about bad input; returns -1. */
 int reader_fail(const line_reader *r, size_t line, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same for a problem whose exit status is `status` (status.h), such
+ * as EXIT_CANNOT_COMPLETE for out of memory; returns -1. */
+int reader_fail_with(line_reader *r, int status, size_t line, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* reader_fail_with for running out of memory: "FILE: out of memory",
+ * EXIT_CANNOT_COMPLETE; returns -1. */
+int reader_out_of_memory(line_reader *r);
+
+/* The exit status of the problem reported: EXIT_BAD_INPUT unless
+ * reader_fail_with said otherwise. */
+int reader_exit_status(const line_reader *r);
 
 /* The message about a label seen twice, on first_line and then on line. */
 int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line);
@@ -62,7 +83,8 @@ const char *position_label(size_t index, char *out);
 
 /* Reads `label,score` or `score` lines from stream (named `name` in
  * messages).  On a problem writes one line "FILE:LINE: message" into
- * message (size message_size) and returns -1, leaving *out empty. */
+ * message (size message_size) and returns its exit status (status.h),
+ * leaving *out empty. */
 int candidates_read(FILE *stream, const char *name, candidates *out,
                     char *message, size_t message_size);
 

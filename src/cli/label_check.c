@@ -22,12 +22,31 @@
  */
 #include "label_check.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #define BLOCK_WORDS 8
 #define BITS_PER_LABEL 7
+
+/* Fills key with bytes of getrandom, reading on after an interruption or
+ * a short read; 0, or -1 if the source fails (libsodium's randombytes
+ * would abort the process instead). */
+static int random_key(unsigned char *key, size_t size)
+{
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = getrandom(key + got, size - got, 0);
+        if (n > 0) {
+            got += (size_t)n;
+        } else if (n == 0 || errno != EINTR) {
+            return -1;
+        }
+    }
+    return 0;
+}
 
 int label_check_init(label_check *c, const label_check_limits *limits)
 {
@@ -36,12 +55,14 @@ int label_check_init(label_check *c, const label_check_limits *limits)
     c->filter = calloc(limits->filter_blocks, BLOCK_WORDS * sizeof *c->filter);
     c->suspects = calloc(limits->suspects_max, sizeof *c->suspects);
     c->text = malloc(limits->text_max);
-    if (c->filter == NULL || c->suspects == NULL || c->text == NULL) {
+    int rc = c->filter == NULL || c->suspects == NULL || c->text == NULL ? LABEL_CHECK_NO_MEMORY
+           : random_key(c->key, sizeof c->key) != 0 ? LABEL_CHECK_NO_KEY : 0;
+    if (rc != 0) {
         label_check_free(c);
-        return -1;
+        return rc;
     }
-    randombytes_buf(c->key, sizeof c->key);
     c->repeat.index = NO_REPEAT;
+    c->round_repeat = NO_REPEAT;
     return 0;
 }
 
@@ -149,22 +170,31 @@ static size_t first_with_hash(const label_check *c, const uint64_t hash[2])
     return low;
 }
 
+/* Only the round's first repeat matters: once a suspect is found to be
+ * one, the labels after it are not looked at, and a label is compared with
+ * the suspects of its hash up to it.  The first occurrence of a label finds
+ * all its repeats at once, so each suspect is visited a few times (unless
+ * keyed 128-bit hashes collide): the pass is linear, however many suspects
+ * share a hash. */
 void label_check_verify(label_check *c, const char *label, uint64_t index, size_t line)
 {
-    if (index > c->last_suspect) {
-        return;  /* no suspect comes after: nothing left to find */
+    if (index > c->last_suspect || index > c->round_repeat) {
+        return;  /* nothing left to find */
     }
     uint64_t hash[2];
     hash_label(c, label, hash);
-    for (size_t i = first_with_hash(c, hash);
-         i < c->suspect_count && compare_hashes(c->suspects[i].hash, hash) == 0; i++) {
+    for (size_t i = first_with_hash(c, hash); i < c->suspect_count
+         && compare_hashes(c->suspects[i].hash, hash) == 0
+         && c->suspects[i].index <= c->round_repeat; i++) {
         label_suspect *s = &c->suspects[i];
+        c->comparisons++;
         if (s->index == index) {
             s->line = line;
         } else if (s->index > index && s->first == NO_REPEAT
                    && strcmp(c->text + s->text, label) == 0) {
             s->first = index;
             s->first_line = line;
+            c->round_repeat = s->index < c->round_repeat ? s->index : c->round_repeat;
         }
     }
 }
@@ -196,6 +226,7 @@ static void keep_repeat(label_check *c, const label_suspect *s)
 static int start_round(label_check *c, uint64_t start)
 {
     c->round_start = start;
+    c->round_repeat = NO_REPEAT;
     c->suspect_count = 0;
     c->text_used = 0;
     c->truncated = 0;

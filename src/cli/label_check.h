@@ -7,7 +7,8 @@
  *            "suspect": a repeat, or a false positive of the filter);
  *   verify:  label_check_verify for every label, if label_check_suspects
  *            says there are suspects (their texts are compared exactly
- *            with every earlier label of the same hash);
+ *            with the earlier labels of the same hash, up to the first
+ *            suspect found to be a repeat: linear in the labels);
  * then label_check_settle says whether another round (a collect pass, then
  * the rest) is needed, and at the end label_check_repeat gives the first
  * repeat of the file.  The first collect pass is the caller's survey of
@@ -71,12 +72,21 @@ typedef struct {
     uint64_t part;             /* this round's part */
     uint64_t checked;          /* every label before this position is checked (all parts) */
     uint64_t round_start;      /* this round's suspects are at or after it */
+    uint64_t round_repeat;     /* the first suspect of the round found to be a
+                                * repeat so far (NO_REPEAT: none): the verify
+                                * pass stops there */
     label_repeat repeat;
+    uint64_t comparisons;      /* suspects looked at by the verify passes (for tests) */
 } label_check;
 
+/* label_check_init's failures. */
+#define LABEL_CHECK_NO_MEMORY (-1)
+#define LABEL_CHECK_NO_KEY (-2)   /* the random source (getrandom) failed */
+
 /* Allocates the filter (lazily zeroed by the system) and the suspect
- * store under a fresh random key; sodium_init must have succeeded.
- * Returns 0, or -1 out of memory (c is then empty; label_check_free is safe). */
+ * store under a fresh random key from getrandom (libsodium need not be
+ * initialised).  Returns 0, LABEL_CHECK_NO_MEMORY or LABEL_CHECK_NO_KEY
+ * (c is then empty; label_check_free is safe). */
 int label_check_init(label_check *c, const label_check_limits *limits);
 
 void label_check_free(label_check *c);

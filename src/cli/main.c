@@ -8,7 +8,8 @@
  *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit.c)
  * Output is assembled in memory and written only when the whole command has
  * succeeded: on any error, stdout stays empty, one line goes to stderr and
- * the exit status is 2.  A completed audit exits with its verdict (audit.h).
+ * the exit status is 2 for bad input, 4 when the command could not complete
+ * (status.h).  A completed audit exits with its verdict (audit.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,15 +19,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <mpfr.h>
+
 #include "audit.h"
 #include "curve.h"
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
+#include "status.h"
 #include "stream_select.h"
 #include "text.h"
 
-#define EXIT_BAD_INPUT 2
 #define EPSILON_DIGITS 17
 #define EPSILON_TEXT (EPSILON_DIGITS + 16)
 
@@ -40,8 +43,14 @@ static const char usage[] =
     "                                       exit 0 holds, 1 broken, 3 undecided\n"
     "\n"
     "FILE (default: standard input) has one candidate per line, `label,score`\n"
-    "or `score`; blank lines and lines starting with # are skipped, and the\n"
-    "first line may be a header such as `label,score`.\n"
+    "or `score`, at most 4096 bytes; blank lines and lines starting with # are\n"
+    "skipped (a `#text,integer` line is an error: labels cannot start with #),\n"
+    "and the first line may be a header such as `label,score`.\n"
+    "\n"
+    "exit status: 0 success (and an audit that holds), 1 and 3 audit broken\n"
+    "or undecided, 2 bad input (options, a missing, unreadable or malformed\n"
+    "file; nothing on stdout), 4 could not complete (out of memory, a read or\n"
+    "write error, the random source failed, an internal error; nothing on stdout)\n"
     "\n"
     "options:\n"
     "  --epsilon E         requested epsilon (a decimal); dpsel uses the largest\n"
@@ -79,22 +88,50 @@ typedef struct {
     size_t out_size;
 } run;
 
+static int vreport(int status, const char *format, va_list args)
+    __attribute__((format(printf, 2, 0)));
+
+/* One line on stderr; returns status. */
+static int vreport(int status, const char *format, va_list args)
+{
+    fputs("dpsel: ", stderr);
+    vfprintf(stderr, format, args);
+    fputc('\n', stderr);
+    return status;
+}
+
+static int report_status(int status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int report_status(int status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vreport(status, format, args);
+    va_end(args);
+    return status;
+}
+
+/* Bad input: returns EXIT_BAD_INPUT. */
 static int report(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
 static int report(const char *format, ...)
 {
     va_list args;
-    fputs("dpsel: ", stderr);
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    vreport(EXIT_BAD_INPUT, format, args);
     va_end(args);
-    fputc('\n', stderr);
     return EXIT_BAD_INPUT;
 }
 
 static int library_error(const char *what, int code)
 {
-    return report("%s: %s", what, dpsel_strerror(code));
+    return report_status(exit_status_of_error(code), "%s: %s", what, dpsel_strerror(code));
+}
+
+static int out_of_memory(void)
+{
+    return report_status(EXIT_CANNOT_COMPLETE, "out of memory");
 }
 
 static int make_params(run *r)
@@ -104,15 +141,17 @@ static int make_params(run *r)
     if (o->base_given) {
         rc = dpsel_params_from_base(&r->params, o->base_x, o->base_y, o->sensitivity, o->monotonic);
         if (rc != DPSEL_OK) {
-            return report("--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
-                          o->base_x, o->base_y, dpsel_strerror(rc));
+            return report_status(exit_status_of_error(rc),
+                                 "--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
+                                 o->base_x, o->base_y, dpsel_strerror(rc));
         }
     } else {
         rc = dpsel_params_from_epsilon(&r->params, o->epsilon, o->sensitivity, o->monotonic);
         if (rc != DPSEL_OK) {
             char quoted[QUOTED_MAX];
-            return report("--epsilon '%s': %s", printable(o->epsilon, 0, quoted, sizeof quoted),
-                          dpsel_strerror(rc));
+            return report_status(exit_status_of_error(rc), "--epsilon '%s': %s",
+                                 printable(o->epsilon, 0, quoted, sizeof quoted),
+                                 dpsel_strerror(rc));
         }
     }
     if (o->gap_cap != 0 && (rc = dpsel_params_set_gap_cap(&r->params, o->gap_cap)) != DPSEL_OK) {
@@ -136,7 +175,9 @@ static int open_file(const char *file, FILE **stream, const char **name, char *q
     *name = printable(file, 0, quoted, QUOTED_MAX);
     *stream = fopen(file, "r");
     if (*stream == NULL) {
-        return report("%s: cannot open: %s", *name, strerror(errno));
+        int error = errno;
+        return report_status(exit_status_of_errno(error), "%s: cannot open: %s", *name,
+                             strerror(error));
     }
     struct stat info;
     if (fstat(fileno(*stream), &info) == 0) {
@@ -168,7 +209,7 @@ static int read_file(const char *file, candidates *cand, const char **name, char
     }
     int rc = candidates_read(stream, *name, cand, message, sizeof message);
     close_file(stream);
-    return rc == 0 ? 0 : report("%s", message);
+    return rc == 0 ? 0 : report_status(rc, "%s", message);
 }
 
 static int read_candidates(run *r)
@@ -188,18 +229,58 @@ static int read_second_file(run *r)
     return status;
 }
 
-/* The realised epsilon of params with the sensitivity multiplied by factor
- * (epsilon is linear in D: this is the total of `factor` releases). */
-static int epsilon_text(const dpsel_params *params, uint64_t factor, char *buf)
+/* The realised epsilon of params, rounded up. */
+static int epsilon_text(const dpsel_params *params, char *buf)
+{
+    int rc = dpsel_params_epsilon(params, EPSILON_DIGITS, buf, EPSILON_TEXT);
+    return rc == DPSEL_OK ? 0 : library_error("epsilon", rc);
+}
+
+/* Writes the significant digits of a number >= 1 (mpfr_get_str's, its
+ * decimal exponent 0.DIGITS x 10^exponent10) as the library does: plain up
+ * to 17 integer digits, else d.ddde+X. */
+static void format_at_least_one(const char *digits, long exponent10, char *buf)
+{
+    int count = (int)strlen(digits);
+    if (exponent10 <= EPSILON_DIGITS && exponent10 < count) {
+        snprintf(buf, EPSILON_TEXT, "%.*s.%s", (int)exponent10, digits, digits + exponent10);
+    } else if (exponent10 <= EPSILON_DIGITS) {
+        snprintf(buf, EPSILON_TEXT, "%s", digits);
+    } else {
+        snprintf(buf, EPSILON_TEXT, "%c.%se%+ld", digits[0], digits + 1, exponent10 - 1);
+    }
+}
+
+/* The total epsilon of `count` releases of params (basic composition),
+ * rounded up: count times the realised epsilon.  Epsilon is linear in D,
+ * so while D x count fits in 64 bits the library computes it; beyond, D x
+ * count >= 2^64 and epsilon per unit of D exceeds 2^-64, so the total is
+ * above 1: count times an upper bound of the epsilon (100 digits, rounded
+ * up), in MPFR rounded up, then 17 digits rounded up. */
+static int total_epsilon_text(const dpsel_params *params, uint64_t count, char *buf)
 {
     dpsel_params scaled = *params;
-    if (factor > 1 && scaled.sensitivity > UINT64_MAX / factor) {
-        strcpy(buf, "(too large to compute)");
-        return 0;
+    if (scaled.sensitivity <= UINT64_MAX / count) {
+        scaled.sensitivity *= count;
+        return epsilon_text(&scaled, buf);
     }
-    scaled.sensitivity *= factor;
-    int rc = dpsel_params_epsilon(&scaled, EPSILON_DIGITS, buf, EPSILON_TEXT);
-    return rc == DPSEL_OK ? 0 : library_error("epsilon", rc);
+    char each[100 + 16];
+    int rc = dpsel_params_epsilon(params, 100, each, sizeof each);
+    if (rc != DPSEL_OK) {
+        return library_error("epsilon", rc);
+    }
+    mpfr_t total;
+    mpfr_init2(total, 512);
+    mpfr_strtofr(total, each, NULL, 10, MPFR_RNDU);
+    mpfr_mul_ui(total, total, (unsigned long)count, MPFR_RNDU);
+    mpfr_exp_t exponent10;
+    char *digits = mpfr_get_str(NULL, &exponent10, 10, EPSILON_DIGITS, total, MPFR_RNDU);
+    if (digits != NULL) {
+        format_at_least_one(digits, (long)exponent10, buf);
+        mpfr_free_str(digits);
+    }
+    mpfr_clear(total);
+    return digits != NULL ? 0 : out_of_memory();
 }
 
 static const char *mechanism_name(dpsel_mechanism m)
@@ -210,7 +291,8 @@ static const char *mechanism_name(dpsel_mechanism m)
 static int init_rng(const options *o, dpsel_rng *rng)
 {
     if (o->seed_size == 0) {
-        return dpsel_rng_init_os(rng) == DPSEL_OK ? 0 : report("cannot open the OS random source");
+        int rc = dpsel_rng_init_os(rng);
+        return rc == DPSEL_OK ? 0 : library_error("the OS random source", rc);
     }
     fputs("dpsel: warning: --seed gives a deterministic stream that anyone with the seed "
           "can replay: for tests and reproducible audits only, never a real release\n", stderr);
@@ -229,7 +311,7 @@ static void print_choices(run *r, const size_t *chosen, char *const *labels)
     } else if (o->count == 1) {
         fputs("{\"choice\": ", r->out);
         json_string(r->out, labels[0]);
-        fprintf(r->out, ", \"index\": %zu}\n", chosen[0]);
+        fprintf(r->out, ", \"index\": %zu}\n", chosen[0]);  /* below 2^53: lines of a file */
     } else {
         fputs("{\"choices\": [", r->out);
         for (uint64_t i = 0; i < o->count; i++) {
@@ -260,8 +342,11 @@ static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector
                             dpsel_rng *rng, size_t *chosen, char **labels)
 {
     char message[512];
-    if (candidates_read(stream, r->file_name, &r->cand, message, sizeof message) != 0
-        || task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
+    int rc = candidates_read(stream, r->file_name, &r->cand, message, sizeof message);
+    if (rc != 0) {
+        return report_status(rc, "%s", message);
+    }
+    if (task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
         return report("%s", message);
     }
     int status = init_rng(&r->opt, rng);
@@ -270,7 +355,7 @@ static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector
     }
     for (uint64_t i = 0; i < r->opt.count && status == 0; i++) {
         labels[i] = strdup(r->cand.labels[chosen[i]]);
-        status = labels[i] == NULL ? report("out of memory") : 0;
+        status = labels[i] == NULL ? out_of_memory() : 0;
     }
     return status;
 }
@@ -284,13 +369,15 @@ static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
     char message[512];
     streamed s;
     streamed_init(&s, stream, r->file_name, message, sizeof message);
-    int status = streamed_check(&s) == 0 ? 0 : report("%s", message);
+    int status = streamed_check(&s);
     if (status == 0) {
         status = init_rng(&r->opt, rng);
+    } else {
+        report_status(status, "%s", message);
     }
     if (status == 0
-        && streamed_select(&s, selector, rng, r->opt.count, chosen, labels) != 0) {
-        status = report("%s", message);
+        && (status = streamed_select(&s, selector, rng, r->opt.count, chosen, labels)) != 0) {
+        report_status(status, "%s", message);
     }
     streamed_free(&s);
     return status;
@@ -306,26 +393,32 @@ static int can_stream(const options *o, const dpsel_selector *selector, int regu
         && dpsel_pf_stream_start(&probe, selector, 0) == DPSEL_OK;
 }
 
-static void print_composition(const run *r)
+static int print_composition(const run *r)
 {
     char each[EPSILON_TEXT], total[EPSILON_TEXT];
-    if (epsilon_text(&r->params, 1, each) == 0
-        && epsilon_text(&r->params, r->opt.count, total) == 0) {
+    int status = epsilon_text(&r->params, each);
+    if (status == 0) {
+        status = total_epsilon_text(&r->params, r->opt.count, total);
+    }
+    if (status == 0) {
         fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
                 "together epsilon <= %s (basic composition)\n", r->opt.count, each, total);
     }
+    return status;
 }
 
 static int command_select(run *r)
 {
     dpsel_selector *selector = NULL;
     dpsel_rng rng;
+    memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
     size_t *chosen = calloc(r->opt.count, sizeof *chosen);
     char **labels = calloc(r->opt.count, sizeof *labels);
     if (chosen == NULL || labels == NULL) {
         free(chosen);
         free(labels);
-        return report("out of memory for --count %" PRIu64, r->opt.count);
+        return report_status(EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64,
+                             r->opt.count);
     }
     int rc = dpsel_selector_new(&selector, &r->params);
     FILE *stream = NULL;
@@ -339,7 +432,7 @@ static int command_select(run *r)
         close_file(stream);
     }
     if (status == 0 && r->opt.count > 1) {
-        print_composition(r);
+        status = print_composition(r);
     }
     if (status == 0) {
         print_choices(r, chosen, labels);
@@ -411,7 +504,7 @@ static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
         if (o->json) {
             fputs(i == 0 ? "{\"label\": " : ", {\"label\": ", r->out);
             json_string(r->out, r->cand.labels[i]);
-            fprintf(r->out, ", \"score\": %" PRId64 ", \"probability\": \"%s\", "
+            fprintf(r->out, ", \"score\": \"%" PRId64 "\", \"probability\": \"%s\", "
                     "\"enclosure\": [\"%s\", \"%s\"]}",
                     r->cand.scores[i], t->value, t->lower, t->upper);
         } else {
@@ -425,6 +518,12 @@ static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
                               "\"expected_error_enclosure\": [\"%s\", \"%s\"]}\n"
                             : "# expected error %s in [%s, %s]\n",
             e->value, e->lower, e->upper);
+}
+
+static int pmf_error(const run *r, int code)
+{
+    return report_status(exit_status_of_error(code), "%s: pmf: %s", r->file_name,
+                         dpsel_strerror(code));
 }
 
 /* All the text first, so that a failure prints nothing on stdout. */
@@ -448,21 +547,22 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
         return report("%s: pmf --exact: the exact rationals are too large; "
                       "drop --exact for decimals and enclosures", r->file_name);
     }
-    return rc == DPSEL_OK ? 0 : report("%s: pmf: %s", r->file_name, dpsel_strerror(rc));
+    return rc == DPSEL_OK ? 0 : pmf_error(r, rc);
 }
 
 static int command_pmf(run *r)
 {
     char epsilon[EPSILON_TEXT];
     dpsel_pmf *pmf = NULL;
-    if (epsilon_text(&r->params, 1, epsilon) != 0) {
-        return EXIT_BAD_INPUT;
+    int status = epsilon_text(&r->params, epsilon);
+    if (status != 0) {
+        return status;
     }
     int rc = dpsel_pmf_new(&pmf, &r->params, r->opt.mechanism, r->cand.scores, r->cand.count);
     if (rc != DPSEL_OK) {
-        return report("%s: pmf: %s", r->file_name, dpsel_strerror(rc));
+        return pmf_error(r, rc);
     }
-    int status = render_and_print_pmf(r, pmf, epsilon);
+    status = render_and_print_pmf(r, pmf, epsilon);
     dpsel_pmf_free(pmf);
     return status;
 }
@@ -471,8 +571,9 @@ static int command_params(run *r)
 {
     char epsilon[EPSILON_TEXT];
     const dpsel_params *p = &r->params;
-    if (epsilon_text(p, 1, epsilon) != 0) {
-        return EXIT_BAD_INPUT;
+    int status = epsilon_text(p, epsilon);
+    if (status != 0) {
+        return status;
     }
     if (r->opt.json) {
         fputs("{\"base\": ", r->out);
@@ -483,7 +584,7 @@ static int command_params(run *r)
         } else {
             fputs("null", r->out);
         }
-        fprintf(r->out, ", \"sensitivity\": %" PRIu64 ", \"monotonic\": %s, \"gap_cap\": %" PRIu64 "}\n",
+        fprintf(r->out, ", \"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 "}\n",
                 p->sensitivity, p->monotonic ? "true" : "false", p->gap_cap);
     } else {
         fprintf(r->out, "base %" PRIu64 "/2^%u\nepsilon <= %s\n", p->x, p->y, epsilon);
@@ -508,7 +609,8 @@ static int command_audit(run *r)
     char message[512];
     int status = audit_print(&r->opt, &r->params, &r->cand, r->file_name, &r->cand_b,
                              r->file_b_name, r->out, message, sizeof message);
-    return status >= 0 ? status : report("%s", message);
+    /* a problem is a negative dpsel error code (audit.h) */
+    return status >= 0 ? status : report_status(exit_status_of_error(status), "%s", message);
 }
 
 static int execute(run *r)
@@ -539,6 +641,12 @@ static int execute(run *r)
     }
 }
 
+/* Success and an audit's verdicts have their output; failures have none. */
+static int has_output(int status)
+{
+    return status == 0 || status == AUDIT_BROKEN || status == AUDIT_UNDECIDED;
+}
+
 int main(int argc, char **argv)
 {
     run r;
@@ -550,7 +658,7 @@ int main(int argc, char **argv)
     }
     r.out = open_memstream(&r.out_text, &r.out_size);
     if (r.out == NULL) {
-        return report("out of memory");
+        return out_of_memory();
     }
     int status = 0;
     if (r.opt.help || r.opt.version) {
@@ -560,16 +668,17 @@ int main(int argc, char **argv)
     }
     candidates_free(&r.cand);
     candidates_free(&r.cand_b);
-    /* every status but bad input (an audit's verdict too) has its output */
-    if (fclose(r.out) != 0 && status != EXIT_BAD_INPUT) {
-        status = report("out of memory for the output");
+    if (fclose(r.out) != 0 && has_output(status)) {
+        status = report_status(EXIT_CANNOT_COMPLETE, "out of memory for the output");
     }
-    if (status != EXIT_BAD_INPUT && fwrite(r.out_text, 1, r.out_size, stdout) != r.out_size) {
-        status = report("cannot write the output");
+    if (has_output(status) && fwrite(r.out_text, 1, r.out_size, stdout) != r.out_size) {
+        status = report_status(EXIT_CANNOT_COMPLETE, "cannot write the output");
     }
     free(r.out_text);
-    if (status != EXIT_BAD_INPUT && fflush(stdout) != 0) {
-        status = report("cannot write the output: %s", strerror(errno));
+    mpfr_free_cache();  /* MPFR's constants, left to the host (the library's and ours) */
+    if (has_output(status) && fflush(stdout) != 0) {
+        status = report_status(EXIT_CANNOT_COMPLETE, "cannot write the output: %s",
+                               strerror(errno));
     }
     return status;
 }

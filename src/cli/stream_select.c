@@ -15,6 +15,7 @@
  * (BLAKE2b) and a difference from the first pass is an error.
  */
 #include "stream_select.h"
+#include "status.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -60,7 +61,7 @@ static int pass(streamed *s, visit_fn visit, void *arg)
         }
     }
     if (got != 0) {
-        return s->passes > 0 && !r->read_failed ? changed(s) : -1;
+        return s->passes > 0 && r->status == 0 ? changed(s) : -1;
     }
     unsigned char digest[sizeof s->digest];
     crypto_generichash_final(&s->state, digest, sizeof digest);
@@ -91,8 +92,11 @@ static int check_label(streamed *s, const char *label, uint64_t index)
         if (label == NULL) {
             return 0;
         }
-        if (label_check_init(&s->labels, &s->limits) != 0) {
-            return reader_fail(&s->reader, s->reader.line, "out of memory");
+        int rc = label_check_init(&s->labels, &s->limits);
+        if (rc != 0) {
+            return reader_fail_with(&s->reader, EXIT_CANNOT_COMPLETE, s->reader.line, "%s",
+                                    rc == LABEL_CHECK_NO_KEY ? "the random source failed"
+                                                             : "out of memory");
         }
         s->labelled = 1;
         for (uint64_t i = 0; i < index; i++) {
@@ -161,18 +165,22 @@ static int survey(streamed *s, void *arg, const char *label, int64_t score)
 
 int streamed_check(streamed *s)
 {
-    if (sodium_init() < 0) {
-        return reader_fail(&s->reader, 0, "cannot initialise libsodium");
+    int rc = pass(s, survey, NULL);
+    if (rc == 0 && s->count == 0) {
+        rc = reader_fail(&s->reader, 0, "no candidates");
     }
-    if (pass(s, survey, NULL) != 0) {
-        return -1;
+    if (rc == 0) {
+        rc = check_unique_labels(s);
     }
-    if (s->count == 0) {
-        return reader_fail(&s->reader, 0, "no candidates");
-    }
-    int rc = check_unique_labels(s);
     label_check_free(&s->labels);  /* done with */
-    return rc;
+    return rc == 0 ? 0 : reader_exit_status(&s->reader);
+}
+
+/* A failed library call of the selection: its message and exit status. */
+static int library_failure(streamed *s, int code)
+{
+    return reader_fail_with(&s->reader, exit_status_of_error(code), 0, "select: %s",
+                            dpsel_strerror(code));
 }
 
 typedef struct {
@@ -191,7 +199,7 @@ static int feed(streamed *s, void *arg, const char *label, int64_t score)
     for (uint64_t i = 0; i < race->count; i++) {
         int rc = dpsel_pf_stream_add(&race->streams[i], score, race->rng);
         if (rc != DPSEL_OK) {
-            return reader_fail(&s->reader, 0, "select: %s", dpsel_strerror(rc));
+            return library_failure(s, rc);
         }
     }
     return 0;
@@ -222,7 +230,7 @@ static int fetch_labels(streamed *s, void *arg, const char *label, int64_t score
     for (; l->next < l->count && l->chosen[l->order[l->next]] == index; l->next++) {
         char *copy = strdup(label != NULL ? label : position_label(index, position));
         if (copy == NULL) {
-            return reader_fail(&s->reader, s->reader.line, "out of memory");
+            return reader_out_of_memory(&s->reader);
         }
         l->labels[l->order[l->next]] = copy;
     }
@@ -233,7 +241,7 @@ static int label_choices(streamed *s, uint64_t count, size_t *chosen, char **lab
 {
     label_pass l = { chosen, calloc(count, sizeof *l.order), count, 0, labels };
     if (l.order == NULL) {
-        return reader_fail(&s->reader, 0, "out of memory");
+        return reader_out_of_memory(&s->reader);
     }
     for (uint64_t i = 0; i < count; i++) {
         l.order[i] = i;
@@ -251,7 +259,7 @@ static int number_choices(streamed *s, uint64_t count, const size_t *chosen, cha
     for (uint64_t i = 0; i < count; i++) {
         labels[i] = strdup(position_label(chosen[i], position));
         if (labels[i] == NULL) {
-            return reader_fail(&s->reader, 0, "out of memory");
+            return reader_out_of_memory(&s->reader);
         }
     }
     return 0;
@@ -262,19 +270,20 @@ static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *
 {
     race_pass race = { calloc(count, sizeof *race.streams), count, rng };
     if (race.streams == NULL) {
-        return reader_fail(&s->reader, 0, "out of memory for --count %" PRIu64, count);
+        return reader_fail_with(&s->reader, EXIT_CANNOT_COMPLETE, 0,
+                                "out of memory for --count %" PRIu64, count);
     }
     int rc = 0;
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         int code = dpsel_pf_stream_start(&race.streams[i], selector, s->best);
-        rc = code == DPSEL_OK ? 0 : reader_fail(&s->reader, 0, "select: %s", dpsel_strerror(code));
+        rc = code == DPSEL_OK ? 0 : library_failure(s, code);
     }
     if (rc == 0) {
         rc = pass(s, feed, &race);
     }
     for (uint64_t i = 0; i < count && rc == 0; i++) {
         int code = dpsel_pf_stream_finish(&race.streams[i], &chosen[i]);
-        rc = code == DPSEL_OK ? 0 : reader_fail(&s->reader, 0, "select: %s", dpsel_strerror(code));
+        rc = code == DPSEL_OK ? 0 : library_failure(s, code);
     }
     free(race.streams);
     return rc;
@@ -283,9 +292,10 @@ static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *
 int streamed_select(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
                     uint64_t count, size_t *chosen, char **labels)
 {
-    if (race_choices(s, selector, rng, count, chosen) != 0) {
-        return -1;
+    int rc = race_choices(s, selector, rng, count, chosen);
+    if (rc == 0) {
+        rc = s->labelled ? label_choices(s, count, chosen, labels)
+                         : number_choices(s, count, chosen, labels);
     }
-    return s->labelled ? label_choices(s, count, chosen, labels)
-                       : number_choices(s, count, chosen, labels);
+    return rc == 0 ? 0 : reader_exit_status(&s->reader);
 }

@@ -1,11 +1,13 @@
 /* libFuzzer harness: the tool's candidate-file parser (src/cli/input.c) on
  * arbitrary bytes.  Accepted: at least one candidate, each label non-empty,
- * free of controls and unique.  Rejected: one printable line of message and
- * the output left untouched.  ASan and UBSan watch memory and arithmetic. */
+ * free of controls (C0, DEL, C1), not starting with '#', and unique.
+ * Rejected: bad input, one printable line of message and the output left
+ * untouched.  ASan and UBSan watch memory and arithmetic. */
 #include <string.h>
 
 #include "fuzz.h"
 #include "cli/input.h"
+#include "cli/status.h"
 
 static int printable_line(const char *message)
 {
@@ -25,9 +27,10 @@ static void check_accepted(const candidates *c)
     FUZZ_CHECK(c->count >= 1);
     for (size_t i = 0; i < c->count; i++) {
         const unsigned char *label = (const unsigned char *)c->labels[i];
-        FUZZ_CHECK(label[0] != '\0');
+        FUZZ_CHECK(label[0] != '\0' && label[0] != '#');
         for (const unsigned char *p = label; *p != '\0'; p++) {
             FUZZ_CHECK(*p >= 0x20 && *p != 0x7f);
+            FUZZ_CHECK(!(p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f));
         }
         FUZZ_CHECK(c->lines[i] >= 1);
         if (i > 0) {
@@ -60,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_accepted(&out);
         candidates_free(&out);
     } else {
-        FUZZ_CHECK(rc == -1);
+        FUZZ_CHECK(rc == EXIT_BAD_INPUT);
         FUZZ_CHECK(memcmp(&out, &sentinel, sizeof out) == 0);
         FUZZ_CHECK(strncmp(message, "fuzz.csv:", 9) == 0);
         FUZZ_CHECK(printable_line(message));

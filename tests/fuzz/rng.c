@@ -4,7 +4,7 @@
  * The input is a program, one operation after another (missing bytes read
  * as zero):
  *   byte 0      the source's kind: 0 OS, 1 seeded, 2 custom (the custom
- *               source replays the input's bytes from the end, bit by bit)
+ *               source replays the whole input, bit by bit: fuzz.h)
  *   then ops    opcode byte: low 3 bits the operation, bit 3 the slot
  *     0 bit     1 zeros (limit: a byte, 255 = UINT64_MAX)
  *     2 bits (count: a byte mod 70, so counts over the contract's 63 too)
@@ -36,26 +36,6 @@ typedef struct {
 static unsigned read_byte(reader *r)
 {
     return r->pos < r->size ? r->data[r->pos++] : 0;
-}
-
-/* The custom source: the input's bits from its last byte backwards, then
- * failure. */
-typedef struct {
-    const uint8_t *data;
-    size_t nbits;
-    size_t used;
-} replay;
-
-static int replay_bit(void *context, unsigned *bit)
-{
-    replay *r = context;
-    if (r->used == r->nbits) {
-        return 1;
-    }
-    size_t byte = r->nbits / 8 - 1 - r->used / 8;
-    *bit = (r->data[byte] >> (r->used % 8)) & 1u;
-    r->used++;
-    return 0;
 }
 
 typedef struct {

@@ -39,23 +39,6 @@ static uint64_t read_bytes(reader *r, unsigned count)
     return value;
 }
 
-typedef struct {
-    const uint8_t *bits;
-    size_t nbits;
-    size_t used;
-} replay;
-
-static int replay_bit(void *context, unsigned *bit)
-{
-    replay *r = context;
-    if (r->used == r->nbits) {
-        return 1;
-    }
-    *bit = (r->bits[r->used / 8] >> (r->used % 8)) & 1u;
-    r->used++;
-    return 0;
-}
-
 static void check_selection(const dpsel_params *p, dpsel_mechanism mechanism,
                             const int64_t *scores, size_t n, int replayed,
                             const uint8_t *rest, size_t rest_size)
