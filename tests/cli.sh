@@ -608,7 +608,7 @@ awk 'BEGIN { print "c0,10\nc1,2\nc2,-751"; for (i = 3; i < 4097; i++) print "c" 
 # matched in any order.
 expect_audit 0 audit-tight "distance 1${nl}direction b >= a${nl}neighbours yes" "output b${nl}ratio P_a/P_b" "decided exactly 1${nl}verdict holds" -d -- audit --epsilon 1 --monotonic "$d/audit-a.csv" "$d/audit-b.csv"
 expect_audit 0 audit-em "mechanism em" "verdict holds" -- audit --epsilon 1 --monotonic --mechanism em "$d/audit-a.csv" "$d/audit-b.csv"
-expect_audit 0 audit-json '{"mechanism": "pf", "base": {"x": "2797128963144291325", "y": 62}, "sensitivity": "1", "monotonic": false, "gap_cap": "89", "distance": "1", "direction": "b >= a", "neighbours": true, "loss": ["' '"output": "b", "output_index": 1, "ratio": "P_a/P_b", "epsilon": "1.0000000000000000", "decided_exactly": 0, "verdict": "holds"}' -- audit --epsilon 1 --json "$d/audit-a.csv" "$d/audit-b.csv"
+expect_audit 0 audit-json '{"mechanism": "pf", "base": {"x": "2797128963144291325", "y": 62}, "sensitivity": "1", "monotonic": false, "gap_cap": 89, "distance": "1", "direction": "b >= a", "neighbours": true, "loss": ["' '"output": "b", "output_index": 1, "ratio": "P_a/P_b", "epsilon": "1.0000000000000000", "decided_exactly": 0, "verdict": "holds"}' -- audit --epsilon 1 --json "$d/audit-a.csv" "$d/audit-b.csv"
 # a sensitivity too small for the pair: broken, with a warning naming it
 expect_audit 1 audit-too-small "distance 2" "neighbours no" "verdict broken" -e "are not neighbours for sensitivity 1, monotonic: 'a' scores 0 and 2" -- audit --epsilon 1 --monotonic "$d/audit-a.csv" "$d/audit-far.csv"
 expect_audit 0 audit-d2 "neighbours yes" "verdict holds" -- audit --epsilon 1 --monotonic --sensitivity 2 "$d/audit-a.csv" "$d/audit-far.csv"
@@ -643,7 +643,7 @@ expect_error audit-task-negative-b "$d/hist-negative.csv:3: --task needs counts 
 # --json: integers that may exceed 2^53 are strings
 fixture extreme-a.csv 'x,9223372036854775807\ny,0\n'
 fixture extreme-b.csv 'x,-9223372036854775808\ny,0\n'
-expect_audit 1 audit-json-extremes '"sensitivity": "1", "monotonic": false, "gap_cap": "89", "distance": "18446744073709551615"' -e "not neighbours" -- audit --epsilon 1 --json "$d/extreme-a.csv" "$d/extreme-b.csv"
+expect_audit 1 audit-json-extremes '"sensitivity": "1", "monotonic": false, "gap_cap": 89, "distance": "18446744073709551615"' -e "not neighbours" -- audit --epsilon 1 --json "$d/extreme-a.csv" "$d/extreme-b.csv"
 # curve at a large epsilon (base below 2^-53: ln(1/beta) = 79.98 / 2): EM's
 # bound is (ln 2 + ln 20) / 39.99 = 0.0922 (it was 0, from log1p(-1)), and
 # the tails, P(error >= bound) = P(b), are far below 1 (they were 1).

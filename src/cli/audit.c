@@ -157,7 +157,7 @@ static void print_json(FILE *out, const options *o, const dpsel_params *p,
 {
     /* integers that may exceed 2^53 are strings */
     fprintf(out, "{\"mechanism\": \"%s\", \"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}, "
-            "\"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": \"%" PRIu64 "\", "
+            "\"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
             "\"distance\": \"%" PRIu64 "\", \"direction\": \"%s\", \"neighbours\": %s, "
             "\"loss\": [\"%s\", \"%s\"], \"output\": ",
             o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
