@@ -21,13 +21,11 @@
 #include "cli/stream_select.h"
 #include "support.h"
 
-#define MESSAGE_SIZE 512
-
 typedef struct {
     int rc;
     size_t count;
     unsigned passes;
-    char message[MESSAGE_SIZE];
+    cli_error error;
 } verdict;
 
 static FILE *file_with(const char *text)
@@ -44,7 +42,7 @@ static verdict in_memory(FILE *f)
     verdict v = { 0 };
     candidates c;
     rewind(f);
-    v.rc = candidates_read(f, "t.csv", &c, v.message, sizeof v.message);
+    v.rc = candidates_read(f, "t.csv", &c, &v.error);
     if (v.rc == 0) {
         v.count = c.count;
         candidates_free(&c);
@@ -57,7 +55,7 @@ static verdict streamed_with(FILE *f, const label_check_limits *limits)
     verdict v = { 0 };
     streamed s;
     rewind(f);
-    streamed_init(&s, f, "t.csv", v.message, sizeof v.message);
+    streamed_init(&s, f, "t.csv", &v.error);
     s.limits = *limits;
     v.rc = streamed_check(&s);
     v.count = s.count;
@@ -70,11 +68,11 @@ static void expect_same(FILE *f, const label_check_limits *limits, const char *w
 {
     verdict memory = in_memory(f), stream = streamed_with(f, limits);
     cr_assert_eq(stream.rc, memory.rc, "%s: streamed %d (%s), in memory %d (%s)", what,
-                 stream.rc, stream.message, memory.rc, memory.message);
+                 stream.rc, stream.error.message, memory.rc, memory.error.message);
     if (memory.rc == 0) {
         cr_assert_eq(stream.count, memory.count, "%s", what);
     } else {
-        cr_assert_str_eq(stream.message, memory.message, "%s", what);
+        cr_assert_str_eq(stream.error.message, memory.error.message, "%s", what);
     }
 }
 
@@ -148,13 +146,13 @@ Test(stream_select, unique_labels_pass_through_every_round)
     }
     /* in parts of 32 labels: at least a collect pass per part */
     verdict v = streamed_with(f, &tiny[0]);
-    cr_assert_eq(v.rc, 0, "%s", v.message);
+    cr_assert_eq(v.rc, 0, "%s", v.error.message);
     cr_assert_eq(v.count, 300);
     cr_assert_geq(v.passes, 2 + 300 / 32, "%u passes", v.passes);
     /* in rounds alone, of one suspect each */
     label_check_limits rounds = { 1, 1, INPUT_LINE_MAX + 1, UINT64_MAX };
     v = streamed_with(f, &rounds);
-    cr_assert_eq(v.rc, 0, "%s", v.message);
+    cr_assert_eq(v.rc, 0, "%s", v.error.message);
     cr_assert_gt(v.passes, 100, "one suspect per round: %u passes", v.passes);
     fclose(f);
 }
@@ -170,14 +168,14 @@ Test(stream_select, repeat_after_many_false_suspects)
             fprintf(f, "u%u,%u\n", i, i % 5);
         }
         fprintf(f, "u5,0\nu7,0\n");
-        char expected[MESSAGE_SIZE];
+        char expected[CLI_MESSAGE_MAX];
         snprintf(expected, sizeof expected,
                  "t.csv:%u: duplicate label 'u5' (first on line 6)", unique + 1);
         for (size_t k = 0; k < TINY; k++) {
             verdict v = streamed_with(f, &tiny[k]);
-            cr_assert_str_eq(v.message, expected, "limits %zu", k);
+            cr_assert_str_eq(v.error.message, expected, "limits %zu", k);
         }
-        cr_assert_str_eq(in_memory(f).message, expected);
+        cr_assert_str_eq(in_memory(f).error.message, expected);
         fclose(f);
     }
 }
@@ -189,10 +187,10 @@ Test(stream_select, first_repeat_in_the_file_is_reported)
     for (size_t k = 0; k < TINY; k++) {
         verdict v = streamed_with(f, &tiny[k]);
         cr_assert_eq(v.rc, EXIT_BAD_INPUT);
-        cr_assert_str_eq(v.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+        cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
     }
     verdict v = in_memory(f);
-    cr_assert_str_eq(v.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+    cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
     fclose(f);
 }
 
@@ -202,7 +200,7 @@ Test(stream_select, label_repeating_a_position)
     FILE *f = file_with("7\n8\n9\n1,4\n");
     for (size_t k = 0; k < TINY; k++) {
         verdict v = streamed_with(f, &tiny[k]);
-        cr_assert_str_eq(v.message, "t.csv:4: duplicate label '1' (first on line 2)");
+        cr_assert_str_eq(v.error.message, "t.csv:4: duplicate label '1' (first on line 2)");
     }
     fclose(f);
 }
@@ -212,10 +210,10 @@ Test(stream_select, label_repeating_a_position)
 Test(stream_select, file_changed_between_passes)
 {
     FILE *f = file_with("a,1\nb,5\nc,3\n");
-    char message[MESSAGE_SIZE] = "";
+    cli_error error = { 0 };
     streamed s;
-    streamed_init(&s, f, "t.csv", message, sizeof message);
-    cr_assert_eq(streamed_check(&s), 0, "%s", message);
+    streamed_init(&s, f, "t.csv", &error);
+    cr_assert_eq(streamed_check(&s), 0, "%s", error.message);
     cr_assert_eq(fseek(f, 4, SEEK_SET), 0);
     cr_assert_eq(fputc('B', f), 'B');  /* same length, other bytes */
     cr_assert_eq(fflush(f), 0);
@@ -227,7 +225,7 @@ Test(stream_select, file_changed_between_passes)
     size_t chosen = 99;
     char *label = NULL;
     cr_assert_eq(streamed_select(&s, selector, &rng, 1, &chosen, &label), EXIT_BAD_INPUT);
-    cr_assert_str_eq(message, "t.csv: changed while being read");
+    cr_assert_str_eq(error.message, "t.csv: changed while being read");
     cr_assert_null(label);
     cr_assert_eq(chosen, 99);
     streamed_free(&s);
@@ -273,10 +271,10 @@ Test(stream_select, read_error_is_not_the_end_of_the_file)
         cr_skip_test("no /proc/self/mem");
     }
     verdict memory = in_memory(f), stream = streamed_with(f, &tiny[5]);
-    cr_assert_eq(memory.rc, EXIT_CANNOT_COMPLETE, "%s", memory.message);
-    cr_assert_eq(stream.rc, EXIT_CANNOT_COMPLETE, "%s", stream.message);
-    cr_assert_str_eq(memory.message, "t.csv: read error: Input/output error");
-    cr_assert_str_eq(stream.message, memory.message);
+    cr_assert_eq(memory.rc, EXIT_CANNOT_COMPLETE, "%s", memory.error.message);
+    cr_assert_eq(stream.rc, EXIT_CANNOT_COMPLETE, "%s", stream.error.message);
+    cr_assert_str_eq(memory.error.message, "t.csv: read error: Input/output error");
+    cr_assert_str_eq(stream.error.message, memory.error.message);
     fclose(f);
 }
 

@@ -22,25 +22,11 @@
 #include <string.h>
 #include <strings.h>
 
-static int vfail(const line_reader *r, size_t line, const char *format, va_list args)
-    __attribute__((format(printf, 3, 0)));
-
-static int vfail(const line_reader *r, size_t line, const char *format, va_list args)
-{
-    int used = line == 0
-        ? snprintf(r->message, r->message_size, "%s: ", r->name)
-        : snprintf(r->message, r->message_size, "%s:%zu: ", r->name, line);
-    if (used >= 0 && (size_t)used < r->message_size) {
-        vsnprintf(r->message + used, r->message_size - (size_t)used, format, args);
-    }
-    return -1;
-}
-
 int reader_fail(const line_reader *r, size_t line, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
-    vfail(r, line, format, args);
+    cli_vfail_at(r->error, EXIT_BAD_INPUT, r->name, line, format, args);
     va_end(args);
     return -1;
 }
@@ -49,33 +35,15 @@ int reader_fail_with(line_reader *r, int status, size_t line, const char *format
 {
     va_list args;
     va_start(args, format);
-    vfail(r, line, format, args);
+    cli_vfail_at(r->error, status, r->name, line, format, args);
     va_end(args);
-    r->status = status;
+    r->not_content = 1;
     return -1;
-}
-
-int reader_exit_status(const line_reader *r)
-{
-    return r->status != 0 ? r->status : EXIT_BAD_INPUT;
 }
 
 int reader_out_of_memory(line_reader *r)
 {
     return reader_fail_with(r, EXIT_CANNOT_COMPLETE, 0, "out of memory");
-}
-
-/* The message about the line last read. */
-static int fail(const line_reader *r, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int fail(const line_reader *r, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vfail(r, r->line, format, args);
-    va_end(args);
-    return -1;
 }
 
 static char *trim(char *s)
@@ -204,19 +172,22 @@ static int parse_line(const line_reader *r, char *text, const char **label, int6
             return 0;
         }
         if (*label_text == '\0') {
-            return fail(r, "empty label");
+            return reader_fail(r, r->line, "empty label");
         }
         if (!valid_label((const unsigned char *)label_text)) {
-            return fail(r, "label is not valid UTF-8 text without control characters: '%s'",
-                        printable(label_text, 0, quoted, sizeof quoted));
+            return reader_fail(r, r->line,
+                               "label is not valid UTF-8 text without control characters: '%s'",
+                               printable(label_text, 0, quoted, sizeof quoted));
         }
     }
     int parsed = parse_score(score_text, score);
     if (parsed == -1) {
-        return fail(r, "score is not an integer: '%s'", printable(score_text, 0, quoted, sizeof quoted));
+        return reader_fail(r, r->line, "score is not an integer: '%s'",
+                           printable(score_text, 0, quoted, sizeof quoted));
     }
     if (parsed == -2) {
-        return fail(r, "score out of the int64 range: '%s'", printable(score_text, 0, quoted, sizeof quoted));
+        return reader_fail(r, r->line, "score out of the int64 range: '%s'",
+                           printable(score_text, 0, quoted, sizeof quoted));
     }
     *label = label_text;
     return 1;
@@ -240,7 +211,7 @@ static int line_text(line_reader *r, size_t len, char **text)
 {
     char *buffer = r->text;
     if (memchr(buffer, '\0', len) != NULL) {
-        return fail(r, "NUL byte in line");
+        return reader_fail(r, r->line, "NUL byte in line");
     }
     buffer[len] = '\0';
     if (len > 0 && buffer[len - 1] == '\n') {
@@ -250,7 +221,7 @@ static int line_text(line_reader *r, size_t len, char **text)
         buffer[--len] = '\0';
     }
     if (len > INPUT_LINE_MAX) {
-        return fail(r, "line longer than %d bytes", INPUT_LINE_MAX);
+        return reader_fail(r, r->line, "line longer than %d bytes", INPUT_LINE_MAX);
     }
     *text = trim(skip_byte_order_mark(r, buffer, len));
     return 0;
@@ -340,8 +311,8 @@ static int next_content(line_reader *r, char **text)
             return -1;
         }
         if (**text == '#' && looks_like_candidate(*text)) {
-            return fail(r, "a comment that looks like a candidate: '%s' (labels cannot start "
-                        "with #)", printable(*text, 0, quoted, sizeof quoted));
+            return reader_fail(r, r->line, "a comment that looks like a candidate: '%s' (labels "
+                               "cannot start with #)", printable(*text, 0, quoted, sizeof quoted));
         }
         if (**text != '\0' && **text != '#') {
             return 0;
@@ -350,14 +321,12 @@ static int next_content(line_reader *r, char **text)
     return -1;
 }
 
-void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
-                 size_t message_size)
+void reader_init(line_reader *r, FILE *stream, const char *name, cli_error *error)
 {
     memset(r, 0, sizeof *r);
     r->stream = stream;
     r->name = name;
-    r->message = message;
-    r->message_size = message_size;
+    r->error = error;
 }
 
 int reader_next(line_reader *r, const char **label, int64_t *score)
@@ -381,7 +350,7 @@ void reader_restart(line_reader *r)
     r->line = 0;
     r->count = 0;
     r->seen_content = 0;
-    r->status = 0;
+    r->not_content = 0;
     r->ahead_start = r->ahead_end = 0;
 }
 
@@ -453,11 +422,10 @@ static int read_all(line_reader *r, candidates *c)
     return got;
 }
 
-int candidates_read(FILE *stream, const char *name, candidates *out,
-                    char *message, size_t message_size)
+int candidates_read(FILE *stream, const char *name, candidates *out, cli_error *error)
 {
     line_reader r;
-    reader_init(&r, stream, name, message, message_size);
+    reader_init(&r, stream, name, error);
     candidates c = { 0 };
     int rc = read_all(&r, &c);
     if (rc == 0 && c.count == 0) {
@@ -469,7 +437,7 @@ int candidates_read(FILE *stream, const char *name, candidates *out,
     reader_free(&r);
     if (rc != 0) {
         candidates_free(&c);
-        return reader_exit_status(&r);
+        return error->status;
     }
     *out = c;
     return 0;

@@ -8,6 +8,8 @@
 
 #include <sodium.h>
 
+#include "status.h"
+
 /* Longest accepted input line, in bytes, without its line end.  Lines are
  * read into a buffer of this size (plus the line end): a longer line is
  * rejected as soon as it is seen, whatever the memory available. */
@@ -28,25 +30,23 @@ typedef struct {
 typedef struct {
     FILE *stream;
     const char *name;                 /* the file as named in messages */
-    char *message;                    /* receives one line on a problem */
-    size_t message_size;
+    cli_error *error;                 /* receives the problem */
     crypto_generichash_state *digest; /* NULL, or fed every byte read */
     size_t line;                      /* the line last read */
     size_t count;                     /* candidates read so far */
     int seen_content;                 /* a header can only come first */
-    int status;                       /* 0, or the exit status of the problem
-                                       * reported when it is not bad input */
+    int not_content;                  /* the problem recorded is not the
+                                       * file's content (reader_fail_with) */
     char *ahead;                      /* INPUT_READ_AHEAD bytes read ahead */
     size_t ahead_start, ahead_end;    /* the part of it not consumed yet */
     char text[INPUT_LINE_MAX + 3];    /* the line last read, line end and NUL */
 } line_reader;
 
-void reader_init(line_reader *r, FILE *stream, const char *name, char *message,
-                 size_t message_size);
+void reader_init(line_reader *r, FILE *stream, const char *name, cli_error *error);
 
 /* Reads on to the next candidate: returns 1 with its label (NULL for a
  * `score` line; valid until the next call) and score, 0 at the end of the
- * stream, or -1 with "FILE:LINE: message" in r->message (a read error is
+ * stream, or -1 with "FILE:LINE: message" in r->error (a read error is
  * never taken for the end of the stream). */
 int reader_next(line_reader *r, const char **label, int64_t *score);
 
@@ -55,7 +55,7 @@ void reader_restart(line_reader *r);
 
 void reader_free(line_reader *r);
 
-/* Writes "FILE:LINE: ..." (just "FILE: ..." for line 0) into r->message
+/* Records "FILE:LINE: ..." (just "FILE: ..." for line 0) in r->error
  * about bad input; returns -1. */
 int reader_fail(const line_reader *r, size_t line, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -69,10 +69,6 @@ int reader_fail_with(line_reader *r, int status, size_t line, const char *format
  * EXIT_CANNOT_COMPLETE; returns -1. */
 int reader_out_of_memory(line_reader *r);
 
-/* The exit status of the problem reported: EXIT_BAD_INPUT unless
- * reader_fail_with said otherwise. */
-int reader_exit_status(const line_reader *r);
-
 /* The message about a label seen twice, on first_line and then on line. */
 int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line);
 
@@ -82,11 +78,9 @@ int report_duplicate(const line_reader *r, const char *label, size_t line, size_
 const char *position_label(size_t index, char *out);
 
 /* Reads `label,score` or `score` lines from stream (named `name` in
- * messages).  On a problem writes one line "FILE:LINE: message" into
- * message (size message_size) and returns its exit status (status.h),
- * leaving *out empty. */
-int candidates_read(FILE *stream, const char *name, candidates *out,
-                    char *message, size_t message_size);
+ * messages).  On a problem records one line "FILE:LINE: message" in error
+ * and returns its exit status (status.h), leaving *out empty. */
+int candidates_read(FILE *stream, const char *name, candidates *out, cli_error *error);
 
 void candidates_free(candidates *c);
 

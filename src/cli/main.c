@@ -4,15 +4,15 @@
  *                                   streams a regular FILE (stream_select.c)
  *   dpsel pmf    [OPTIONS] [FILE]   the output distribution, exact or enclosed
  *   dpsel params [OPTIONS]          the exact privacy parameters
- *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve.c)
- *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit.c)
+ *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve_command.c)
+ *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit_command.c)
  * Output is assembled in memory and written only when the whole command has
  * succeeded: on any error, stdout stays empty, one line goes to stderr and
  * the exit status is 2 for bad input, 4 when the command could not complete
- * (status.h).  A completed audit exits with its verdict (audit.h).
+ * (status.h): every module records its problem in the run's cli_error,
+ * which main alone prints.  A completed audit exits with its verdict (audit_command.h).
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +21,8 @@
 
 #include <mpfr.h>
 
-#include "audit.h"
-#include "curve.h"
+#include "audit_command.h"
+#include "curve_command.h"
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
@@ -86,52 +86,12 @@ typedef struct {
     FILE *out;            /* in-memory output, written on success */
     char *out_text;
     size_t out_size;
+    cli_error error;      /* the problem that stopped the command */
 } run;
 
-static int vreport(int status, const char *format, va_list args)
-    __attribute__((format(printf, 2, 0)));
-
-/* One line on stderr; returns status. */
-static int vreport(int status, const char *format, va_list args)
+static int out_of_memory(cli_error *e)
 {
-    fputs("dpsel: ", stderr);
-    vfprintf(stderr, format, args);
-    fputc('\n', stderr);
-    return status;
-}
-
-static int report_status(int status, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int report_status(int status, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vreport(status, format, args);
-    va_end(args);
-    return status;
-}
-
-/* Bad input: returns EXIT_BAD_INPUT. */
-static int report(const char *format, ...) __attribute__((format(printf, 1, 2)));
-
-static int report(const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vreport(EXIT_BAD_INPUT, format, args);
-    va_end(args);
-    return EXIT_BAD_INPUT;
-}
-
-static int library_error(const char *what, int code)
-{
-    return report_status(exit_status_of_error(code), "%s: %s", what, dpsel_strerror(code));
-}
-
-static int out_of_memory(void)
-{
-    return report_status(EXIT_CANNOT_COMPLETE, "out of memory");
+    return cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory");
 }
 
 static int make_params(run *r)
@@ -141,21 +101,20 @@ static int make_params(run *r)
     if (o->base_given) {
         rc = dpsel_params_from_base(&r->params, o->base_x, o->base_y, o->sensitivity, o->monotonic);
         if (rc != DPSEL_OK) {
-            return report_status(exit_status_of_error(rc),
-                                 "--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
-                                 o->base_x, o->base_y, dpsel_strerror(rc));
+            return cli_fail(&r->error, exit_status_of_error(rc),
+                            "--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
+                            o->base_x, o->base_y, dpsel_strerror(rc));
         }
     } else {
         rc = dpsel_params_from_epsilon(&r->params, o->epsilon, o->sensitivity, o->monotonic);
         if (rc != DPSEL_OK) {
             char quoted[QUOTED_MAX];
-            return report_status(exit_status_of_error(rc), "--epsilon '%s': %s",
-                                 printable(o->epsilon, 0, quoted, sizeof quoted),
-                                 dpsel_strerror(rc));
+            return cli_fail(&r->error, exit_status_of_error(rc), "--epsilon '%s': %s",
+                            printable(o->epsilon, 0, quoted, sizeof quoted), dpsel_strerror(rc));
         }
     }
     if (o->gap_cap != 0 && (rc = dpsel_params_set_gap_cap(&r->params, o->gap_cap)) != DPSEL_OK) {
-        return library_error("--gap-cap", rc);
+        return cli_fail_library(&r->error, "--gap-cap", rc);
     }
     return 0;
 }
@@ -164,7 +123,7 @@ static int make_params(run *r)
  * name, kept in quoted[QUOTED_MAX], and *regular whether it is a regular
  * file. */
 static int open_file(const char *file, FILE **stream, const char **name, char *quoted,
-                     int *regular)
+                     int *regular, cli_error *e)
 {
     *stream = stdin;
     *name = "<stdin>";
@@ -176,14 +135,14 @@ static int open_file(const char *file, FILE **stream, const char **name, char *q
     *stream = fopen(file, "r");
     if (*stream == NULL) {
         int error = errno;
-        return report_status(exit_status_of_errno(error), "%s: cannot open: %s", *name,
-                             strerror(error));
+        return cli_fail_at(e, exit_status_of_errno(error), *name, 0, "cannot open: %s",
+                           strerror(error));
     }
     struct stat info;
     if (fstat(fileno(*stream), &info) == 0) {
         if (S_ISDIR(info.st_mode)) {
             fclose(*stream);
-            return report("%s: is a directory", *name);
+            return cli_fail_at(e, EXIT_BAD_INPUT, *name, 0, "is a directory");
         }
         *regular = S_ISREG(info.st_mode);
     }
@@ -197,43 +156,26 @@ static void close_file(FILE *stream)
     }
 }
 
-/* Reads file into cand (see open_file). */
-static int read_file(const char *file, candidates *cand, const char **name, char *quoted)
+/* Reads file into cand, scored for --task (see open_file). */
+static int read_file(run *r, const char *file, candidates *cand, const char **name,
+                     char *quoted)
 {
-    char message[512];
     FILE *stream;
     int regular;
-    int status = open_file(file, &stream, name, quoted, &regular);
+    int status = open_file(file, &stream, name, quoted, &regular, &r->error);
     if (status != 0) {
         return status;
     }
-    int rc = candidates_read(stream, *name, cand, message, sizeof message);
+    status = candidates_read(stream, *name, cand, &r->error);
     close_file(stream);
-    return rc == 0 ? 0 : report_status(rc, "%s", message);
-}
-
-static int read_candidates(run *r)
-{
-    return read_file(r->opt.file, &r->cand, &r->file_name, r->file_quoted);
-}
-
-/* audit: FILE_B, scored like FILE_A. */
-static int read_second_file(run *r)
-{
-    char message[512];
-    int status = read_file(r->opt.file_b, &r->cand_b, &r->file_b_name, r->file_b_quoted);
-    if (status == 0
-        && task_scores(&r->opt, &r->cand_b, r->file_b_name, message, sizeof message) != 0) {
-        status = report("%s", message);
-    }
-    return status;
+    return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
 }
 
 /* The realised epsilon of params, rounded up. */
-static int epsilon_text(const dpsel_params *params, char *buf)
+static int epsilon_text(const dpsel_params *params, char *buf, cli_error *e)
 {
     int rc = dpsel_params_epsilon(params, EPSILON_DIGITS, buf, EPSILON_TEXT);
-    return rc == DPSEL_OK ? 0 : library_error("epsilon", rc);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
 }
 
 /* Writes the significant digits of a number >= 1 (mpfr_get_str's, its
@@ -257,17 +199,18 @@ static void format_at_least_one(const char *digits, long exponent10, char *buf)
  * count >= 2^64 and epsilon per unit of D exceeds 2^-64, so the total is
  * above 1: count times an upper bound of the epsilon (100 digits, rounded
  * up), in MPFR rounded up, then 17 digits rounded up. */
-static int total_epsilon_text(const dpsel_params *params, uint64_t count, char *buf)
+static int total_epsilon_text(const dpsel_params *params, uint64_t count, char *buf,
+                              cli_error *e)
 {
     dpsel_params scaled = *params;
     if (scaled.sensitivity <= UINT64_MAX / count) {
         scaled.sensitivity *= count;
-        return epsilon_text(&scaled, buf);
+        return epsilon_text(&scaled, buf, e);
     }
     char each[100 + 16];
     int rc = dpsel_params_epsilon(params, 100, each, sizeof each);
     if (rc != DPSEL_OK) {
-        return library_error("epsilon", rc);
+        return cli_fail_library(e, "epsilon", rc);
     }
     mpfr_t total;
     mpfr_init2(total, 512);
@@ -280,7 +223,7 @@ static int total_epsilon_text(const dpsel_params *params, uint64_t count, char *
         mpfr_free_str(digits);
     }
     mpfr_clear(total);
-    return digits != NULL ? 0 : out_of_memory();
+    return digits != NULL ? 0 : out_of_memory(e);
 }
 
 static const char *mechanism_name(dpsel_mechanism m)
@@ -288,16 +231,16 @@ static const char *mechanism_name(dpsel_mechanism m)
     return m == DPSEL_EM ? "em" : "pf";
 }
 
-static int init_rng(const options *o, dpsel_rng *rng)
+static int init_rng(const options *o, dpsel_rng *rng, cli_error *e)
 {
     if (o->seed_size == 0) {
         int rc = dpsel_rng_init_os(rng);
-        return rc == DPSEL_OK ? 0 : library_error("the OS random source", rc);
+        return rc == DPSEL_OK ? 0 : cli_fail_library(e, "the OS random source", rc);
     }
     fputs("dpsel: warning: --seed gives a deterministic stream that anyone with the seed "
           "can replay: for tests and reproducible audits only, never a real release\n", stderr);
     int rc = dpsel_rng_init_seeded(rng, o->seed, o->seed_size);
-    return rc == DPSEL_OK ? 0 : library_error("--seed", rc);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "--seed", rc);
 }
 
 /* labels[i] is the label of selection i. */
@@ -332,7 +275,7 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
         int rc = (r->opt.hardened ? dpsel_select_hardened : dpsel_select)(
             selector, r->opt.mechanism, r->cand.scores, r->cand.count, rng, &chosen[i]);
         if (rc != DPSEL_OK) {
-            return library_error("select", rc);
+            return cli_fail_library(&r->error, "select", rc);
         }
     }
     return 0;
@@ -341,21 +284,19 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
 static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector,
                             dpsel_rng *rng, size_t *chosen, char **labels)
 {
-    char message[512];
-    int rc = candidates_read(stream, r->file_name, &r->cand, message, sizeof message);
-    if (rc != 0) {
-        return report_status(rc, "%s", message);
+    int status = candidates_read(stream, r->file_name, &r->cand, &r->error);
+    if (status == 0) {
+        status = task_scores(&r->opt, &r->cand, r->file_name, &r->error);
     }
-    if (task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
-        return report("%s", message);
+    if (status == 0) {
+        status = init_rng(&r->opt, rng, &r->error);
     }
-    int status = init_rng(&r->opt, rng);
     if (status == 0) {
         status = draw_all(r, selector, rng, chosen);
     }
     for (uint64_t i = 0; i < r->opt.count && status == 0; i++) {
         labels[i] = strdup(r->cand.labels[chosen[i]]);
-        status = labels[i] == NULL ? out_of_memory() : 0;
+        status = labels[i] == NULL ? out_of_memory(&r->error) : 0;
     }
     return status;
 }
@@ -366,18 +307,14 @@ static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector
 static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
                            dpsel_rng *rng, size_t *chosen, char **labels)
 {
-    char message[512];
     streamed s;
-    streamed_init(&s, stream, r->file_name, message, sizeof message);
+    streamed_init(&s, stream, r->file_name, &r->error);
     int status = streamed_check(&s);
     if (status == 0) {
-        status = init_rng(&r->opt, rng);
-    } else {
-        report_status(status, "%s", message);
+        status = init_rng(&r->opt, rng, &r->error);
     }
-    if (status == 0
-        && (status = streamed_select(&s, selector, rng, r->opt.count, chosen, labels)) != 0) {
-        report_status(status, "%s", message);
+    if (status == 0) {
+        status = streamed_select(&s, selector, rng, r->opt.count, chosen, labels);
     }
     streamed_free(&s);
     return status;
@@ -393,12 +330,12 @@ static int can_stream(const options *o, const dpsel_selector *selector, int regu
         && dpsel_pf_stream_start(&probe, selector, 0) == DPSEL_OK;
 }
 
-static int print_composition(const run *r)
+static int print_composition(run *r)
 {
     char each[EPSILON_TEXT], total[EPSILON_TEXT];
-    int status = epsilon_text(&r->params, each);
+    int status = epsilon_text(&r->params, each, &r->error);
     if (status == 0) {
-        status = total_epsilon_text(&r->params, r->opt.count, total);
+        status = total_epsilon_text(&r->params, r->opt.count, total, &r->error);
     }
     if (status == 0) {
         fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
@@ -417,15 +354,15 @@ static int command_select(run *r)
     if (chosen == NULL || labels == NULL) {
         free(chosen);
         free(labels);
-        return report_status(EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64,
-                             r->opt.count);
+        return cli_fail(&r->error, EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64,
+                        r->opt.count);
     }
     int rc = dpsel_selector_new(&selector, &r->params);
     FILE *stream = NULL;
     int regular = 0;
     int status = rc == DPSEL_OK ? open_file(r->opt.file, &stream, &r->file_name, r->file_quoted,
-                                            &regular)
-                                : library_error("select", rc);
+                                            &regular, &r->error)
+                                : cli_fail_library(&r->error, "select", rc);
     if (status == 0) {
         status = (can_stream(&r->opt, selector, regular) ? select_streamed : select_in_memory)(
             r, stream, selector, &rng, chosen, labels);
@@ -520,10 +457,10 @@ static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
             e->value, e->lower, e->upper);
 }
 
-static int pmf_error(const run *r, int code)
+static int pmf_error(run *r, int code)
 {
-    return report_status(exit_status_of_error(code), "%s: pmf: %s", r->file_name,
-                         dpsel_strerror(code));
+    return cli_fail_at(&r->error, exit_status_of_error(code), r->file_name, 0, "pmf: %s",
+                       dpsel_strerror(code));
 }
 
 /* All the text first, so that a failure prints nothing on stdout. */
@@ -544,8 +481,9 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
     }
     free(text);
     if (rc == DPSEL_ETOOLARGE && r->opt.exact) {
-        return report("%s: pmf --exact: the exact rationals are too large; "
-                      "drop --exact for decimals and enclosures", r->file_name);
+        return cli_fail_at(&r->error, EXIT_BAD_INPUT, r->file_name, 0,
+                           "pmf --exact: the exact rationals are too large; "
+                           "drop --exact for decimals and enclosures");
     }
     return rc == DPSEL_OK ? 0 : pmf_error(r, rc);
 }
@@ -554,7 +492,7 @@ static int command_pmf(run *r)
 {
     char epsilon[EPSILON_TEXT];
     dpsel_pmf *pmf = NULL;
-    int status = epsilon_text(&r->params, epsilon);
+    int status = epsilon_text(&r->params, epsilon, &r->error);
     if (status != 0) {
         return status;
     }
@@ -571,7 +509,7 @@ static int command_params(run *r)
 {
     char epsilon[EPSILON_TEXT];
     const dpsel_params *p = &r->params;
-    int status = epsilon_text(p, epsilon);
+    int status = epsilon_text(p, epsilon, &r->error);
     if (status != 0) {
         return status;
     }
@@ -597,37 +535,16 @@ static int command_params(run *r)
     return 0;
 }
 
-static int command_curve(run *r)
-{
-    char message[512];
-    return curve_print(&r->opt, &r->cand, r->file_name, r->out, message, sizeof message) == 0
-         ? 0 : report("%s", message);
-}
-
-static int command_audit(run *r)
-{
-    char message[512];
-    int status = audit_print(&r->opt, &r->params, &r->cand, r->file_name, &r->cand_b,
-                             r->file_b_name, r->out, message, sizeof message);
-    /* a problem is a negative dpsel error code (audit.h) */
-    return status >= 0 ? status : report_status(exit_status_of_error(status), "%s", message);
-}
-
 static int execute(run *r)
 {
-    char message[512];
     int status = r->opt.cmd == COMMAND_CURVE ? 0 : make_params(r);
     /* select reads its FILE itself: it may stream it */
-    int reads_file = r->opt.cmd != COMMAND_PARAMS && r->opt.cmd != COMMAND_SELECT;
-    if (status == 0 && reads_file) {
-        status = read_candidates(r);
-    }
-    if (status == 0 && reads_file
-        && task_scores(&r->opt, &r->cand, r->file_name, message, sizeof message) != 0) {
-        status = report("%s", message);
+    if (status == 0 && r->opt.cmd != COMMAND_PARAMS && r->opt.cmd != COMMAND_SELECT) {
+        status = read_file(r, r->opt.file, &r->cand, &r->file_name, r->file_quoted);
     }
     if (status == 0 && r->opt.cmd == COMMAND_AUDIT) {
-        status = read_second_file(r);
+        /* FILE_B, scored like FILE_A */
+        status = read_file(r, r->opt.file_b, &r->cand_b, &r->file_b_name, r->file_b_quoted);
     }
     if (status != 0) {
         return status;
@@ -635,8 +552,11 @@ static int execute(run *r)
     switch (r->opt.cmd) {
     case COMMAND_SELECT: return command_select(r);
     case COMMAND_PMF: return command_pmf(r);
-    case COMMAND_CURVE: return command_curve(r);
-    case COMMAND_AUDIT: return command_audit(r);
+    case COMMAND_CURVE:
+        return curve_print(&r->opt, &r->cand, r->file_name, r->out, &r->error);
+    case COMMAND_AUDIT:
+        return audit_print(&r->opt, &r->params, &r->cand, r->file_name, &r->cand_b,
+                           r->file_b_name, r->out, &r->error);
     default: return command_params(r);
     }
 }
@@ -650,15 +570,14 @@ static int has_output(int status)
 int main(int argc, char **argv)
 {
     run r;
-    char message[512];
     memset(&r, 0, sizeof r);
-    if (options_parse(argc, argv, &r.opt, message, sizeof message) != 0) {
-        report("%s", message);
-        return EXIT_BAD_INPUT;
+    if (options_parse(argc, argv, &r.opt, &r.error) != 0) {
+        return cli_report(&r.error);
     }
     r.out = open_memstream(&r.out_text, &r.out_size);
     if (r.out == NULL) {
-        return out_of_memory();
+        out_of_memory(&r.error);
+        return cli_report(&r.error);
     }
     int status = 0;
     if (r.opt.help || r.opt.version) {
@@ -669,16 +588,17 @@ int main(int argc, char **argv)
     candidates_free(&r.cand);
     candidates_free(&r.cand_b);
     if (fclose(r.out) != 0 && has_output(status)) {
-        status = report_status(EXIT_CANNOT_COMPLETE, "out of memory for the output");
+        status = cli_fail(&r.error, EXIT_CANNOT_COMPLETE, "out of memory for the output");
     }
     if (has_output(status) && fwrite(r.out_text, 1, r.out_size, stdout) != r.out_size) {
-        status = report_status(EXIT_CANNOT_COMPLETE, "cannot write the output");
+        status = cli_fail(&r.error, EXIT_CANNOT_COMPLETE, "cannot write the output");
     }
     free(r.out_text);
     mpfr_free_cache();  /* MPFR's constants, left to the host (the library's and ours) */
     if (has_output(status) && fflush(stdout) != 0) {
-        status = report_status(EXIT_CANNOT_COMPLETE, "cannot write the output: %s",
-                               strerror(errno));
+        status = cli_fail(&r.error, EXIT_CANNOT_COMPLETE, "cannot write the output: %s",
+                          strerror(errno));
     }
-    return status;
+    /* the one place a problem is printed */
+    return r.error.status != 0 ? cli_report(&r.error) : status;
 }

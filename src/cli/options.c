@@ -50,16 +50,11 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
 };
 
-typedef struct {
-    char *message;
-    size_t size;
-} sink;
-
-static int fail(const sink *out, const char *what, const char *value)
+/* Every problem with the options is bad input: "WHAT: 'VALUE'". */
+static int refuse(cli_error *e, const char *what, const char *value)
 {
     char quoted[QUOTED_MAX];
-    snprintf(out->message, out->size, "%s: '%s'", what, printable(value, 0, quoted, sizeof quoted));
-    return -1;
+    return cli_fail(e, EXIT_BAD_INPUT, "%s: '%s'", what, printable(value, 0, quoted, sizeof quoted));
 }
 
 /* Unsigned decimal in [low, high]. */
@@ -179,7 +174,7 @@ static int parse_epsilons(const char *text, options *o)
     return 0;
 }
 
-static int set_value(options *o, int id, const char *value, const sink *out)
+static int set_value(options *o, int id, const char *value, cli_error *e)
 {
     switch (id) {
     case OPT_MECHANISM:
@@ -188,7 +183,7 @@ static int set_value(options *o, int id, const char *value, const sink *out)
         } else if (strcmp(value, "em") == 0) {
             o->mechanism = DPSEL_EM;
         } else {
-            return fail(out, "--mechanism must be pf or em", value);
+            return refuse(e, "--mechanism must be pf or em", value);
         }
         return 0;
     case OPT_EPSILON:
@@ -197,32 +192,32 @@ static int set_value(options *o, int id, const char *value, const sink *out)
     case OPT_BASE:
         o->base_given = 1;
         return parse_base(value, &o->base_x, &o->base_y) == 0 ? 0
-             : fail(out, "--base must be X/2^Y with integers X and Y <= 64", value);
+             : refuse(e, "--base must be X/2^Y with integers X and Y <= 64", value);
     case OPT_SENSITIVITY:
         return parse_unsigned(value, 1, UINT64_MAX, &o->sensitivity) == 0 ? 0
-             : fail(out, "--sensitivity must be an integer from 1 to 2^64-1", value);
+             : refuse(e, "--sensitivity must be an integer from 1 to 2^64-1", value);
     case OPT_GAP_CAP:
         return parse_unsigned(value, 1, DPSEL_GAP_CAP_MAX, &o->gap_cap) == 0 ? 0
-             : fail(out, "--gap-cap must be an integer from 1 to 1048576", value);
+             : refuse(e, "--gap-cap must be an integer from 1 to 1048576", value);
     case OPT_COUNT:
         return parse_unsigned(value, 1, UINT32_MAX, &o->count) == 0 ? 0
-             : fail(out, "--count must be an integer from 1 to 4294967295", value);
+             : refuse(e, "--count must be an integer from 1 to 4294967295", value);
     case OPT_SEED:
         return parse_seed(value, o->seed, &o->seed_size) == 0 ? 0
-             : fail(out, "--seed must be 1 to 64 hexadecimal digits", value);
+             : refuse(e, "--seed must be 1 to 64 hexadecimal digits", value);
     case OPT_TASK:
         o->task_given = 1;
         o->task = strcmp(value, "median") == 0 ? DPSEL_TASK_MEDIAN : DPSEL_TASK_MODE;
         return strcmp(value, "mode") == 0 || strcmp(value, "median") == 0 ? 0
-             : fail(out, "--task must be mode or median", value);
+             : refuse(e, "--task must be mode or median", value);
     case OPT_EPSILONS:
         return parse_epsilons(value, o) == 0 ? 0
-             : fail(out, "--epsilons must be LOW:HIGH:COUNT (0 < LOW <= HIGH, COUNT 1 to 1000) "
+             : refuse(e, "--epsilons must be LOW:HIGH:COUNT (0 < LOW <= HIGH, COUNT 1 to 1000) "
                     "or a list E1,E2,...", value);
     case OPT_TARGET:
         o->target = value;
         return parse_positive(value, &o->target_error) == 0 ? 0
-             : fail(out, "--target must be a positive decimal number", value);
+             : refuse(e, "--target must be a positive decimal number", value);
     default:
         return 0;
     }
@@ -258,25 +253,25 @@ static unsigned command_bit(command cmd)
 }
 
 /* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
-static int parse_option(int argc, char **argv, int *i, options *o, int *seen, const sink *out)
+static int parse_option(int argc, char **argv, int *i, options *o, int *seen, cli_error *e)
 {
     const char *arg = argv[*i] + 2;
     const char *equals = strchr(arg, '=');
     size_t length = equals != NULL ? (size_t)(equals - arg) : strlen(arg);
     int id = find_option(arg, length);
     if (id < 0) {
-        return fail(out, "unknown option", argv[*i]);
+        return refuse(e, "unknown option", argv[*i]);
     }
     if (seen[id]) {
-        return fail(out, "option given twice", argv[*i]);
+        return refuse(e, "option given twice", argv[*i]);
     }
     seen[id] = 1;
     if (!(specs[id].commands & command_bit(o->cmd))) {
-        return fail(out, "option does not apply to this command", argv[*i]);
+        return refuse(e, "option does not apply to this command", argv[*i]);
     }
     if (!specs[id].takes_value) {
         if (equals != NULL) {
-            return fail(out, "option takes no value", argv[*i]);
+            return refuse(e, "option takes no value", argv[*i]);
         }
         set_flag(o, id);
         return 0;
@@ -284,14 +279,14 @@ static int parse_option(int argc, char **argv, int *i, options *o, int *seen, co
     const char *value = equals != NULL ? equals + 1 : NULL;
     if (value == NULL) {
         if (*i + 1 >= argc) {
-            return fail(out, "option needs a value", argv[*i]);
+            return refuse(e, "option needs a value", argv[*i]);
         }
         value = argv[++*i];
     }
-    return set_value(o, id, value, out);
+    return set_value(o, id, value, e);
 }
 
-static int parse_command(const char *word, options *o, const sink *out)
+static int parse_command(const char *word, options *o, cli_error *e)
 {
     if (strcmp(word, "select") == 0) {
         o->cmd = COMMAND_SELECT;
@@ -304,83 +299,82 @@ static int parse_command(const char *word, options *o, const sink *out)
     } else if (strcmp(word, "audit") == 0) {
         o->cmd = COMMAND_AUDIT;
     } else {
-        return fail(out, "unknown command (select, pmf, params, curve or audit)", word);
+        return refuse(e, "unknown command (select, pmf, params, curve or audit)", word);
     }
     return 0;
 }
 
 /* --task fixes the sensitivity and monotonicity of its scores. */
-static int apply_task(options *o, const int *seen, const sink *out)
+static int apply_task(options *o, const int *seen, cli_error *e)
 {
     if (seen[OPT_SENSITIVITY] || seen[OPT_MONOTONIC]) {
-        return fail(out, "--task sets the sensitivity and monotonicity itself",
+        return refuse(e, "--task sets the sensitivity and monotonicity itself",
                     seen[OPT_SENSITIVITY] ? "--sensitivity" : "--monotonic");
     }
     return dpsel_task_params(o->task, &o->sensitivity, &o->monotonic) == DPSEL_OK ? 0
-         : fail(out, "--task must be mode or median", "");
+         : refuse(e, "--task must be mode or median", "");
 }
 
 /* Checks that need the whole command line. */
-static int check_complete(options *o, const int *seen, const sink *out)
+static int check_complete(options *o, const int *seen, cli_error *e)
 {
     if (o->help || o->version) {
         return 0;
     }
-    if (o->task_given && apply_task(o, seen, out) != 0) {
-        return -1;
+    if (o->task_given && apply_task(o, seen, e) != 0) {
+        return e->status;
     }
     if (o->cmd == COMMAND_CURVE) {
         return o->epsilons != NULL ? 0 : parse_epsilons(CURVE_EPSILONS, o);
     }
     if (o->epsilon != NULL && o->base_given) {
-        return fail(out, "give --epsilon or --base, not both", "--base");
+        return refuse(e, "give --epsilon or --base, not both", "--base");
     }
     if (o->epsilon == NULL && !o->base_given) {
-        return fail(out, "a privacy parameter is required", "--epsilon or --base");
+        return refuse(e, "a privacy parameter is required", "--epsilon or --base");
     }
     if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {
-        return fail(out, "audit needs two files", "FILE_A FILE_B");
+        return refuse(e, "audit needs two files", "FILE_A FILE_B");
     }
     if (o->cmd == COMMAND_PARAMS && o->file != NULL) {
-        return fail(out, "params takes no FILE", o->file);
+        return refuse(e, "params takes no FILE", o->file);
     }
     return 0;
 }
 
-int options_parse(int argc, char **argv, options *o, char *message, size_t message_size)
+int options_parse(int argc, char **argv, options *o, cli_error *e)
 {
-    sink out = { message, message_size };
     int seen[OPT_COUNT_OF_OPTIONS] = { 0 };
     memset(o, 0, sizeof *o);
     o->sensitivity = 1;
     o->count = 1;
     o->mechanism = DPSEL_PF;
     if (argc < 2) {
-        return fail(&out, "missing command (select, pmf, params, curve or audit); see --help", "");
+        return refuse(e, "missing command (select, pmf, params, curve or audit); see --help", "");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
         o->help = argv[1][2] == 'h';
         o->version = !o->help;
-        return argc == 2 ? 0 : fail(&out, "unexpected argument", argv[2]);
+        return argc == 2 ? 0 : refuse(e, "unexpected argument", argv[2]);
     }
-    if (parse_command(argv[1], o, &out) != 0) {
-        return -1;
+    if (parse_command(argv[1], o, e) != 0) {
+        return e->status;
     }
     for (int i = 2; i < argc; i++) {
         if (strncmp(argv[i], "--", 2) == 0 && argv[i][2] != '\0') {
-            if (parse_option(argc, argv, &i, o, seen, &out) != 0) {
-                return -1;
+            if (parse_option(argc, argv, &i, o, seen, e) != 0) {
+                return e->status;
             }
         } else if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
-            return fail(&out, "unknown option", argv[i]);
+            return refuse(e, "unknown option", argv[i]);
         } else if (o->file == NULL) {
             o->file = argv[i];
         } else if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {
             o->file_b = argv[i];
         } else {
-            return fail(&out, o->cmd == COMMAND_AUDIT ? "more than two FILEs" : "more than one FILE",
+            return refuse(e, o->cmd == COMMAND_AUDIT ? "more than two FILEs" : "more than one FILE",
                         argv[i]);
         }
     }
-    return check_complete(o, seen, &out);
+    return check_complete(o, seen, e);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "dpsel.h"
+#include "status.h"
 
 typedef enum { COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT } command;
 
@@ -45,7 +46,8 @@ typedef struct {
 /* The most epsilons one curve computes. */
 #define CURVE_EPSILONS_MAX 1000
 
-/* Parses argv; on a problem writes one line into message and returns -1. */
-int options_parse(int argc, char **argv, options *out, char *message, size_t message_size);
+/* Parses argv; on a problem records one line in error (EXIT_BAD_INPUT)
+ * and returns that status. */
+int options_parse(int argc, char **argv, options *out, cli_error *error);
 
 #endif

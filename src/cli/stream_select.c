@@ -22,12 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-void streamed_init(streamed *s, FILE *stream, const char *name, char *message,
-                   size_t message_size)
+void streamed_init(streamed *s, FILE *stream, const char *name, cli_error *error)
 {
     memset(s, 0, sizeof *s);
     s->limits = (label_check_limits)LABEL_CHECK_LIMITS;
-    reader_init(&s->reader, stream, name, message, message_size);
+    reader_init(&s->reader, stream, name, error);
 }
 
 void streamed_free(streamed *s)
@@ -61,7 +60,7 @@ static int pass(streamed *s, visit_fn visit, void *arg)
         }
     }
     if (got != 0) {
-        return s->passes > 0 && r->status == 0 ? changed(s) : -1;
+        return s->passes > 0 && !r->not_content ? changed(s) : -1;
     }
     unsigned char digest[sizeof s->digest];
     crypto_generichash_final(&s->state, digest, sizeof digest);
@@ -173,7 +172,7 @@ int streamed_check(streamed *s)
         rc = check_unique_labels(s);
     }
     label_check_free(&s->labels);  /* done with */
-    return rc == 0 ? 0 : reader_exit_status(&s->reader);
+    return rc == 0 ? 0 : s->reader.error->status;
 }
 
 /* A failed library call of the selection: its message and exit status. */
@@ -297,5 +296,5 @@ int streamed_select(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
         rc = s->labelled ? label_choices(s, count, chosen, labels)
                          : number_choices(s, count, chosen, labels);
     }
-    return rc == 0 ? 0 : reader_exit_status(&s->reader);
+    return rc == 0 ? 0 : s->reader.error->status;
 }

@@ -24,20 +24,19 @@ typedef struct {
 } streamed;
 
 /* Starts on stream (a regular file, named `name` in messages; the caller
- * closes it after streamed_free).  Messages go to message. */
-void streamed_init(streamed *s, FILE *stream, const char *name, char *message,
-                   size_t message_size);
+ * closes it after streamed_free).  Problems are recorded in error. */
+void streamed_init(streamed *s, FILE *stream, const char *name, cli_error *error);
 
 /* The first pass: every line checked as the in-memory reader would, the
  * candidates counted, the best score found, the labels checked unique.
- * Returns 0, or the exit status (status.h) with one line in the message. */
+ * Returns 0, or the exit status (status.h) with one line in the error. */
 int streamed_check(streamed *s);
 
 /* `count` independent PF selections in one more pass (the race, one
  * dpsel_pf_stream each, one rng for all): chosen[i] and labels[i] (new
  * strings; a third pass fetches them when the file has labels) for each.
  * The file must not change between passes (a BLAKE2b hash of its bytes is
- * compared).  Returns 0, or the exit status with one line in the message. */
+ * compared).  Returns 0, or the exit status with one line in the error. */
 int streamed_select(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
                     uint64_t count, size_t *chosen, char **labels);
 

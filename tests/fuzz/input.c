@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     candidates out;
     memset(&out, 0xa5, sizeof out);
     candidates sentinel = out;
-    char message[256] = "";
-    int rc = candidates_read(stream, "fuzz.csv", &out, message, sizeof message);
+    cli_error error = { 0 };
+    int rc = candidates_read(stream, "fuzz.csv", &out, &error);
     fclose(stream);
     if (rc == 0) {
         check_accepted(&out);
@@ -65,8 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(rc == EXIT_BAD_INPUT);
         FUZZ_CHECK(memcmp(&out, &sentinel, sizeof out) == 0);
-        FUZZ_CHECK(strncmp(message, "fuzz.csv:", 9) == 0);
-        FUZZ_CHECK(printable_line(message));
+        FUZZ_CHECK(strncmp(error.message, "fuzz.csv:", 9) == 0);
+        FUZZ_CHECK(printable_line(error.message));
     }
     return 0;
 }

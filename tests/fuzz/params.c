@@ -145,13 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_epsilon(argv[i], (uint64_t)i, i % 2);
     }
     options o;
-    char message[256] = "";
-    if (options_parse(argc, argv, &o, message, sizeof message) == 0) {
+    cli_error error = { 0 };
+    if (options_parse(argc, argv, &o, &error) == 0) {
         if (o.base_given || o.epsilon != NULL) {
             check_options(&o);
         }
     } else {
-        FUZZ_CHECK(message[0] != '\0' && strchr(message, '\n') == NULL);
+        FUZZ_CHECK(error.status == EXIT_BAD_INPUT && error.message[0] != '\0'
+                   && strchr(error.message, '\n') == NULL);
     }
     free(text);
     return 0;

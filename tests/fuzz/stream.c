@@ -12,7 +12,6 @@
 #include "cli/input.h"
 #include "cli/stream_select.h"
 
-#define MESSAGE_SIZE 512
 
 /* fmemopen needs a non-empty buffer: an empty input is an empty stream. */
 static FILE *open_bytes(const uint8_t *data, size_t size)
@@ -33,13 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    char expected[MESSAGE_SIZE] = "", message[MESSAGE_SIZE] = "";
+    cli_error expected = { 0 }, error = { 0 };
     candidates c;
-    int expected_rc = candidates_read(memory, "fuzz.csv", &c, expected, sizeof expected);
+    int expected_rc = candidates_read(memory, "fuzz.csv", &c, &expected);
     fclose(memory);
 
     streamed s;
-    streamed_init(&s, file, "fuzz.csv", message, sizeof message);
+    streamed_init(&s, file, "fuzz.csv", &error);
     s.limits = (label_check_limits){ 1, 1 + size % 4, INPUT_LINE_MAX + 1,
                                      size % 8 < 4 ? 8 : UINT64_MAX };
     int rc = streamed_check(&s);
@@ -48,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(s.count == c.count);
         candidates_free(&c);
     } else {
-        FUZZ_CHECK(strcmp(message, expected) == 0);
+        FUZZ_CHECK(strcmp(error.message, expected.message) == 0);
     }
     streamed_free(&s);
     fclose(file);

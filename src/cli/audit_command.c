@@ -11,21 +11,15 @@
  * --task, the scores of both histograms are built once FILE_B's rows are in
  * FILE_A's order (a median depends on the order of the bins).
  */
-#include "audit.h"
+#include "audit_command.h"
 #include "text.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EPSILON_DIGITS 17
 #define EPSILON_TEXT (EPSILON_DIGITS + 16)
-
-typedef struct {
-    char *message;
-    size_t size;
-} sink;
 
 /* The two files, and their scores candidate by candidate in FILE_A's order. */
 typedef struct {
@@ -42,19 +36,6 @@ typedef char *const *label_ref;
 static const char *const verdict_names[3] = { "holds", "broken", "undecided" };
 static const int verdict_status[3] = { AUDIT_HOLDS, AUDIT_BROKEN, AUDIT_UNDECIDED };
 
-static int fail(const sink *s, int code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Writes the message and returns code, a negative dpsel error code. */
-static int fail(const sink *s, int code, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(s->message, s->size, format, args);
-    va_end(args);
-    return code;
-}
-
 static int compare_refs(const void *x, const void *y)
 {
     return strcmp(**(const label_ref *)x, **(const label_ref *)y);
@@ -64,15 +45,16 @@ static int compare_refs(const void *x, const void *y)
  * each file, so equal counts and every label of a found in b make the two
  * label sets equal. */
 static int match_labels(const candidates *a, const char *name_a, const candidates *b,
-                        const char *name_b, int64_t *scores_b, const sink *s)
+                        const char *name_b, int64_t *scores_b, cli_error *e)
 {
     if (a->count != b->count) {
-        return fail(s, DPSEL_ERANGE, "%s has %zu candidates but %s has %zu: audit needs the same labels",
-                    name_b, b->count, name_a, a->count);
+        return cli_fail(e, EXIT_BAD_INPUT,
+                        "%s has %zu candidates but %s has %zu: audit needs the same labels",
+                        name_b, b->count, name_a, a->count);
     }
     label_ref *refs = malloc(b->count * sizeof *refs);
     if (refs == NULL) {
-        return fail(s, DPSEL_ENOMEM, "out of memory for %zu candidates", b->count);
+        return cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory for %zu candidates", b->count);
     }
     for (size_t i = 0; i < b->count; i++) {
         refs[i] = &b->labels[i];
@@ -84,9 +66,10 @@ static int match_labels(const candidates *a, const char *name_a, const candidate
         const label_ref *found = bsearch(&key, refs, b->count, sizeof *refs, compare_refs);
         if (found == NULL) {
             char quoted[QUOTED_MAX];
-            status = fail(s, DPSEL_ERANGE, "%s: no candidate '%s' (%s:%zu): audit needs the same labels",
-                          name_b, printable(a->labels[i], 0, quoted, sizeof quoted), name_a,
-                          a->lines[i]);
+            status = cli_fail_at(e, EXIT_BAD_INPUT, name_b, 0,
+                                 "no candidate '%s' (%s:%zu): audit needs the same labels",
+                                 printable(a->labels[i], 0, quoted, sizeof quoted), name_a,
+                                 a->lines[i]);
         } else {
             scores_b[i] = b->scores[*found - b->labels];
         }
@@ -172,7 +155,7 @@ static void print_json(FILE *out, const options *o, const dpsel_params *p,
 }
 
 /* With --task: both histograms' scores, built in FILE_A's order. */
-static int build_task_scores(const options *o, pair *p, const sink *s)
+static int build_task_scores(const options *o, pair *p, cli_error *e)
 {
     size_t n = p->a->count;
     int rc = dpsel_task_scores(o->task, p->scores_a, n, p->scores_a);
@@ -180,12 +163,12 @@ static int build_task_scores(const options *o, pair *p, const sink *s)
         rc = dpsel_task_scores(o->task, p->scores_b, n, p->scores_b);
     }
     /* task_scores checked both files' counts: a failure here is a bug */
-    return rc == DPSEL_OK ? 0 : fail(s, DPSEL_EINTERNAL, "%s, %s: --task: %s", p->name_a,
-                                     p->name_b, dpsel_strerror(rc));
+    return rc == DPSEL_OK ? 0 : cli_fail(e, EXIT_CANNOT_COMPLETE, "%s, %s: --task: %s",
+                                         p->name_a, p->name_b, dpsel_strerror(rc));
 }
 
 static int audit_scores(const options *o, const dpsel_params *params, const pair *p,
-                        FILE *out, const sink *s)
+                        FILE *out, cli_error *e)
 {
     dpsel_audit_result result;
     char epsilon[EPSILON_TEXT];
@@ -194,7 +177,8 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
         rc = dpsel_params_epsilon(params, EPSILON_DIGITS, epsilon, sizeof epsilon);
     }
     if (rc != DPSEL_OK) {
-        return fail(s, rc, "%s, %s: audit: %s", p->name_a, p->name_b, dpsel_strerror(rc));
+        return cli_fail(e, exit_status_of_error(rc), "%s, %s: audit: %s", p->name_a, p->name_b,
+                        dpsel_strerror(rc));
     }
     const char *label = p->a->labels[result.output];
     if (o->json) {
@@ -210,20 +194,19 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
 
 int audit_print(const options *o, const dpsel_params *params, const candidates *a,
                 const char *name_a, const candidates *b, const char *name_b, FILE *out,
-                char *message, size_t message_size)
+                cli_error *e)
 {
-    sink s = { message, message_size };
     pair p = { a, name_a, name_b, calloc(a->count, sizeof *p.scores_a),
                calloc(a->count, sizeof *p.scores_b) };
     int status = p.scores_a == NULL || p.scores_b == NULL
-               ? fail(&s, DPSEL_ENOMEM, "out of memory for %zu candidates", a->count)
-               : match_labels(a, name_a, b, name_b, p.scores_b, &s);
+               ? cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory for %zu candidates", a->count)
+               : match_labels(a, name_a, b, name_b, p.scores_b, e);
     if (status == 0) {
         memcpy(p.scores_a, a->scores, a->count * sizeof *p.scores_a);
-        status = o->task_given ? build_task_scores(o, &p, &s) : 0;
+        status = o->task_given ? build_task_scores(o, &p, e) : 0;
     }
     if (status == 0) {
-        status = audit_scores(o, params, &p, out, &s);
+        status = audit_scores(o, params, &p, out, e);
     }
     free(p.scores_a);
     free(p.scores_b);

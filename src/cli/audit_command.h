@@ -1,12 +1,13 @@
 /* `dpsel audit`: the privacy loss between two neighbouring score files. */
-#ifndef DPSEL_CLI_AUDIT_H
-#define DPSEL_CLI_AUDIT_H
+#ifndef DPSEL_CLI_AUDIT_COMMAND_H
+#define DPSEL_CLI_AUDIT_COMMAND_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "input.h"
 #include "options.h"
+#include "status.h"
 
 /* Exit statuses of a completed audit (2 is bad input, as everywhere). */
 #define AUDIT_HOLDS 0
@@ -20,12 +21,11 @@
  * when the files are not neighbours for the parameters.  With --task,
  * a's and b's candidates hold the histograms' counts (task_scores checked
  * them and left them): the scores are built here, once b's rows are in a's
- * order.  On a problem writes one line into message and returns a negative
- * dpsel error code, with nothing written to out: DPSEL_ERANGE when the
- * labels differ (bad input), else the library's code (DPSEL_ENOMEM,
- * DPSEL_ETOOLARGE, DPSEL_EINTERNAL, ...). */
+ * order.  On a problem records one line in error and returns its exit
+ * status, with nothing written to out: EXIT_BAD_INPUT when the labels
+ * differ, else the status of the library's code (exit_status_of_error). */
 int audit_print(const options *o, const dpsel_params *params, const candidates *a,
                 const char *name_a, const candidates *b, const char *name_b, FILE *out,
-                char *message, size_t message_size);
+                cli_error *error);
 
 #endif

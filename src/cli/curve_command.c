@@ -9,13 +9,12 @@
  * correctly rounded to 17 digits.  Doubles serve only for the epsilon grid,
  * the search, and the derived display columns (ratio, bound, tails).
  */
-#include "curve.h"
+#include "curve_command.h"
 #include "text.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <mpfr.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,8 +41,7 @@ typedef struct {
     const options *opt;
     const candidates *cand;
     const char *file_name;
-    char *message;
-    size_t message_size;
+    cli_error *error;    /* every problem is bad input (status.h) */
     int64_t best;        /* the highest score */
     size_t best_count;   /* how many candidates have it */
 } curve;
@@ -60,17 +58,6 @@ typedef struct {
 } point;
 
 static const char *const mechanism_names[2] = { "pf", "em" };
-
-static int fail(const curve *c, const char *format, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(const curve *c, const char *format, ...)
-{
-    va_list args;
-    va_start(args, format);
-    vsnprintf(c->message, c->message_size, format, args);
-    va_end(args);
-    return -1;
-}
 
 static void point_free(point *p)
 {
@@ -124,8 +111,8 @@ static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechani
     }
     dpsel_pmf_free(pmf);
     if (rc != DPSEL_OK) {
-        return fail(c, "%s: %s pmf at epsilon %s: %s", c->file_name, mechanism_names[m],
-                    p->requested, dpsel_strerror(rc));
+        return cli_fail_at(c->error, EXIT_BAD_INPUT, c->file_name, 0, "%s pmf at epsilon %s: %s",
+                           mechanism_names[m], p->requested, dpsel_strerror(rc));
     }
     p->error_value[m] = strtod(p->error[m], NULL);
     p->tail[m] = tail;
@@ -146,8 +133,9 @@ static int point_compute(const curve *c, point *p, int first, int last)
         rc = dpsel_params_epsilon(&params, REALISED_DIGITS, p->realised, sizeof p->realised);
     }
     if (rc != DPSEL_OK) {
-        return fail(c, "%sepsilon '%s': %s", o->target != NULL ? "" : "--epsilons: ",
-                    printable(p->requested, 0, quoted, sizeof quoted), dpsel_strerror(rc));
+        return cli_fail(c->error, EXIT_BAD_INPUT, "%sepsilon '%s': %s",
+                        o->target != NULL ? "" : "--epsilons: ",
+                        printable(p->requested, 0, quoted, sizeof quoted), dpsel_strerror(rc));
     }
     p->bound = em_bound(c, &params);
     for (int m = first; m <= last; m++) {
@@ -177,7 +165,8 @@ static int nth_epsilon(const curve *c, unsigned i, char *out)
     size_t length = strcspn(item, ",");
     if (length >= REQUEST_TEXT) {
         char quoted[QUOTED_MAX];
-        return fail(c, "--epsilons: value too long: '%s'", printable(item, 0, quoted, sizeof quoted));
+        return cli_fail(c->error, EXIT_BAD_INPUT, "--epsilons: value too long: '%s'",
+                        printable(item, 0, quoted, sizeof quoted));
     }
     memcpy(out, item, length);
     out[length] = '\0';
@@ -261,8 +250,9 @@ static int try_epsilon(const curve *c, dpsel_mechanism m, double e, point *p, in
                        unsigned *points)
 {
     if (++*points > TARGET_MAX_POINTS) {
-        return fail(c, "%s: curve --target: no answer for %s within %d pmfs", c->file_name,
-                    mechanism_names[m], TARGET_MAX_POINTS);
+        return cli_fail_at(c->error, EXIT_BAD_INPUT, c->file_name, 0,
+                           "curve --target: no answer for %s within %d pmfs", mechanism_names[m],
+                           TARGET_MAX_POINTS);
     }
     memset(p, 0, sizeof *p);
     snprintf(p->requested, sizeof p->requested, "%.9g", e);
@@ -363,9 +353,10 @@ static int print_target(const curve *c, FILE *out)
     point best[2] = { { .error = { NULL, NULL } }, { .error = { NULL, NULL } } };
     int found[2];
     if (c->cand->count > TARGET_MAX_CANDIDATES) {
-        return fail(c, "%s: curve --target: %zu candidates, at most %d (each of the search's "
-                    "pmfs would take minutes); use --epsilons", c->file_name, c->cand->count,
-                    TARGET_MAX_CANDIDATES);
+        return cli_fail_at(c->error, EXIT_BAD_INPUT, c->file_name, 0,
+                           "curve --target: %zu candidates, at most %d (each of the search's "
+                           "pmfs would take minutes); use --epsilons", c->cand->count,
+                           TARGET_MAX_CANDIDATES);
     }
     for (int m = 0; m < 2; m++) {
         if (least_epsilon(c, (dpsel_mechanism)m, &best[m], &found[m]) != 0) {
@@ -395,48 +386,46 @@ static int print_target(const curve *c, FILE *out)
 }
 
 int curve_print(const options *o, const candidates *cand, const char *file_name,
-                FILE *out, char *message, size_t message_size)
+                FILE *out, cli_error *error)
 {
-    curve c = { o, cand, file_name, message, message_size, cand->scores[0], 0 };
+    curve c = { o, cand, file_name, error, cand->scores[0], 0 };
     for (size_t r = 0; r < cand->count; r++) {
         c.best = cand->scores[r] > c.best ? cand->scores[r] : c.best;
     }
     for (size_t r = 0; r < cand->count; r++) {
         c.best_count += cand->scores[r] == c.best;
     }
-    return o->target != NULL ? print_target(&c, out) : print_curve(&c, out);
+    int rc = o->target != NULL ? print_target(&c, out) : print_curve(&c, out);
+    return rc == 0 ? 0 : error->status;
 }
 
-int task_scores(const options *o, candidates *cand, const char *file_name,
-                char *message, size_t message_size)
+int task_scores(const options *o, candidates *cand, const char *file_name, cli_error *error)
 {
     if (!o->task_given) {
         return 0;
     }
     for (size_t r = 0; r < cand->count; r++) {
         if (cand->scores[r] < 0) {
-            snprintf(message, message_size, "%s:%zu: --task needs counts >= 0: '%" PRId64 "'",
-                     file_name, cand->lines[r], cand->scores[r]);
-            return -1;
+            return cli_fail_at(error, EXIT_BAD_INPUT, file_name, cand->lines[r],
+                           "--task needs counts >= 0: '%" PRId64 "'", cand->scores[r]);
         }
     }
     /* audit keeps the counts, to build the scores once both files' rows are
-     * in one order (audit.c): here they are only checked */
+     * in one order (audit_command.c): here they are only checked */
     int64_t *scores = o->cmd != COMMAND_AUDIT ? cand->scores
                     : calloc(cand->count, sizeof *scores);
     if (scores == NULL) {
-        snprintf(message, message_size, "%s: out of memory for %zu candidates", file_name,
-                 cand->count);
-        return -1;
+        return cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0, "out of memory for %zu candidates",
+                           cand->count);
     }
     int rc = dpsel_task_scores(o->task, cand->scores, cand->count, scores);
     if (scores != cand->scores) {
         free(scores);
     }
     if (rc != DPSEL_OK) {
-        snprintf(message, message_size, "%s: --task: the counts add up to more than %" PRId64
-                 " (%s)", file_name, INT64_MAX, dpsel_strerror(rc));
-        return -1;
+        return cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0,
+                           "--task: the counts add up to more than %" PRId64 " (%s)", INT64_MAX,
+                           dpsel_strerror(rc));
     }
     return 0;
 }
