@@ -111,7 +111,7 @@ static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechani
     }
     dpsel_pmf_free(pmf);
     if (rc != DPSEL_OK) {
-        return cli_fail_at(c->error, EXIT_BAD_INPUT, c->file_name, 0, "%s pmf at epsilon %s: %s",
+        return cli_fail_at(c->error, exit_status_of_error(rc), c->file_name, 0, "%s pmf at epsilon %s: %s",
                            mechanism_names[m], p->requested, dpsel_strerror(rc));
     }
     p->error_value[m] = strtod(p->error[m], NULL);
@@ -133,7 +133,7 @@ static int point_compute(const curve *c, point *p, int first, int last)
         rc = dpsel_params_epsilon(&params, REALISED_DIGITS, p->realised, sizeof p->realised);
     }
     if (rc != DPSEL_OK) {
-        return cli_fail(c->error, EXIT_BAD_INPUT, "%sepsilon '%s': %s",
+        return cli_fail(c->error, exit_status_of_error(rc), "%sepsilon '%s': %s",
                         o->target != NULL ? "" : "--epsilons: ",
                         printable(p->requested, 0, quoted, sizeof quoted), dpsel_strerror(rc));
     }
@@ -415,7 +415,7 @@ int task_scores(const options *o, candidates *cand, const char *file_name, cli_e
     int64_t *scores = o->cmd != COMMAND_AUDIT ? cand->scores
                     : calloc(cand->count, sizeof *scores);
     if (scores == NULL) {
-        return cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0, "out of memory for %zu candidates",
+        return cli_fail_at(error, EXIT_CANNOT_COMPLETE, file_name, 0, "out of memory for %zu candidates",
                            cand->count);
     }
     int rc = dpsel_task_scores(o->task, cand->scores, cand->count, scores);
