@@ -12,8 +12,13 @@
 
 PREFIX ?= /usr/local
 CC ?= cc
-VERSION := 0.1.0
-SOVERSION := 0
+# The version is written once, in include/dpsel.h (DPSEL_VERSION); the
+# shared library's SOVERSION is its major part.
+VERSION := $(shell sed -n '/define DPSEL_VERSION /s/.*"\(.*\)".*/\1/p' include/dpsel.h)
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+ifeq ($(VERSION),)
+$(error no DPSEL_VERSION "..." in include/dpsel.h)
+endif
 
 WARNINGS := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
             -Wmissing-prototypes -Wcast-qual -Wvla -Wundef

@@ -53,6 +53,8 @@
 extern "C" {
 #endif
 
+/* The version, written only here: the Makefile reads it (the shared
+ * library's SOVERSION is its major part, dpsel.pc gets it at install). */
 #define DPSEL_VERSION "0.1.0"
 
 /* Only the functions marked DPSEL_API are exported from the shared library. */
