@@ -139,10 +139,11 @@ fuzz: fuzz-build
 $(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(CLI_MODULES)
 	$(call quiet,CC,$< ($(notdir $@)))$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(CLI_MODULES) $(STATIC) $(LIBS) -lm
 
-# Frama-C WP on the verified core, then the check that a broken bound fails
-# (proofs/run.sh, proofs/mutation.sh).
+# Frama-C WP on the verified core, its table compared with proofs/results.md,
+# then the check that a broken bound fails (proofs/run.sh, proofs/mutation.sh).
+# UPDATE=1 rewrites proofs/results.md; FILE=src/core/race.c proves one module.
 proofs:
-	sh proofs/run.sh
+	FILE="$(FILE)" UPDATE="$(UPDATE)" sh proofs/run.sh
 
 exports: $(SHARED)
 	sh tests/exports.sh $(SHARED)
