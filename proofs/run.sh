@@ -126,10 +126,10 @@ else
         grep '^|' "$out/results.md" | cut -d'|' -f1-7 > "$out/got.md"
     fi
     if ! diff -u "$out/expected.md" "$out/got.md"; then
-        echo "proofs: FAILED: $what differs from proofs/results.md (-: committed, +: this run;" \
+        echo "proofs: FAILED: $what: not as in proofs/results.md (-: committed, +: this run;" \
              "make proofs UPDATE=1 records a deliberate change)" >&2
         exit 1
     fi
-    echo "proofs: $what matches proofs/results.md"
+    echo "proofs: $what: as in proofs/results.md"
 fi
 sh proofs/mutation.sh
