@@ -9,11 +9,28 @@
 #                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024)
 #   make install PREFIX=/usr/local
 #   make clean
+# A build prints one line per file (CC src/core/coin.c); V=1 prints the commands.
 
 PREFIX ?= /usr/local
+
+# $(call quiet,CC,file) before a command: prints "CC file" instead of the
+# command (V=1: the command).  Errors and warnings show either way.
+ifeq ($(V),1)
+Q :=
+quiet =
+else
+Q := @
+quiet = @printf '  %-3s %s\n' '$(1)' '$(2)';
+MAKEFLAGS += --no-print-directory
+endif
 CC ?= cc
-VERSION := 0.1.0
-SOVERSION := 0
+# The version is written once, in include/dpsel.h (DPSEL_VERSION); the
+# shared library's SOVERSION is its major part.
+VERSION := $(shell sed -n '/define DPSEL_VERSION /s/.*"\(.*\)".*/\1/p' include/dpsel.h)
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
+ifeq ($(VERSION),)
+$(error no DPSEL_VERSION "..." in include/dpsel.h)
+endif
 
 WARNINGS := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wformat=2 -Wstrict-prototypes \
             -Wmissing-prototypes -Wcast-qual -Wvla -Wundef
@@ -47,30 +64,30 @@ all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
 $(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*.h src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LTO) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(LTO) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
 
 $(BUILD)/src/cli/%.o: src/cli/%.c include/dpsel.h $(wildcard src/cli/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -fPIE -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -fPIE -c $< -o $@
 
 $(STATIC): $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LTO) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) -o $@ $^ $(LIBS)
-	ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so.$(SOVERSION)
-	ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) -o $@ $^ $(LIBS)
+	$(Q)ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so.$(SOVERSION)
+	$(Q)ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
-	$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the static library and may call its internal (core) functions,
 # and the tool's modules but its main.
 CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC) $(CLI_MODULES)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(CLI_MODULES) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
+	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(CLI_MODULES) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
 
 deps:
 	@sh .ci/install-deps
@@ -88,7 +105,7 @@ valgrind: $(TOOL)
 PEAK_RSS := $(BUILD)/tests/peak_rss
 $(PEAK_RSS): tests/tools/peak_rss.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -o $@ $<
 
 large-file: $(TOOL) $(PEAK_RSS)
 	sh tests/large-file.sh $(TOOL) $(PEAK_RSS)
@@ -100,7 +117,7 @@ large-file: $(TOOL) $(PEAK_RSS)
 SANITIZE_BUILD := $(BUILD)/sanitize
 SANITIZE_CC := clang -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 sanitize:
-	$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" LTO= \
+	$(call quiet,MAKE,$(SANITIZE_BUILD))$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(SANITIZE_BUILD)/dpsel $(SANITIZE_BUILD)/tests/dpsel-tests
 	sh tests/sanitize.sh $(SANITIZE_BUILD)
 
@@ -111,7 +128,7 @@ FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_HARNESSES := input params select stream rng
 fuzz-build:
-	$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
+	$(call quiet,MAKE,$(FUZZ_BUILD))$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)
 
 fuzz: fuzz-build
@@ -120,12 +137,13 @@ fuzz: fuzz-build
 # A harness links the library and the tool's modules (only in the sub-make
 # above, whose CC is clang with the fuzzer instrumentation).
 $(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(CLI_MODULES)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(CLI_MODULES) $(STATIC) $(LIBS) -lm
+	$(call quiet,CC,$< ($(notdir $@)))$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(CLI_MODULES) $(STATIC) $(LIBS) -lm
 
-# Frama-C WP on the verified core, then the check that a broken bound fails
-# (proofs/run.sh, proofs/mutation.sh).
+# Frama-C WP on the verified core, its table compared with proofs/results.md,
+# then the check that a broken bound fails (proofs/run.sh, proofs/mutation.sh).
+# UPDATE=1 rewrites proofs/results.md; FILE=src/core/race.c proves one module.
 proofs:
-	sh proofs/run.sh
+	FILE="$(FILE)" UPDATE="$(UPDATE)" sh proofs/run.sh
 
 exports: $(SHARED)
 	sh tests/exports.sh $(SHARED)
@@ -171,7 +189,7 @@ plots: all
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:
 # any option of bench_select, e.g. BENCH_ARGS="--n 1e3,1e5 --eps 1").
 $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
-	$(CC) $(ALL_CFLAGS) $(LTO) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
+	$(call quiet,CC,bench ($(notdir $@)))$(CC) $(ALL_CFLAGS) $(LTO) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
 
 bench: $(BUILD)/bench_select $(TOOL)
 	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) --cli $(TOOL) $(BENCH_ARGS)

@@ -172,6 +172,15 @@ static void time_contenders(const contender *list, size_t count, bench_case *c,
     }
 }
 
+/* Ends the benchmark when a random source could not be initialised. */
+static void random_source(int rc)
+{
+    if (rc != DPSEL_OK) {
+        fprintf(stderr, "bench: random source: %s\n", dpsel_strerror(rc));
+        exit(1);
+    }
+}
+
 /* The untimed pass: random bits drawn by dpsel (through a counting source
  * instead of the OS one) and the peak extra heap, over a few calls. */
 static void count_resources(const contender *list, size_t count, bench_case *c,
@@ -179,7 +188,7 @@ static void count_resources(const contender *list, size_t count, bench_case *c,
 {
     counting_source source = { .bits = 0 };
     dpsel_rng counting, *timed = c->rng;
-    dpsel_rng_init_custom(&counting, counting_bit, &source);
+    random_source(dpsel_rng_init_custom(&counting, counting_bit, &source));
     c->rng = &counting;
     for (size_t k = 0; k < count; k++) {
         unsigned runs = 0;
@@ -425,7 +434,7 @@ static void bench_selections(const settings *s, dpsel_selector *const *selectors
         exit(1);
     }
     dpsel_rng os;
-    dpsel_rng_init_os(&os);
+    random_source(dpsel_rng_init_os(&os));
     print_selection_header();
     for (size_t i = 0; i < s->n_count; i++) {
         for (int v = 0; v < VECTORS; v++) {

@@ -24,7 +24,9 @@
  *
  * Conventions (after libsodium):
  *   - every function that can fail returns an int: DPSEL_OK (0) on success, a
- *     negative DPSEL_E* code otherwise; dpsel_strerror() names it;
+ *     negative DPSEL_E* code otherwise; dpsel_strerror() names it; these
+ *     functions are marked DPSEL_WARN_UNUSED, so that a caller that ignores
+ *     the code gets a warning (GCC and clang: warn_unused_result);
  *   - on failure, output parameters are left untouched and nothing leaks;
  *   - an enum argument (mechanism, format, task) outside its listed values
  *     is DPSEL_ERANGE;
@@ -53,6 +55,8 @@
 extern "C" {
 #endif
 
+/* The version, written only here: the Makefile reads it (the shared
+ * library's SOVERSION is its major part, dpsel.pc gets it at install). */
 #define DPSEL_VERSION "0.1.0"
 
 /* Only the functions marked DPSEL_API are exported from the shared library. */
@@ -60,6 +64,14 @@ extern "C" {
 #define DPSEL_API __attribute__((visibility("default")))
 #else
 #define DPSEL_API
+#endif
+
+/* Marks the functions that return an error code: ignoring the code is a
+ * compiler warning (GCC, clang). */
+#if defined(__GNUC__)
+#define DPSEL_WARN_UNUSED __attribute__((warn_unused_result))
+#else
+#define DPSEL_WARN_UNUSED
 #endif
 
 /* ------------------------------------------------------------------ errors */
@@ -113,7 +125,7 @@ typedef struct {
  * lowest terms.  The gap cap is set to its default, the least C with
  * beta^C <= 2^-64 (at most DPSEL_GAP_CAP_MAX): clamping then moves no output
  * probability by more than n 2^-64. */
-DPSEL_API int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
                            uint64_t sensitivity, int monotonic);
 
 /* Parameters from a requested epsilon, given as a decimal string: digits with
@@ -126,17 +138,17 @@ DPSEL_API int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
  * Errors: DPSEL_ENULL; DPSEL_ERANGE (sensitivity 0, monotonic not 0/1);
  * DPSEL_EEPSILON (not such a string, zero, or so small that no base fits:
  * epsilon / (k D) below about 2^-64, k = 1 if monotonic, else 2). */
-DPSEL_API int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
                               uint64_t sensitivity, int monotonic);
 
 /* Replaces the gap cap: 1 <= gap_cap <= DPSEL_GAP_CAP_MAX, else DPSEL_ERANGE. */
-DPSEL_API int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap);
 
 /* The realised epsilon as a decimal string with `digits` significant digits
  * (1..100), rounded up: a rigorous upper bound.  buf receives at most
  * digits + 16 bytes including the final NUL; a smaller buf_size gives
  * DPSEL_ERANGE.  Also DPSEL_ENULL. */
-DPSEL_API int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
                          char *buf, size_t buf_size);
 
 /* ------------------------------------------------------------ random source */
@@ -195,19 +207,19 @@ typedef struct {
  * refused rather than shared.  Any failure of getrandom is reported as
  * DPSEL_ERANDOM by the call that needed the bits; there is no fallback,
  * and no path on which dpsel (or libsodium for it) aborts. */
-DPSEL_API int dpsel_rng_init_os(dpsel_rng *rng);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_init_os(dpsel_rng *rng);
 
 /* FOR TESTS AND REPRODUCIBLE AUDITS ONLY: a deterministic stream.  The same
  * seed always gives the same bits, so anyone holding the seed can recompute
  * the released choice: never use it for a real release.  The stream is
  * libsodium's ChaCha20 keyed with BLAKE2b-256 of the seed (1 to 64 bytes,
  * else DPSEL_ERANGE).  It lives in the struct: no allocation. */
-DPSEL_API int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_init_seeded(dpsel_rng *rng, const unsigned char *seed,
                           size_t seed_size);
 
 /* A caller-supplied bit source, e.g. to drive the samplers with chosen bit
  * strings in tests.  The samplers ask for bits one at a time. */
-DPSEL_API int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context);
 
 /* Erases the key and buffered bits and, for an OS source, releases its page
  * (a copy releases nothing: the original owns the page).  Takes a source
@@ -225,7 +237,7 @@ typedef struct dpsel_selector dpsel_selector;
 
 /* Builds a selector for `params` (copied).  DPSEL_ENULL, DPSEL_ERANGE
  * (params not valid), DPSEL_ENOMEM, DPSEL_EINEXACT. */
-DPSEL_API int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params);
 
 /* Frees a selector; safe on NULL. */
 DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
@@ -244,7 +256,7 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
  * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
  * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
  * rng), DPSEL_EUNLIKELY, DPSEL_EINTERNAL (a bug). */
-DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
                  const int64_t *scores, size_t n, dpsel_rng *rng,
                  size_t *index);
 
@@ -258,7 +270,7 @@ DPSEL_API int dpsel_select(const dpsel_selector *selector, dpsel_mechanism mecha
  * heads).  EM always runs 128 n trials of bitlen(C) coins each, where
  * dpsel_select's EM runs n / sum_r beta^g'_r trials on average (1 when all
  * scores are equal, at most n): 128 to 128 n times the work. */
-DPSEL_API int dpsel_select_hardened(const dpsel_selector *selector,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_hardened(const dpsel_selector *selector,
                                     dpsel_mechanism mechanism, const int64_t *scores,
                                     size_t n, dpsel_rng *rng, size_t *index);
 
@@ -290,7 +302,7 @@ typedef struct {
  * the race (its top power beta^(2^top) is not below 1/2, as with a gap cap
  * of 1 and beta >= 1/2): then use dpsel_select, which permutes.  On failure
  * *stream is left untouched. */
-DPSEL_API int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selector *selector,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selector *selector,
                                     int64_t best);
 
 /* Adds the next candidate's score.  Errors: DPSEL_ENULL; DPSEL_ERANGE when
@@ -299,7 +311,7 @@ DPSEL_API int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selecto
  * rng), DPSEL_EUNLIKELY.  Any error fails the stream for good: every later
  * dpsel_pf_stream_add and dpsel_pf_stream_finish returns DPSEL_ERANGE
  * until it is started again. */
-DPSEL_API int dpsel_pf_stream_add(dpsel_pf_stream *stream, int64_t score, dpsel_rng *rng);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_add(dpsel_pf_stream *stream, int64_t score, dpsel_rng *rng);
 
 /* Ends the selection: stores in *index the released position.  Errors:
  * DPSEL_ENULL; DPSEL_EEMPTY when no score was added; DPSEL_ERANGE when no
@@ -307,7 +319,7 @@ DPSEL_API int dpsel_pf_stream_add(dpsel_pf_stream *stream, int64_t score, dpsel_
  * were wrong: nothing is released), or the stream is not started, has
  * failed or is finished.  An error fails the stream, as above; on failure
  * *index is left untouched. */
-DPSEL_API int dpsel_pf_stream_finish(dpsel_pf_stream *stream, size_t *index);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_finish(dpsel_pf_stream *stream, size_t *index);
 
 /* --------------------------------------------------- exact distribution */
 
@@ -331,7 +343,7 @@ typedef struct dpsel_pmf dpsel_pmf;
  * DPSEL_ETOOLARGE.  Also DPSEL_ENULL,
  * DPSEL_EEMPTY, DPSEL_ERANGE (params not valid, n > 2^62), DPSEL_ENOMEM,
  * DPSEL_EINTERNAL (bounds not narrow enough: a bug). */
-DPSEL_API int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n);
 
 /* Frees a pmf; safe on NULL. */
@@ -352,11 +364,11 @@ typedef enum {
  * is the pmf's first request for them (see dpsel_pmf_new); DPSEL_ETOOLARGE
  * when they are beyond the size limits: never a possibly wrong digit.
  * Also DPSEL_ENULL, DPSEL_ENOMEM, DPSEL_EINTERNAL (a bug). */
-DPSEL_API int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
                           char **out);
 
 /* The expected error sum_r P(r) g_r, likewise. */
-DPSEL_API int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format,
                              char **out);
 
 /* The enclosure of the probability of candidate r (0 <= r < n): two new
@@ -364,11 +376,11 @@ DPSEL_API int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format
  * DPSEL_ERANGE) significant digits, so lo <= P(r) <= hi holds for the printed
  * decimals; release both with dpsel_string_free().  With 34 digits or more
  * the width stays below 1e-30 relative.  Also DPSEL_ENULL, DPSEL_ENOMEM. */
-DPSEL_API int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits,
                                  char **lo, char **hi);
 
 /* The enclosure of the expected error, likewise. */
-DPSEL_API int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits,
                                     char **lo, char **hi);
 
 /* Releases a string returned by dpsel; safe on NULL. */
@@ -391,12 +403,12 @@ typedef enum { DPSEL_TASK_MODE = 0, DPSEL_TASK_MEDIAN = 1 } dpsel_task;
  * be counts itself).  Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0),
  * DPSEL_ERANGE (an unknown task, a negative count, or counts adding up to
  * more than INT64_MAX). */
-DPSEL_API int dpsel_task_scores(dpsel_task task, const int64_t *counts, size_t n,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_task_scores(dpsel_task task, const int64_t *counts, size_t n,
                                 int64_t *scores);
 
 /* The sensitivity (1) and monotonicity (1 for MODE, 0 for MEDIAN) of the
  * task's scores, to pass to dpsel_params_*.  DPSEL_ENULL, DPSEL_ERANGE. */
-DPSEL_API int dpsel_task_params(dpsel_task task, uint64_t *sensitivity, int *monotonic);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_task_params(dpsel_task task, uint64_t *sensitivity, int *monotonic);
 
 /* ------------------------------------------------------------------ audit */
 
@@ -442,7 +454,7 @@ typedef struct {
  * computes both pmfs and fills *out.  Errors as dpsel_pmf_new: DPSEL_ENULL,
  * DPSEL_EEMPTY, DPSEL_ERANGE, DPSEL_ETOOLARGE (PF beyond 32768 candidates),
  * DPSEL_ENOMEM, DPSEL_EINTERNAL. */
-DPSEL_API int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
                           dpsel_mechanism mechanism, const int64_t *scores_a,
                           const int64_t *scores_b, size_t n);
 

@@ -15,8 +15,8 @@ const char *dpsel_strerror(int code)
     case DPSEL_ERANDOM: return "the random source failed";
     case DPSEL_EUNLIKELY: return "a rejection loop ran past its bound (probability < 2^-128): the random source is broken";
     case DPSEL_ETOOLARGE: return "the exact computation exceeds dpsel's size limits";
-    case DPSEL_EINEXACT: return "internal error: an exact operation was inexact";
-    case DPSEL_EINTERNAL: return "internal error: a parameter search did not converge";
+    case DPSEL_EINEXACT: return "internal error (a bug in dpsel): an exact operation was inexact";
+    case DPSEL_EINTERNAL: return "internal error (a bug in dpsel): an internal consistency check failed";
     default: return "unknown error";
     }
 }
