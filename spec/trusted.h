@@ -21,23 +21,23 @@
     ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
     ensures \result == DPSEL_OK ==> *bit <= 1;
 */
-int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit);
+int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit);
 
-/* The bits dpsel_rng_bit would give, read while they are 0: stops after
+/* The bits dpsel_internal_rng_bit would give, read while they are 0: stops after
  * limit zeros or after the first 1, which is consumed.  *zeros is the number
  * of zeros read, so *zeros < limit means a 1 was read.  Assumed as for
- * dpsel_rng_bit, and that it consumes exactly the bits of the equivalent loop
- * of dpsel_rng_bit calls (tests/test_rng_bits.c). */
+ * dpsel_internal_rng_bit, and that it consumes exactly the bits of the equivalent loop
+ * of dpsel_internal_rng_bit calls (tests/test_rng_bits.c). */
 /*@ requires \valid(rng) && \valid(zeros) && \separated(rng, zeros);
     assigns *rng, *zeros;
     ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
     ensures \result == DPSEL_OK ==> *zeros <= limit;
 */
-int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
+int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
 
-/* The next count bits dpsel_rng_bit would give, as an integer whose most
- * significant bit is the first read.  Assumed as for dpsel_rng_bit, and that
- * it consumes exactly the bits of count dpsel_rng_bit calls
+/* The next count bits dpsel_internal_rng_bit would give, as an integer whose most
+ * significant bit is the first read.  Assumed as for dpsel_internal_rng_bit, and that
+ * it consumes exactly the bits of count dpsel_internal_rng_bit calls
  * (tests/test_rng_bits.c). */
 /*@ requires \valid(rng) && \valid(value) && \separated(rng, value);
     requires count <= 63;
@@ -45,6 +45,6 @@ int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
     ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
     ensures \result == DPSEL_OK ==> *value < pow2(count);
 */
-int dpsel_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value);
+int dpsel_internal_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value);
 
 #endif

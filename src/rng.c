@@ -2,13 +2,13 @@
  * Random sources: the OS CSPRNG (getrandom), a seeded ChaCha20 stream for
  * tests and reproducible audits (libsodium), and caller-supplied bit sources.
  * The samplers read them through three functions that consume the same bit
- * stream, most significant bit of each byte first: dpsel_rng_bit() (one bit),
- * dpsel_rng_zeros() (a run of zeros and the 1 that ends it) and
- * dpsel_rng_bits() (count bits as an integer).  On an OS or seeded source
+ * stream, most significant bit of each byte first: dpsel_internal_rng_bit() (one bit),
+ * dpsel_internal_rng_zeros() (a run of zeros and the 1 that ends it) and
+ * dpsel_internal_rng_bits() (count bits as an integer).  On an OS or seeded source
  * the last two take whole runs of the current 64-bit word; on a custom
- * source they go through dpsel_rng_bit().  Either way they read exactly the
+ * source they go through dpsel_internal_rng_bit().  Either way they read exactly the
  * bits, and report exactly the errors, of the equivalent loop of
- * dpsel_rng_bit() calls (spec/trusted.h, tests/test_rng_bits.c).
+ * dpsel_internal_rng_bit() calls (spec/trusted.h, tests/test_rng_bits.c).
  *
  * What a hostile caller can do to a source, and what each read does about
  * it (spec/trusted-base.md, "Fork, copies and threads"):
@@ -362,7 +362,7 @@ HOT int bits_from_buffer(int kind, dpsel_rng_state_ *s, unsigned count, uint64_t
     return rc;
 }
 
-int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
+int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit)
 {
     if (rng->kind_ == RNG_CUSTOM) {
         return custom_bit(rng, bit);
@@ -379,13 +379,13 @@ int dpsel_rng_bit(dpsel_rng *rng, unsigned *bit)
     return rc;
 }
 
-/* dpsel_rng_zeros as the loop of dpsel_rng_bit calls it stands for. */
+/* dpsel_internal_rng_zeros as the loop of dpsel_internal_rng_bit calls it stands for. */
 static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 {
     uint64_t count = 0;
     while (count < limit) {
         unsigned bit;
-        int rc = dpsel_rng_bit(rng, &bit);
+        int rc = dpsel_internal_rng_bit(rng, &bit);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -398,7 +398,7 @@ static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
     return DPSEL_OK;
 }
 
-/* dpsel_rng_zeros on a buffered source: the run of zeros in the unread bits
+/* dpsel_internal_rng_zeros on a buffered source: the run of zeros in the unread bits
  * of the current word is found with one count of leading zeros. */
 HOT int zeros_from_buffer(int kind, dpsel_rng_state_ *s, uint64_t limit, uint64_t *zeros)
 {
@@ -437,20 +437,20 @@ HOT int zeros_from_buffer(int kind, dpsel_rng_state_ *s, uint64_t limit, uint64_
 
 /* A custom, copied or wiped source goes bit by bit: the first bit asked of
  * it fails, and what asks for no bit succeeds, as the loop would. */
-int dpsel_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
+int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
 {
     dpsel_rng_state_ *s = buffered_state(rng);
     return s == NULL ? zeros_bit_by_bit(rng, limit, zeros)
                      : zeros_from_buffer(rng->kind_, s, limit, zeros);
 }
 
-/* dpsel_rng_bits as the loop of dpsel_rng_bit calls it stands for. */
+/* dpsel_internal_rng_bits as the loop of dpsel_internal_rng_bit calls it stands for. */
 static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
 {
     uint64_t read = 0;
     for (unsigned i = 0; i < count; i++) {
         unsigned bit;
-        int rc = dpsel_rng_bit(rng, &bit);
+        int rc = dpsel_internal_rng_bit(rng, &bit);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -460,7 +460,7 @@ static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
     return DPSEL_OK;
 }
 
-int dpsel_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value)
+int dpsel_internal_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value)
 {
     if (count >= WORD_BITS) {
         return DPSEL_ERANDOM;  /* outside the contract: never a partial word */

@@ -1,6 +1,7 @@
-/* dpsel_rng_zeros and dpsel_rng_bits against the loops of dpsel_rng_bit calls
- * they stand for (spec/trusted.h): the same values, the same bits consumed
- * (the bits that follow agree), the same errors. */
+/* dpsel_internal_rng_zeros and dpsel_internal_rng_bits against the loops of
+ * dpsel_internal_rng_bit calls they stand for (spec/trusted.h): the same
+ * values, the same bits consumed (the bits that follow agree), the same
+ * errors. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
@@ -35,7 +36,7 @@ static int biased_bit(void *context, unsigned *bit)
 }
 
 /* Two sources in the same state: `fast` is read by the function under test,
- * `slow` by the loop of dpsel_rng_bit calls. */
+ * `slow` by the loop of dpsel_internal_rng_bit calls. */
 typedef struct {
     dpsel_rng fast, slow;
     biased_source fast_bits, slow_bits;
@@ -60,7 +61,7 @@ static int zeros_bit_by_bit(dpsel_rng *rng, uint64_t limit, uint64_t *zeros)
     uint64_t count = 0;
     for (; count < limit; count++) {
         unsigned bit;
-        int rc = dpsel_rng_bit(rng, &bit);
+        int rc = dpsel_internal_rng_bit(rng, &bit);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -77,7 +78,7 @@ static int bits_bit_by_bit(dpsel_rng *rng, unsigned count, uint64_t *value)
     uint64_t read = 0;
     for (unsigned i = 0; i < count; i++) {
         unsigned bit;
-        int rc = dpsel_rng_bit(rng, &bit);
+        int rc = dpsel_internal_rng_bit(rng, &bit);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -92,8 +93,8 @@ static void expect_same_position(twin *t, unsigned count, const char *after)
 {
     for (unsigned i = 0; i < count; i++) {
         unsigned fast, slow;
-        cr_assert_eq(dpsel_rng_bit(&t->fast, &fast), DPSEL_OK);
-        cr_assert_eq(dpsel_rng_bit(&t->slow, &slow), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bit(&t->fast, &fast), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bit(&t->slow, &slow), DPSEL_OK);
         cr_assert_eq(fast, slow, "bit %u after %s differs", i, after);
     }
 }
@@ -101,7 +102,7 @@ static void expect_same_position(twin *t, unsigned count, const char *after)
 static void check_zeros(twin *t, uint64_t limit)
 {
     uint64_t fast = UINT64_MAX, slow = UINT64_MAX - 1;
-    cr_assert_eq(dpsel_rng_zeros(&t->fast, limit, &fast), DPSEL_OK);
+    cr_assert_eq(dpsel_internal_rng_zeros(&t->fast, limit, &fast), DPSEL_OK);
     cr_assert_eq(zeros_bit_by_bit(&t->slow, limit, &slow), DPSEL_OK);
     cr_assert_eq(fast, slow, "zeros(limit %llu): %llu, the loop %llu", (unsigned long long)limit,
                  (unsigned long long)fast, (unsigned long long)slow);
@@ -111,13 +112,13 @@ static void check_zeros(twin *t, uint64_t limit)
 static void check_bits(twin *t, unsigned count)
 {
     uint64_t fast = UINT64_MAX, slow = UINT64_MAX - 1;
-    cr_assert_eq(dpsel_rng_bits(&t->fast, count, &fast), DPSEL_OK);
+    cr_assert_eq(dpsel_internal_rng_bits(&t->fast, count, &fast), DPSEL_OK);
     cr_assert_eq(bits_bit_by_bit(&t->slow, count, &slow), DPSEL_OK);
     cr_assert_eq(fast, slow, "bits(%u): %llx, the loop %llx", count,
                  (unsigned long long)fast, (unsigned long long)slow);
 }
 
-/* A limit for dpsel_rng_zeros: the edges, small ones, and any 64-bit one. */
+/* A limit for dpsel_internal_rng_zeros: the edges, small ones, and any 64-bit one. */
 static uint64_t some_limit(uint64_t *state)
 {
     static const uint64_t edges[] = { 0, 1, 7, 8, 9, 63, 64, 65, 100, 1000, UINT64_MAX };
@@ -205,7 +206,7 @@ Test(rng_bits, os_source_matches_the_bit_loops_within_a_buffer)
     uint64_t state = 9;
     cr_assert_eq(dpsel_rng_init_os(&t.fast), DPSEL_OK);
     cr_assert_eq(dpsel_rng_init_os(&t.slow), DPSEL_OK);
-    cr_assert_eq(dpsel_rng_bit(&t.fast, &bit), DPSEL_OK);  /* fills the buffer */
+    cr_assert_eq(dpsel_internal_rng_bit(&t.fast, &bit), DPSEL_OK);  /* fills the buffer */
     *t.slow.os_state_ = *t.fast.os_state_;
     while (t.fast.os_state_->buffer_left_ > 16) {
         uint64_t r = next_random(&state);
@@ -242,7 +243,7 @@ Test(rng_bits, failing_custom_source_gives_erandom)
             failing_source f = { k, 0 };
             uint64_t out = 12345;
             cr_assert_eq(dpsel_rng_init_custom(&rng, zero_then_fail, &f), DPSEL_OK);
-            int rc = dpsel_rng_zeros(&rng, asked, &out);
+            int rc = dpsel_internal_rng_zeros(&rng, asked, &out);
             if (asked < k) {
                 cr_expect_eq(rc, DPSEL_OK);
                 cr_expect_eq(out, asked);
@@ -256,7 +257,7 @@ Test(rng_bits, failing_custom_source_gives_erandom)
             out = 12345;
             cr_assert_eq(dpsel_rng_init_custom(&rng, zero_then_fail, &f), DPSEL_OK);
             if (asked <= 63) {
-                rc = dpsel_rng_bits(&rng, asked, &out);
+                rc = dpsel_internal_rng_bits(&rng, asked, &out);
                 cr_expect_eq(rc, asked < k ? DPSEL_OK : DPSEL_ERANDOM,
                              "bits(%u), failing at bit %u", asked, k);
                 cr_expect_eq(out, asked < k ? 0 : 12345);
@@ -273,27 +274,27 @@ static int bit_two(void *context, unsigned *bit)
     return 0;
 }
 
-/* A bit out of range, and a wiped source: errors, as from dpsel_rng_bit;
+/* A bit out of range, and a wiped source: errors, as from dpsel_internal_rng_bit;
  * nothing asked reads nothing, as the loops. */
 Test(rng_bits, bad_and_wiped_sources_give_erandom)
 {
     dpsel_rng rng;
     uint64_t out = 7;
     cr_assert_eq(dpsel_rng_init_custom(&rng, bit_two, NULL), DPSEL_OK);
-    cr_expect_eq(dpsel_rng_zeros(&rng, 5, &out), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_bits(&rng, 5, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_zeros(&rng, 5, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_bits(&rng, 5, &out), DPSEL_ERANDOM);
     cr_expect_eq(out, 7);
 
     rng = seeded_rng(3);
     dpsel_rng_wipe(&rng);
-    cr_expect_eq(dpsel_rng_zeros(&rng, 1, &out), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_zeros(&rng, UINT64_MAX, &out), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_bits(&rng, 1, &out), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_bits(&rng, 63, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_zeros(&rng, 1, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_zeros(&rng, UINT64_MAX, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_bits(&rng, 1, &out), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_bits(&rng, 63, &out), DPSEL_ERANDOM);
     cr_expect_eq(out, 7);
-    cr_expect_eq(dpsel_rng_zeros(&rng, 0, &out), DPSEL_OK);
+    cr_expect_eq(dpsel_internal_rng_zeros(&rng, 0, &out), DPSEL_OK);
     cr_expect_eq(out, 0);
     out = 7;
-    cr_expect_eq(dpsel_rng_bits(&rng, 0, &out), DPSEL_OK);
+    cr_expect_eq(dpsel_internal_rng_bits(&rng, 0, &out), DPSEL_OK);
     cr_expect_eq(out, 0);
 }

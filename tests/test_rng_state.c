@@ -27,7 +27,7 @@ static int try_read_words(dpsel_rng *rng, draws *out)
 {
     int rc = DPSEL_OK;
     for (size_t i = 0; i < WORDS && rc == DPSEL_OK; i++) {
-        rc = dpsel_rng_bits(rng, 63, &out->word[i]);
+        rc = dpsel_internal_rng_bits(rng, 63, &out->word[i]);
     }
     return rc;
 }
@@ -79,7 +79,7 @@ static void used_os_source(dpsel_rng *rng)
 {
     uint64_t value;
     cr_assert_eq(dpsel_rng_init_os(rng), DPSEL_OK);
-    cr_assert_eq(dpsel_rng_bits(rng, 5, &value), DPSEL_OK);
+    cr_assert_eq(dpsel_internal_rng_bits(rng, 5, &value), DPSEL_OK);
 }
 
 Test(rng_fork, parent_and_child_share_no_bit)
@@ -228,7 +228,7 @@ Test(rng_fork, selections_after_fork_differ)
 static int read_from_copy_by_value(dpsel_rng copy)
 {
     uint64_t value;
-    return dpsel_rng_bits(&copy, 63, &value);
+    return dpsel_internal_rng_bits(&copy, 63, &value);
 }
 
 Test(rng_copy, a_copy_of_an_os_source_gives_no_bits)
@@ -241,9 +241,9 @@ Test(rng_copy, a_copy_of_an_os_source_gives_no_bits)
     memcpy(heap, &rng, sizeof rng);
     uint64_t value = 7;
     unsigned bit = 7;
-    cr_expect_eq(dpsel_rng_bits(&assigned, 63, &value), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_zeros(heap, 64, &value), DPSEL_ERANDOM);
-    cr_expect_eq(dpsel_rng_bit(heap, &bit), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_bits(&assigned, 63, &value), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_zeros(heap, 64, &value), DPSEL_ERANDOM);
+    cr_expect_eq(dpsel_internal_rng_bit(heap, &bit), DPSEL_ERANDOM);
     cr_expect_eq(read_from_copy_by_value(rng), DPSEL_ERANDOM);
     cr_expect_eq(value, 7);
     cr_expect_eq(bit, 7);
@@ -265,7 +265,7 @@ Test(rng_copy, a_copy_of_an_os_source_gives_no_bits)
     dpsel_rng_wipe(&assigned);
     dpsel_rng_wipe(heap);
     free(heap);
-    cr_expect_eq(dpsel_rng_bits(&rng, 63, &value), DPSEL_OK);
+    cr_expect_eq(dpsel_internal_rng_bits(&rng, 63, &value), DPSEL_OK);
     cr_expect_eq(dpsel_select(selector, DPSEL_PF, scores, 3, &rng, &index), DPSEL_OK);
     cr_expect_lt(index, 3);
     dpsel_selector_free(selector);
@@ -292,7 +292,7 @@ Test(rng_copy, a_copy_of_a_seeded_source_replays_it)
 {
     dpsel_rng rng = seeded_rng(5);
     uint64_t first;
-    cr_assert_eq(dpsel_rng_bits(&rng, 7, &first), DPSEL_OK);
+    cr_assert_eq(dpsel_internal_rng_bits(&rng, 7, &first), DPSEL_OK);
     dpsel_rng copy = rng;
     draws a, b;
     read_words(&rng, &a);
@@ -307,9 +307,10 @@ static void expect_refused(dpsel_rng *rng, const char *what)
 {
     uint64_t value = 7;
     unsigned bit = 7;
-    cr_expect_eq(dpsel_rng_bit(rng, &bit), DPSEL_ERANDOM, "%s: bit", what);
-    cr_expect_eq(dpsel_rng_bits(rng, 63, &value), DPSEL_ERANDOM, "%s: bits", what);
-    cr_expect_eq(dpsel_rng_zeros(rng, UINT64_MAX, &value), DPSEL_ERANDOM, "%s: zeros", what);
+    cr_expect_eq(dpsel_internal_rng_bit(rng, &bit), DPSEL_ERANDOM, "%s: bit", what);
+    cr_expect_eq(dpsel_internal_rng_bits(rng, 63, &value), DPSEL_ERANDOM, "%s: bits", what);
+    cr_expect_eq(dpsel_internal_rng_zeros(rng, UINT64_MAX, &value), DPSEL_ERANDOM, "%s: zeros",
+                 what);
     cr_expect_eq(value, 7, "%s", what);
     cr_expect_eq(bit, 7, "%s", what);
 }
@@ -333,7 +334,7 @@ Test(rng_state, a_broken_invariant_is_an_error_never_a_read_outside)
         dpsel_rng os, seeded = seeded_rng(9);
         used_os_source(&os);
         uint64_t value;
-        cr_assert_eq(dpsel_rng_bits(&seeded, 5, &value), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bits(&seeded, 5, &value), DPSEL_OK);
         break_state(os.os_state_, how);
         break_state(&seeded.seeded_, how);
         expect_refused(&os, "OS");
@@ -358,8 +359,8 @@ static void *race_reads(void *arg)
     for (unsigned i = 0; i < RACING_READS; i++) {
         uint64_t value = 0;
         unsigned count = i % 64;
-        int rc = i % 3 == 0 ? dpsel_rng_zeros(r->rng, i % 200, &value)
-                            : dpsel_rng_bits(r->rng, count % 64 == 0 ? 1 : count, &value);
+        int rc = i % 3 == 0 ? dpsel_internal_rng_zeros(r->rng, i % 200, &value)
+                            : dpsel_internal_rng_bits(r->rng, count % 64 == 0 ? 1 : count, &value);
         if (rc != DPSEL_OK && rc != DPSEL_ERANDOM) {
             r->bad++;
         }
@@ -411,11 +412,11 @@ Test(rng_state, used_bits_are_not_kept)
     uint64_t value;
     for (unsigned i = 0; i < 3000; i++) {
         unsigned count = 1 + i % 63;
-        cr_assert_eq(dpsel_rng_bits(&os, count, &value), DPSEL_OK);
-        cr_assert_eq(dpsel_rng_bits(&seeded, count, &value), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bits(&os, count, &value), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bits(&seeded, count, &value), DPSEL_OK);
         expect_only_unread_bits(os.os_state_);
         expect_only_unread_bits(&seeded.seeded_);
-        cr_assert_eq(dpsel_rng_zeros(&os, i % 70, &value), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_zeros(&os, i % 70, &value), DPSEL_OK);
         expect_only_unread_bits(os.os_state_);
     }
     dpsel_rng_wipe(&os);

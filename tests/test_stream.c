@@ -55,7 +55,7 @@ Test(stream, same_bits_same_index_as_the_array_race)
     dpsel_rng fill = seeded_rng(7);
     for (size_t i = 0; i < 1000; i++) {
         uint64_t bits = 0;
-        cr_assert_eq(dpsel_rng_bits(&fill, 10, &bits), DPSEL_OK);
+        cr_assert_eq(dpsel_internal_rng_bits(&fill, 10, &bits), DPSEL_OK);
         uniform[i] = (int64_t)bits;
     }
     size_t differ = 0;
@@ -75,8 +75,8 @@ Test(stream, same_bits_same_index_as_the_array_race)
                              b, v, seed);
                 /* and the same bits were read: the next ones agree */
                 uint64_t next_a = 0, next_s = 0;
-                cr_assert_eq(dpsel_rng_bits(&a, 63, &next_a), DPSEL_OK);
-                cr_assert_eq(dpsel_rng_bits(&s, 63, &next_s), DPSEL_OK);
+                cr_assert_eq(dpsel_internal_rng_bits(&a, 63, &next_a), DPSEL_OK);
+                cr_assert_eq(dpsel_internal_rng_bits(&s, 63, &next_s), DPSEL_OK);
                 cr_expect_eq(next_a, next_s, "base %zu, vector %zu, seed %" PRIu64, b, v, seed);
                 differ += from_array != 0;
             }

@@ -41,7 +41,7 @@ static int counting_bit(void *context, unsigned *bit)
 {
     counting_source *c = context;
     c->bits++;
-    return dpsel_rng_bit(c->inner, bit) == DPSEL_OK ? 0 : 1;
+    return dpsel_internal_rng_bit(c->inner, bit) == DPSEL_OK ? 0 : 1;
 }
 
 /* Largest number of bits whose count the exact layer records; a string

@@ -24,7 +24,7 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
      * digits are read as one run: a 1 among them means u is larger. */
     uint64_t lead = t->lead - scale;
     uint64_t zeros;
-    int rc = dpsel_rng_zeros(rng, lead, &zeros);
+    int rc = dpsel_internal_rng_zeros(rng, lead, &zeros);
     if (rc != DPSEL_OK) {
         return rc;
     }
@@ -38,7 +38,7 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
         loop variant t->ndigits - i;
     */
     for (uint64_t i = 0; i < t->ndigits; i++) {
-        rc = dpsel_rng_bit(rng, &u);
+        rc = dpsel_internal_rng_bit(rng, &u);
         if (rc != DPSEL_OK) {
             return rc;
         }

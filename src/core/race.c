@@ -20,7 +20,7 @@ int dpsel_core_odds_round(dpsel_rng *rng, const dpsel_dyadic *w, unsigned *outco
 {
     /* 0 with probability 1/2, 1 with probability w/2, else again. */
     unsigned bit;
-    int rc = dpsel_rng_bit(rng, &bit);
+    int rc = dpsel_internal_rng_bit(rng, &bit);
     if (rc != DPSEL_OK || bit == 0) {
         *outcome = 0;
         return rc;

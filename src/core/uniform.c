@@ -71,7 +71,7 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
     /* Invariant: c is uniform in [0, v) given everything drawn so far, and
      * c < v < k before each doubling run, so 2v and 2c + 1 fit in 64 bits.
      * A doubling run (v = 2v, c = 2c + bit until v >= k) reads its bits in
-     * one dpsel_rng_bits call. */
+     * one dpsel_internal_rng_bits call. */
     uint64_t v = 1;
     uint64_t c = 0;
     if (k == 1) {
@@ -87,7 +87,7 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
         unsigned m = doublings(v, k);
         uint64_t bits;
-        int rc = dpsel_rng_bits(rng, m, &bits);
+        int rc = dpsel_internal_rng_bits(rng, m, &bits);
         if (rc != DPSEL_OK) {
             return rc;
         }

@@ -101,17 +101,17 @@ static void read_from(reader *r, dpsel_rng *rng, unsigned operation)
     unsigned bit = 0;
     int rc;
     if (operation == 0) {
-        rc = dpsel_rng_bit(rng, &bit);
+        rc = dpsel_internal_rng_bit(rng, &bit);
         FUZZ_CHECK(rc != DPSEL_OK || bit <= 1);
     } else if (operation == 1) {
         unsigned byte = read_byte(r);
         uint64_t limit = byte == 255 ? UINT64_MAX : byte;
-        rc = dpsel_rng_zeros(rng, limit, &value);
+        rc = dpsel_internal_rng_zeros(rng, limit, &value);
         FUZZ_CHECK(rc != DPSEL_OK || value <= limit);
         refused = refused && limit > 0;
     } else {
         unsigned count = read_byte(r) % 70;
-        rc = dpsel_rng_bits(rng, count, &value);
+        rc = dpsel_internal_rng_bits(rng, count, &value);
         FUZZ_CHECK(rc != DPSEL_OK || (count < 64 && value >> count == 0));
         refused = refused && count > 0;
     }
