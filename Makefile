@@ -40,8 +40,9 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CFLAGS) -Iinclude -Ispec
 LDHARDENING := -Wl,-z,relro,-z,now
 # Link-time optimisation lets the samplers inline the random source's bit
-# readers (src/rng.c) across files; fat objects keep libdpsel.a usable by any
-# linker.  The clang builds (sanitize, fuzz) set LTO to nothing.
+# readers (src/rng.c) across files; fat objects also hold plain code, which the
+# tests link without LTO (from the internal archive, below).  The clang builds
+# (sanitize, fuzz) set LTO to nothing.
 LTO ?= -flto=auto -ffat-lto-objects
 LIBS := -lmpfr -lgmp -lsodium
 
@@ -70,7 +71,27 @@ $(BUILD)/src/cli/%.o: src/cli/%.c include/dpsel.h $(wildcard src/cli/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -fPIE -c $< -o $@
 
-$(STATIC): $(LIB_OBJ)
+# libdpsel.a defines the API alone, as the shared library exports it: its one
+# member is the partial link (-r) of the library's objects, where
+# --localize-hidden makes every hidden (internal) symbol local.  With LTO the
+# link optimises them as for the shared library (-flinker-output=dyn), so that
+# internal functions are inlined across files as there: the rng's bit readers
+# into the samplers (nolto-rel keeps them global and out of line).  Without
+# LTO (the clang builds) ld joins the objects.
+PRELINK = $(if $(LTO),$(CC) $(CFLAGS) $(LTO) -nostdlib -flinker-output=dyn -r,$(LD) -r)
+PRELINKED := $(BUILD)/libdpsel.o
+$(PRELINKED): $(LIB_OBJ)
+	$(call quiet,LD,$@)$(PRELINK) -o $@ $^
+	$(Q)objcopy --localize-hidden $@
+
+$(STATIC): $(PRELINKED)
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $<
+
+# The tests and the fuzz harnesses call internal functions: they link the
+# library's objects themselves, from an archive that is never installed.
+INTERNAL := $(BUILD)/libdpsel-internal.a
+$(INTERNAL): $(LIB_OBJ)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
@@ -82,12 +103,13 @@ $(SHARED): $(LIB_OBJ)
 $(TOOL): $(CLI_OBJ) $(STATIC)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
-# Tests link the static library and may call its internal (core) functions,
-# and the tool's modules but its main.
+# Tests link the library's objects (the internal archive: they may call its
+# internal functions) and the tool's modules but its main.
 CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
-$(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(STATIC) $(CLI_MODULES)
+$(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(INTERNAL) $(CLI_MODULES)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) $(CLI_MODULES) $(STATIC) -lcriterion $(LIBS) -lm -lpthread
+	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) \
+	    $(CLI_MODULES) $(INTERNAL) -lcriterion $(LIBS) -lm -lpthread
 
 deps:
 	@sh .ci/install-deps
@@ -134,10 +156,12 @@ fuzz-build:
 fuzz: fuzz-build
 	sh tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
-# A harness links the library and the tool's modules (only in the sub-make
-# above, whose CC is clang with the fuzzer instrumentation).
-$(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(STATIC) $(CLI_MODULES)
-	$(call quiet,CC,$< ($(notdir $@)))$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(CLI_MODULES) $(STATIC) $(LIBS) -lm
+# A harness links the library's objects (the internal archive) and the tool's
+# modules (only in the sub-make above, whose CC is clang with the fuzzer
+# instrumentation).
+$(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(INTERNAL) $(CLI_MODULES)
+	$(call quiet,CC,$< ($(notdir $@)))$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -Isrc -o $@ $< \
+	    $(CLI_MODULES) $(INTERNAL) $(LIBS) -lm
 
 # Frama-C WP on the verified core, its table compared with proofs/results.md,
 # then the check that a broken bound fails (proofs/run.sh, proofs/mutation.sh).
