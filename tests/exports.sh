@@ -1,21 +1,52 @@
 #!/bin/sh
-# The shared library exports dpsel_ functions only, every function the header
-# marks DPSEL_API among them, and has its SONAME.
+# What the libraries give their users (`make exports`):
+#   sh tests/exports.sh SHARED STATIC
+# - the shared library exports dpsel_ functions only, every function the
+#   header marks DPSEL_API among them, and has its SONAME;
+# - the static library defines exactly the DPSEL_API functions as global
+#   symbols: its internal functions are local (see the Makefile).
+# Prints one line per failed check, then "N passed, N failed".
 set -eu
-lib=$1
+shared=$1
+static=$2
 header=$(dirname "$0")/../include/dpsel.h
-exported=$(nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }')
-bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /[TDBR]/ && $3 !~ /^dpsel_/ { print $3 }')
 declared=$(grep -o '^DPSEL_API [^(]*(' "$header" | sed 's/.*[ *]\([a-z_0-9]*\)($/\1/')
-missing=
-for name in $declared; do
-    printf '%s\n' "$exported" | grep -qx "$name" || missing="$missing $name"
-done
-soname=$(objdump -p "$lib" | awk '/SONAME/ { print $2 }')
-if [ -n "$bad" ] || [ -n "$missing" ] || [ "$soname" != "libdpsel.so.0" ]; then
-    echo "exports: unexpected symbols: $bad; not exported:$missing; SONAME: $soname"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-echo "exports: $(printf '%s\n' "$exported" | grep -c '^dpsel_') dpsel_ functions ($(printf '%s\n' "$declared" | wc -l) declared DPSEL_API), SONAME $soname"
-echo "1 passed, 0 failed"
+passed=0
+failed=0
+# check NAME PROBLEMS: the check NAME passes when PROBLEMS is empty.
+check() {
+    if [ -z "$2" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "exports: $1: $2"
+    fi
+}
+# problem WHAT NAMES: "WHAT: NAMES; " on one line, nothing when NAMES is empty.
+problem() {
+    [ -z "$2" ] || printf '%s: %s; ' "$1" "$(printf '%s\n' "$2" | paste -s -d ' ' -)"
+}
+# not_in LIST OTHER: the names of LIST that are not in OTHER (lists one a line).
+not_in() {
+    printf '%s\n' "$1" | grep -vxF -e "$2" || true
+}
+
+exported=$(nm -D --defined-only "$shared" | awk '$2 == "T" { print $3 }')
+bad=$(nm -D --defined-only "$shared" | awk '$2 ~ /[TDBR]/ && $3 !~ /^dpsel_/ { print $3 }')
+soname=$(objdump -p "$shared" | awk '/SONAME/ { print $2 }')
+wrong_soname=
+[ "$soname" = "libdpsel.so.0" ] || wrong_soname=${soname:-none}
+check "$shared" "$(problem 'not dpsel_' "$bad")$(
+    problem 'not exported' "$(not_in "$declared" "$exported")")$(
+    problem SONAME "$wrong_soname")"
+
+# Every global symbol the archive defines, of any kind (functions, data, weak).
+defined=$(nm -g --defined-only "$static" | awk 'NF == 3 { print $3 }')
+check "$static" "$(problem 'not API' "$(not_in "$defined" "$declared")")$(
+    problem 'not defined' "$(not_in "$declared" "$defined")")"
+
+echo "exports: $(printf '%s\n' "$exported" | grep -c '^dpsel_') dpsel_ functions in $shared" \
+     "(SONAME $soname), $(printf '%s\n' "$defined" | grep -c .) global symbols in $static," \
+     "$(printf '%s\n' "$declared" | wc -l) declared DPSEL_API"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Extracts the C example from the README, installs dpsel into a temporary
-# prefix, and compiles (with pkg-config, as the README says), links and runs it.
+# prefix, and compiles (with pkg-config, as the README says), links and runs it:
+# against the shared library, then against the static library alone.
 set -eu
 readme=$1
 build=$2
@@ -11,11 +12,24 @@ awk '/^```c$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$readme" > "$
 make -s install PREFIX="$work/prefix" > /dev/null
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 export PKG_CONFIG_PATH
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -o "$work/example" "$work/example.c" $(pkg-config --cflags --libs dpsel)
-output=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/example")
-echo "readme-example: $output"
-case "$output" in
-    "book "[0-4]", epsilon <= 1.0000000000000000") echo "1 passed, 0 failed" ;;
-    *) echo "readme-example: unexpected output"; echo "0 passed, 1 failed"; exit 1 ;;
-esac
+passed=0
+failed=0
+# try NAME FLAGS: compiles the example with FLAGS (pkg-config's) as NAME, runs it
+# and checks its output.
+try() {
+    # shellcheck disable=SC2086
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/$1" "$work/example.c" $2
+    output=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/$1")
+    echo "readme-example ($1): $output"
+    case "$output" in
+        "book "[0-4]", epsilon <= 1.0000000000000000") passed=$((passed + 1)) ;;
+        *) echo "readme-example: unexpected output"; failed=$((failed + 1)) ;;
+    esac
+}
+try shared "$(pkg-config --cflags --libs dpsel)"
+# Where only the static library is installed, `pkg-config --static` links it
+# and the libraries it needs: libdpsel.a alone must hold what the example uses.
+rm "$work/prefix/lib"/libdpsel.so*
+try static "$(pkg-config --static --cflags --libs dpsel)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
