@@ -16,8 +16,8 @@ int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
         return DPSEL_ENOMEM;
     }
     selector->params = *params;
-    int rc = dpsel_decay_table_build(&selector->table, params->x, params->y,
-                                     params->gap_cap);
+    int rc = dpsel_exact_decay_table_build(&selector->table, params->x, params->y,
+                                           params->gap_cap);
     if (rc != DPSEL_OK) {
         free(selector);
         return rc;
@@ -29,7 +29,7 @@ int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
 void dpsel_selector_free(dpsel_selector *selector)
 {
     if (selector != NULL) {
-        dpsel_decay_table_free(&selector->table);
+        dpsel_exact_decay_table_free(&selector->table);
         free(selector);
     }
 }

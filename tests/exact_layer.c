@@ -54,7 +54,7 @@ int residual_small(const mpq_t residual)
 void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
                        const mpq_t upper, const char *mechanism, const char *what)
 {
-    mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
+    mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
     if (exact != NULL) {
         cr_expect(mpq_cmp(lower, exact) <= 0 && mpq_cmp(exact, upper) <= 0,
                   "%s, %s, candidate %zu: exact %.12g outside the realised [%.12g, %.12g]",
@@ -62,7 +62,7 @@ void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
     }
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+    dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
     cr_expect(mpfr_cmp_q(hi, lower) >= 0 && mpfr_cmp_q(lo, upper) <= 0,
               "%s, %s, candidate %zu: enclosure [%.12g, %.12g] misses the realised [%.12g, %.12g]",
               mechanism, what, r, mpfr_get_d(lo, MPFR_RNDD), mpfr_get_d(hi, MPFR_RNDU),
@@ -80,7 +80,7 @@ void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_
     cr_assert_leq(n, MAX_ENUMERATED);
     cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_PF, scores, n), DPSEL_OK);
-    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
     selection s = { selector, scores, n, form, { table.powers, table.npowers, p->gap_cap }, { 0 } };
     mpq_t mass[MAX_ENUMERATED], residual, upper;
     mpq_inits(residual, upper, (mpq_ptr)0);
@@ -95,7 +95,7 @@ void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_
         mpq_clear(mass[r]);
     }
     mpq_clears(residual, upper, (mpq_ptr)0);
-    dpsel_decay_table_free(&table);
+    dpsel_exact_decay_table_free(&table);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);
 }
@@ -128,7 +128,7 @@ void check_em_by_enumeration(em_trial_fn trial, const dpsel_params *p, const int
     dpsel_decay_table table;
     dpsel_pmf *pmf = NULL;
     cr_assert_leq(n, MAX_ENUMERATED);
-    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, DPSEL_EM, scores, n), DPSEL_OK);
     em_trial_arg arg = { trial, { table.powers, table.npowers, p->gap_cap }, scores, n,
                          scores[dpsel_core_argmax(scores, n)] };
@@ -154,7 +154,7 @@ void check_em_by_enumeration(em_trial_fn trial, const dpsel_params *p, const int
     }
     mpq_clears(residual, kept, lower, upper, t, (mpq_ptr)0);
     dpsel_pmf_free(pmf);
-    dpsel_decay_table_free(&table);
+    dpsel_exact_decay_table_free(&table);
 }
 
 /* Expects mass <= exact <= mass + residual. */

@@ -28,7 +28,7 @@ static void case_init(level_case *c, uint64_t x, unsigned y, uint64_t cap, unsig
                       const int64_t *scores, size_t n)
 {
     cr_assert_leq(cap, MAX_CAP);
-    cr_assert_eq(dpsel_decay_table_build(&c->table, x, y, cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&c->table, x, y, cap), DPSEL_OK);
     c->decay = (dpsel_decay){ c->table.powers, c->table.npowers, cap };
     c->envelope = envelope;
     int64_t best = scores[dpsel_core_argmax(scores, n)];
@@ -88,7 +88,7 @@ Test(em_levels, one_trial_keeps_level_g_with_c_g_beta_g)
                     mpq_clear(mass[g]);
                 }
                 mpq_clears(residual, exact, (mpq_ptr)0);
-                dpsel_decay_table_free(&c.table);
+                dpsel_exact_decay_table_free(&c.table);
             }
         }
     }
@@ -108,7 +108,7 @@ Test(em_levels, sampler_fits_the_pmf, .timeout = 300)
         dpsel_params p;
         cr_assert_eq(dpsel_params_from_epsilon(&p, epsilons[e], 1, 0), DPSEL_OK);
         dpsel_decay_table table;
-        cr_assert_eq(dpsel_decay_table_build(&table, p.x, p.y, p.gap_cap), DPSEL_OK);
+        cr_assert_eq(dpsel_exact_decay_table_build(&table, p.x, p.y, p.gap_cap), DPSEL_OK);
         dpsel_decay decay = { table.powers, table.npowers, p.gap_cap };
         cr_assert_leq(decay.npowers, DPSEL_LEVELS_MAX_POWERS);
         uint64_t *levels = calloc(p.gap_cap + 1, sizeof *levels);
@@ -140,7 +140,7 @@ Test(em_levels, sampler_fits_the_pmf, .timeout = 300)
         }
         dpsel_pmf_free(pmf);
         free(levels);
-        dpsel_decay_table_free(&table);
+        dpsel_exact_decay_table_free(&table);
         dpsel_rng_wipe(&rng);
     }
 }

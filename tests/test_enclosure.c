@@ -57,9 +57,9 @@ static void check_pmf_against_exact(const dpsel_params *p, dpsel_mechanism m,
     mpq_init(exact);
     cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK);
     for (size_t r = 0; r < n; r++) {
-        mpq_srcptr value = dpsel_pmf_probability_exact(pmf, r);
+        mpq_srcptr value = dpsel_exact_pmf_probability_exact(pmf, r);
         cr_assert(value != NULL, "no exact value for a small vector");
-        dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+        dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
         snprintf(what, sizeof what, "base %lu/2^%u D %lu cap %lu mech %d n %zu r %zu",
                  (unsigned long)p->x, p->y, (unsigned long)p->sensitivity,
                  (unsigned long)p->gap_cap, m, n, r);
@@ -68,7 +68,7 @@ static void check_pmf_against_exact(const dpsel_params *p, dpsel_mechanism m,
     cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_OK);
     cr_assert_eq(mpq_set_str(exact, text, 10), 0);
     dpsel_string_free(text);
-    dpsel_pmf_expected_error_mpfr(pmf, lo, hi);
+    dpsel_exact_pmf_expected_error_mpfr(pmf, lo, hi);
     snprintf(what, sizeof what, "expected error, mech %d n %zu", m, n);
     check_contains_exact(lo, hi, exact, what);
     dpsel_pmf_free(pmf);
@@ -244,13 +244,13 @@ static void check_large(const dpsel_params *p, dpsel_mechanism m, const int64_t 
     }
     mpfr_set_ui(error, 0, MPFR_RNDN);
     for (size_t r = 0; r < n; r++) {
-        dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+        dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
         snprintf(what, sizeof what, "mech %d n %zu r %zu", m, n, r);
         check_contains_reference(lo, hi, prob[r], what);
         mpfr_mul_ui(term, prob[r], (unsigned long)(best - s[r]), MPFR_RNDN);
         mpfr_add(error, error, term, MPFR_RNDN);
     }
-    dpsel_pmf_expected_error_mpfr(pmf, lo, hi);
+    dpsel_exact_pmf_expected_error_mpfr(pmf, lo, hi);
     check_contains_reference(lo, hi, error, "expected error");
     dpsel_pmf_free(pmf);
     for (size_t r = 0; r < n; r++) {
@@ -307,12 +307,12 @@ Test(enclosure, closed_forms_beyond_the_exact_limits)
         dpsel_pmf *pmf = NULL;
         char *text = NULL;
         cr_assert_eq(dpsel_pmf_new(&pmf, &p, m ? DPSEL_EM : DPSEL_PF, scores, N), DPSEL_OK);
-        cr_expect(m == 1 || dpsel_pmf_probability_exact(pmf, 0) == NULL);
-        dpsel_pmf_probability_mpfr(pmf, 0, lo, hi);
+        cr_expect(m == 1 || dpsel_exact_pmf_probability_exact(pmf, 0) == NULL);
+        dpsel_exact_pmf_probability_mpfr(pmf, 0, lo, hi);
         check_contains_reference(lo, hi, m ? em : pf, m ? "EM best" : "PF best");
         cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
         char *expected = NULL;
-        cr_assert_eq(dpsel_mpfr_to_string(m ? em : pf, 17, MPFR_RNDN, &expected), DPSEL_OK);
+        cr_assert_eq(dpsel_exact_mpfr_to_string(m ? em : pf, 17, MPFR_RNDN, &expected), DPSEL_OK);
         cr_expect_str_eq(text, expected);
         dpsel_string_free(expected);
         dpsel_string_free(text);
@@ -363,10 +363,10 @@ Test(enclosure, holds_at_low_precision)
             for (size_t l = 0; l < count; l++) {
                 mpfr_inits2(prec, lo[l], hi[l], (mpfr_ptr)0);
             }
-            cr_assert_eq(dpsel_enclose_levels((trial / 3) % 2 ? DPSEL_EM : DPSEL_PF, p.x, p.y,
-                                              gap, members, count, prec, lo, hi), DPSEL_OK);
+            cr_assert_eq(dpsel_exact_enclose_levels((trial / 3) % 2 ? DPSEL_EM : DPSEL_PF, p.x, p.y,
+                                                    gap, members, count, prec, lo, hi), DPSEL_OK);
             for (size_t r = 0; r < n; r++) {
-                mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
+                mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
                 cr_assert(exact != NULL);
                 cr_expect(mpfr_cmp_q(lo[level_of[r]], exact) <= 0, "prec %ld trial %zu r %zu: lo",
                           (long)prec, trial, r);

@@ -450,7 +450,7 @@ Test(pmf, exact_rationals_only_on_request)
             mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
             for (size_t r = 0; r < N; r += N - 1) {
                 pmf_rational(pmf, r, exact);
-                dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+                dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
                 cr_expect(mpfr_cmp_q(lo, exact) <= 0 && mpfr_cmp_q(hi, exact) >= 0,
                           "candidate %zu: the rational lies outside the enclosure", r);
             }

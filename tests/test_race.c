@@ -28,7 +28,7 @@ typedef struct {
 
 static void parts_init(race_parts *parts, const dpsel_params *p)
 {
-    cr_assert_eq(dpsel_decay_table_build(&parts->table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&parts->table, p->x, p->y, p->gap_cap), DPSEL_OK);
     parts->decay = (dpsel_decay){ parts->table.powers, parts->table.npowers, p->gap_cap };
 }
 
@@ -66,7 +66,7 @@ Test(race, wide_coin_is_beta_to_the_t)
                 beta_power(exact, p.x, p.y, parts.t);
                 expect_realised(mass[1], residual, exact, what);
             }
-            dpsel_decay_table_free(&parts.table);
+            dpsel_exact_decay_table_free(&parts.table);
         }
     }
     mpq_clears(mass[0], mass[1], residual, exact, (mpq_ptr)0);
@@ -105,7 +105,7 @@ Test(race, odds_round_is_one_half_and_w_over_two)
             mpq_div_2exp(exact, exact, 1);
             expect_realised(mass[1], residual, exact, what);
         }
-        dpsel_decay_table_free(&parts.table);
+        dpsel_exact_decay_table_free(&parts.table);
     }
     mpq_clears(mass[0], mass[1], mass[2], residual, exact, (mpq_ptr)0);
 }
@@ -136,7 +136,7 @@ Test(race, geometric_draw_has_tail_beta_to_the_k, .timeout = 300)
             race_parts parts;
             parts_init(&parts, &p);
             if (!dpsel_core_race_applies(&parts.decay)) {
-                dpsel_decay_table_free(&parts.table);
+                dpsel_exact_decay_table_free(&parts.table);
                 continue;       /* the top power is not below 1/2 */
             }
             uint64_t counts[GEOMETRIC_SHOWN + 1] = { 0 };
@@ -158,7 +158,7 @@ Test(race, geometric_draw_has_tail_beta_to_the_k, .timeout = 300)
                                       &statistic, &dof),
                       "eps %s, cap %llu: chi-square %.1f with %u dof", epsilons[e],
                       (unsigned long long)cap, statistic, dof);
-            dpsel_decay_table_free(&parts.table);
+            dpsel_exact_decay_table_free(&parts.table);
         }
     }
     dpsel_rng_wipe(&rng);
@@ -190,7 +190,7 @@ Test(race, race_realises_the_pmf, .timeout = 600)
         race_parts parts;
         parts_init(&parts, &p);
         cr_assert_eq(dpsel_core_race_applies(&parts.decay), b < 1, "base %zu", b);
-        dpsel_decay_table_free(&parts.table);
+        dpsel_exact_decay_table_free(&parts.table);
         for (size_t v = 0; v < sizeof race_vectors / sizeof *race_vectors; v++) {
             for (size_t n = 1; n <= 4; n++) {
                 char what[96];

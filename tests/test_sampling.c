@@ -96,14 +96,14 @@ Test(exact_layer, pf_and_em_realise_the_pmf_with_sensitivities_3_and_1000, .time
  * a relative error e in every cell moves it by about N e^2). */
 static void pmf_value(const dpsel_pmf *pmf, size_t r, mpq_t out)
 {
-    mpq_srcptr exact = dpsel_pmf_probability_exact(pmf, r);
+    mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
     if (exact != NULL) {
         mpq_set(out, exact);
         return;
     }
     mpfr_t lo, hi;
     mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    dpsel_pmf_probability_mpfr(pmf, r, lo, hi);
+    dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
     mpfr_get_q(out, lo);
     mpfr_clears(lo, hi, (mpfr_ptr)0);
 }

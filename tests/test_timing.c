@@ -93,7 +93,7 @@ static int coin_sampler(void *arg, dpsel_rng *rng, size_t *out)
 static int check_fixed_coins(uint64_t x, unsigned y, uint64_t cap)
 {
     dpsel_decay_table table;
-    cr_assert_eq(dpsel_decay_table_build(&table, x, y, cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&table, x, y, cap), DPSEL_OK);
     dpsel_decay decay = { table.powers, table.npowers, cap };
     mpq_t heads[2], exact, residual, reference[MAX_BITS + 1], ref_residual,
           lazy_reference[MAX_BITS + 1], lazy_residual, mass[MAX_BITS + 1];
@@ -129,7 +129,7 @@ static int check_fixed_coins(uint64_t x, unsigned y, uint64_t cap)
         mpq_clears(reference[k], lazy_reference[k], mass[k], (mpq_ptr)0);
     }
     mpq_clears(heads[0], heads[1], exact, residual, ref_residual, lazy_residual, (mpq_ptr)0);
-    dpsel_decay_table_free(&table);
+    dpsel_exact_decay_table_free(&table);
     return lazy_differs;
 }
 
@@ -271,7 +271,7 @@ static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int
                                   const int64_t *b, size_t n)
 {
     dpsel_decay_table table;
-    cr_assert_eq(dpsel_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decay_table_build(&table, p->x, p->y, p->gap_cap), DPSEL_OK);
     trial_arg ta = { { table.powers, table.npowers, p->gap_cap }, a, n,
                      dpsel_core_max_score(a, n), hardened };
     trial_arg tb = { { table.powers, table.npowers, p->gap_cap }, b, n,
@@ -288,7 +288,7 @@ static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int
         mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
     }
     mpq_clears(residual_a, residual_b, (mpq_ptr)0);
-    dpsel_decay_table_free(&table);
+    dpsel_exact_decay_table_free(&table);
     return same;
 }
 

@@ -121,14 +121,14 @@ static int exact_comparison(const audit *a, size_t r, int f, int *failure)
         return PAIR_OPEN;
     }
     for (int s = 0; s < 2; s++) {
-        int rc = dpsel_pmf_exact_ready(a->pmf[s]);
+        int rc = dpsel_exact_pmf_exact_ready(a->pmf[s]);
         if (rc != DPSEL_OK) {
             *failure = rc == DPSEL_ETOOLARGE ? *failure : rc;
             return PAIR_OPEN;
         }
     }
-    mpq_srcptr pf = dpsel_pmf_probability_exact(a->pmf[f], r);
-    mpq_srcptr pt = dpsel_pmf_probability_exact(a->pmf[1 - f], r);
+    mpq_srcptr pf = dpsel_exact_pmf_probability_exact(a->pmf[f], r);
+    mpq_srcptr pt = dpsel_exact_pmf_probability_exact(a->pmf[1 - f], r);
     mpz_t left, right;
     mpz_inits(left, right, (mpz_ptr)0);
     mpz_ui_pow_ui(left, (unsigned long)a->params->x, (unsigned long)a->m);
@@ -189,8 +189,8 @@ static void enclose_log_ratio(const audit *a, size_t r, int f, mpfr_t lo, mpfr_t
 {
     mpfr_t f_lo, f_hi, t_lo, t_hi;
     mpfr_inits2(MPFR_PREC_MIN, f_lo, f_hi, t_lo, t_hi, (mpfr_ptr)0);
-    dpsel_pmf_probability_mpfr(a->pmf[f], r, f_lo, f_hi);
-    dpsel_pmf_probability_mpfr(a->pmf[1 - f], r, t_lo, t_hi);
+    dpsel_exact_pmf_probability_mpfr(a->pmf[f], r, f_lo, f_hi);
+    dpsel_exact_pmf_probability_mpfr(a->pmf[1 - f], r, t_lo, t_hi);
     /* the probabilities are positive (every weight is), so are the bounds */
     mpfr_div(hi, f_hi, t_lo, MPFR_RNDU);
     mpfr_log(hi, hi, MPFR_RNDU);
@@ -247,9 +247,9 @@ static int audit_all(const audit *a, dpsel_audit_result *out)
     char *lo_text = NULL;
     char *hi_text = NULL;
     int rc = max.failure != DPSEL_OK ? max.failure
-           : dpsel_mpfr_to_string(max.lo, LOSS_DIGITS, MPFR_RNDD, &lo_text);
+           : dpsel_exact_mpfr_to_string(max.lo, LOSS_DIGITS, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
-        rc = dpsel_mpfr_to_string(max.hi, LOSS_DIGITS, MPFR_RNDU, &hi_text);
+        rc = dpsel_exact_mpfr_to_string(max.hi, LOSS_DIGITS, MPFR_RNDU, &hi_text);
     }
     if (rc == DPSEL_OK) {
         out->verdict = max.any_broken ? DPSEL_AUDIT_BROKEN
@@ -293,12 +293,12 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
     if (out == NULL || params == NULL || scores_a == NULL || scores_b == NULL) {
         return DPSEL_ENULL;
     }
-    int checked = dpsel_check_distribution(params, mechanism, n);
+    int checked = dpsel_exact_check_distribution(params, mechanism, n);
     if (checked != DPSEL_OK) {
         return checked;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     uint64_t k = params->monotonic ? 1 : 2;
     audit a = { .params = params, .n = n,
                 .m = params->sensitivity > UINT64_MAX / k ? UINT64_MAX : k * params->sensitivity };
@@ -312,7 +312,7 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
         free(a.sorted[s]);
     }
     mpfr_clears(a.eps_lo, a.eps_hi, (mpfr_ptr)0);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     if (rc == DPSEL_OK) {
         *out = result;
     }

@@ -36,7 +36,7 @@ static int store_digits(dpsel_decay_table *table, unsigned i, mpfr_srcptr t,
     return DPSEL_OK;
 }
 
-/* dpsel_decay_table_build in MPFR's widest exponent range. */
+/* dpsel_exact_decay_table_build in MPFR's widest exponent range. */
 static int build_in_range(dpsel_decay_table *table, uint64_t x, unsigned y, uint64_t cap)
 {
     unsigned xbits = dpsel_core_bitlen(x);
@@ -66,22 +66,22 @@ static int build_in_range(dpsel_decay_table *table, uint64_t x, unsigned y, uint
     }
     mpfr_clear(power);
     if (rc != DPSEL_OK) {
-        dpsel_decay_table_free(table);
+        dpsel_exact_decay_table_free(table);
     }
     return rc;
 }
 
-int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
-                            uint64_t cap)
+int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
+                                  uint64_t cap)
 {
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = build_in_range(table, x, y, cap);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }
 
-void dpsel_decay_table_free(dpsel_decay_table *table)
+void dpsel_exact_decay_table_free(dpsel_decay_table *table)
 {
     for (unsigned i = 0; i < table->npowers; i++) {
         free(table->storage[i]);

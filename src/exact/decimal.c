@@ -7,7 +7,7 @@
 
 #define DECIMAL_DIGITS 17
 
-void dpsel_format_decimal(const char *digits, long exponent10, char *buf)
+void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf)
 {
     /* value = 0.DIGITS * 10^exponent10 */
     size_t count = strlen(digits);
@@ -96,7 +96,7 @@ static void decimal_digits(const mpz_t p, const mpz_t q, char digits[DECIMAL_DIG
     mpz_clears(num, den, n, rem, power, (mpz_ptr)0);
 }
 
-int dpsel_rational_to_string(const mpq_t value, dpsel_format format, char **out)
+int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char **out)
 {
     const mpz_srcptr num = mpq_numref(value);
     const mpz_srcptr den = mpq_denref(value);
@@ -122,7 +122,7 @@ int dpsel_rational_to_string(const mpq_t value, dpsel_format format, char **out)
             char digits[DECIMAL_DIGITS + 1];
             long exponent10;
             decimal_digits(num, den, digits, &exponent10);
-            dpsel_format_decimal(digits, exponent10, text);
+            dpsel_exact_format_decimal(digits, exponent10, text);
         }
     }
     *out = text;

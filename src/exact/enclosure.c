@@ -63,7 +63,7 @@ typedef struct {
     mpfr_t *out;           /* bounds of P_l, per level */
 } pf_pass;
 
-mpfr_t *dpsel_numbers_new(size_t count, mpfr_prec_t prec)
+mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec)
 {
     mpfr_t *a = malloc(count * sizeof *a);
     if (a != NULL) {
@@ -74,7 +74,7 @@ mpfr_t *dpsel_numbers_new(size_t count, mpfr_prec_t prec)
     return a;
 }
 
-void dpsel_numbers_free(mpfr_t *a, size_t count)
+void dpsel_exact_numbers_free(mpfr_t *a, size_t count)
 {
     if (a != NULL) {
         for (size_t i = 0; i < count; i++) {
@@ -146,7 +146,7 @@ static int pf_solve(pf_pass *p, size_t a, size_t b, size_t depth, mpfr_t *poly,
         return DPSEL_OK;
     }
     if (p->scratch[depth] == NULL) {
-        p->scratch[depth] = dpsel_numbers_new(p->size, p->prec);
+        p->scratch[depth] = dpsel_exact_numbers_new(p->size, p->prec);
         if (p->scratch[depth] == NULL) {
             return DPSEL_ENOMEM;
         }
@@ -204,9 +204,9 @@ static int pf_pass_run(pf_pass *p, size_t nlight, size_t heavy, size_t n)
 {
     int rc = DPSEL_ENOMEM;
     size_t m = p->members[heavy];
-    mpfr_t *lambda = dpsel_numbers_new(n, p->prec);
-    mpfr_t *kernel = dpsel_numbers_new(p->size, p->prec);
-    mpfr_t *root = dpsel_numbers_new(p->size, p->prec);
+    mpfr_t *lambda = dpsel_exact_numbers_new(n, p->prec);
+    mpfr_t *kernel = dpsel_exact_numbers_new(p->size, p->prec);
+    mpfr_t *root = dpsel_exact_numbers_new(p->size, p->prec);
     p->scratch = calloc(nlight + 1, sizeof *p->scratch);
     if (lambda != NULL && kernel != NULL && root != NULL && p->scratch != NULL) {
         beta_integrals(lambda, n, p->rnd);
@@ -226,13 +226,13 @@ static int pf_pass_run(pf_pass *p, size_t nlight, size_t heavy, size_t n)
     }
     if (p->scratch != NULL) {
         for (size_t d = 0; d <= nlight; d++) {
-            dpsel_numbers_free(p->scratch[d], p->size);
+            dpsel_exact_numbers_free(p->scratch[d], p->size);
         }
         free(p->scratch);
     }
-    dpsel_numbers_free(root, p->size);
-    dpsel_numbers_free(kernel, p->size);
-    dpsel_numbers_free(lambda, n);
+    dpsel_exact_numbers_free(root, p->size);
+    dpsel_exact_numbers_free(kernel, p->size);
+    dpsel_exact_numbers_free(lambda, n);
     return rc;
 }
 
@@ -245,8 +245,8 @@ static int pf_enclose(const size_t *members, size_t count, size_t n, mpfr_prec_t
     }
     size_t *light = calloc(count, sizeof *light);
     size_t *prefix = calloc(count + 1, sizeof *prefix);
-    mpfr_t *v_lo = dpsel_numbers_new(count, prec);
-    mpfr_t *v_hi = dpsel_numbers_new(count, prec);
+    mpfr_t *v_lo = dpsel_exact_numbers_new(count, prec);
+    mpfr_t *v_hi = dpsel_exact_numbers_new(count, prec);
     int rc = DPSEL_ENOMEM;
     if (light != NULL && prefix != NULL && v_lo != NULL && v_hi != NULL) {
         size_t nlight = 0;
@@ -269,8 +269,8 @@ static int pf_enclose(const size_t *members, size_t count, size_t n, mpfr_prec_t
             rc = pf_pass_run(&up, nlight, heavy, n);
         }
     }
-    dpsel_numbers_free(v_hi, count);
-    dpsel_numbers_free(v_lo, count);
+    dpsel_exact_numbers_free(v_hi, count);
+    dpsel_exact_numbers_free(v_lo, count);
     free(prefix);
     free(light);
     return rc;
@@ -296,13 +296,13 @@ static void em_enclose(const size_t *members, size_t count, mpfr_prec_t prec,
     mpfr_clears(total_lo, total_hi, term, (mpfr_ptr)0);
 }
 
-int dpsel_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
-                         const uint64_t *gap, const size_t *members, size_t count,
-                         mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
+int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
+                               const uint64_t *gap, const size_t *members, size_t count,
+                               mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
 {
     mpfr_prec_t weight_prec = prec + 72;
-    mpfr_t *w_lo = dpsel_numbers_new(count, weight_prec);
-    mpfr_t *w_hi = dpsel_numbers_new(count, weight_prec);
+    mpfr_t *w_lo = dpsel_exact_numbers_new(count, weight_prec);
+    mpfr_t *w_hi = dpsel_exact_numbers_new(count, weight_prec);
     int rc = DPSEL_ENOMEM;
     if (w_lo != NULL && w_hi != NULL) {
         size_t n = 0;
@@ -323,7 +323,7 @@ int dpsel_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
             rc = pf_enclose(members, count, n, prec, w_lo, w_hi, lo, hi);
         }
     }
-    dpsel_numbers_free(w_hi, count);
-    dpsel_numbers_free(w_lo, count);
+    dpsel_exact_numbers_free(w_hi, count);
+    dpsel_exact_numbers_free(w_lo, count);
     return rc;
 }

@@ -22,29 +22,29 @@ typedef struct {
 
 /* Builds the table for beta = x / 2^y and the gap cap.  DPSEL_ENOMEM or
  * DPSEL_EINEXACT on failure (then nothing is left allocated). */
-int dpsel_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
-                            uint64_t cap);
-void dpsel_decay_table_free(dpsel_decay_table *table);
+int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned y,
+                                  uint64_t cap);
+void dpsel_exact_decay_table_free(dpsel_decay_table *table);
 
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
-int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
+int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
 
 /* Writes the decimal number 0.DIGITS * 10^exponent10 (DIGITS a non-empty
  * string of decimal digits, the first non-zero) in the style dpsel prints:
  * plain for 1e-5 <= value < 1e17, else d.ddde[+-]X.  buf must hold
  * strlen(digits) + 16 bytes. */
-void dpsel_format_decimal(const char *digits, long exponent10, char *buf);
+void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf);
 
 /* The non-negative rational value as a new string: "num/den" in lowest
  * terms, or 17 significant digits correctly rounded (ties to even).
  * DPSEL_ENOMEM on failure. */
-int dpsel_rational_to_string(const mpq_t value, dpsel_format format, char **out);
+int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char **out);
 
 /* An array of count MPFR numbers of precision prec (NULL if out of memory),
  * and its release (safe on NULL). */
-mpfr_t *dpsel_numbers_new(size_t count, mpfr_prec_t prec);
-void dpsel_numbers_free(mpfr_t *a, size_t count);
+mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec);
+void dpsel_exact_numbers_free(mpfr_t *a, size_t count);
 
 /* Rigorous bounds lo[l] <= P_l <= hi[l] (enclosure.c explains why), P_l the
  * probability that the mechanism releases one given candidate of level l.
@@ -54,34 +54,35 @@ void dpsel_numbers_free(mpfr_t *a, size_t count);
  * working precision: the bounds hold at any precision, their relative width
  * is a small multiple of n 2^-prec.
  * DPSEL_ENOMEM on failure. */
-int dpsel_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
-                         const uint64_t *gap, const size_t *members, size_t count,
-                         mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
+                               const uint64_t *gap, const size_t *members, size_t count,
+                               mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
 
 /* The bounds a pmf holds (relative width below 1e-30) on the probability of
  * candidate r < n and on the expected error: lo and hi, initialised by the
  * caller, are set to them at the pmf's working precision. */
-void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi);
-void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi);
+void dpsel_exact_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi);
+void dpsel_exact_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi);
 
 /* Makes sure the pmf holds its exact values, computing them (thread-safe)
  * on the first request: DPSEL_OK, DPSEL_ETOOLARGE beyond the size limits,
  * or the error that stopped the computation (DPSEL_ENOMEM, ...). */
-int dpsel_pmf_exact_ready(const dpsel_pmf *pmf);
+int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
 
-/* The exact probability of candidate r < n (dpsel_pmf_exact_ready first),
- * or NULL when the pmf cannot hold it (see dpsel_pmf_exact_ready). */
-mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
+/* The exact probability of candidate r < n (dpsel_exact_pmf_exact_ready
+ * first), or NULL when the pmf cannot hold it (see
+ * dpsel_exact_pmf_exact_ready). */
+mpq_srcptr dpsel_exact_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
 
 /* The number as a new string of `digits` (1..100) significant digits rounded
  * in the direction rnd (MPFR_RNDD, MPFR_RNDU, or MPFR_RNDN for display), in
  * dpsel's decimal style.
  * DPSEL_ENOMEM on failure. */
-int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
+int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
 
 /* The argument checks dpsel_pmf_new and dpsel_audit share (params not
  * NULL): DPSEL_EEMPTY for n == 0; DPSEL_ERANGE for params not valid,
  * n > 2^62 or an unknown mechanism; else DPSEL_OK. */
-int dpsel_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n);
+int dpsel_exact_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n);
 
 #endif /* DPSEL_EXACT_H */

@@ -1,7 +1,7 @@
 /* The host's MPFR state saved and restored around dpsel's work (mpfr_env.h). */
 #include "mpfr_env.h"
 
-void dpsel_mpfr_enter(dpsel_mpfr_env *host)
+void dpsel_exact_mpfr_enter(dpsel_mpfr_env *host)
 {
     host->emin = mpfr_get_emin();
     host->emax = mpfr_get_emax();
@@ -11,7 +11,7 @@ void dpsel_mpfr_enter(dpsel_mpfr_env *host)
     mpfr_set_emax(mpfr_get_emax_max());
 }
 
-void dpsel_mpfr_leave(const dpsel_mpfr_env *host)
+void dpsel_exact_mpfr_leave(const dpsel_mpfr_env *host)
 {
     /* the host's own range, valid when it was saved */
     mpfr_set_emin(host->emin);

@@ -33,7 +33,7 @@ static void set_epsilon_factor(mpfr_t factor, uint64_t sensitivity, int monotoni
     mpfr_mul_2ui(factor, factor, monotonic ? 0 : 1, MPFR_RNDN);
 }
 
-int dpsel_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap)
+int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap)
 {
     /* beta^C <= 2^-64  <=>  C (y - log2 x) >= 64, so C = ceil(64 / (y - log2 x)).
      * For x = 1 that is ceil(64 / y); otherwise log2 x is irrational and an
@@ -84,7 +84,7 @@ static int set_params(dpsel_params *out, uint64_t x, unsigned y,
     p.y = y;
     p.sensitivity = sensitivity;
     p.monotonic = monotonic;
-    int rc = dpsel_default_gap_cap(x, y, &p.gap_cap);
+    int rc = dpsel_exact_default_gap_cap(x, y, &p.gap_cap);
     if (rc == DPSEL_OK) {
         *out = p;
     }
@@ -101,9 +101,9 @@ int dpsel_params_from_base(dpsel_params *out, uint64_t x, unsigned y,
         return DPSEL_ERANGE;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = set_params(out, x, y, sensitivity, monotonic);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }
 
@@ -182,9 +182,9 @@ int dpsel_params_from_epsilon(dpsel_params *out, const char *epsilon,
         return DPSEL_EEPSILON;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = search_params(out, epsilon, sensitivity, monotonic);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }
 
@@ -218,7 +218,7 @@ static int epsilon_text(const dpsel_params *params, unsigned digits, char *buf)
     char *text = mpfr_get_str(NULL, &exponent10, 10, digits, eps, MPFR_RNDU);
     int rc = DPSEL_ENOMEM;
     if (text != NULL) {
-        dpsel_format_decimal(text, (long)exponent10, buf);
+        dpsel_exact_format_decimal(text, (long)exponent10, buf);
         mpfr_free_str(text);
         rc = DPSEL_OK;
     }
@@ -237,8 +237,8 @@ int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
         return DPSEL_ERANGE;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = epsilon_text(params, digits, buf);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }

@@ -320,7 +320,7 @@ static int compute_exact_values(const dpsel_pmf *pmf, exact_values *ex)
     return rc;
 }
 
-int dpsel_pmf_exact_ready(const dpsel_pmf *pmf)
+int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf)
 {
     exact_values *ex = pmf->exact;
     if (pthread_mutex_lock(&ex->lock) != 0) {
@@ -342,10 +342,10 @@ static int enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out)
     char *hi_text = NULL;
     mpq_init(value);
     mpfr_get_q(value, lo);
-    int rc = dpsel_rational_to_string(value, DPSEL_DECIMAL, &lo_text);
+    int rc = dpsel_exact_rational_to_string(value, DPSEL_DECIMAL, &lo_text);
     if (rc == DPSEL_OK) {
         mpfr_get_q(value, hi);
-        rc = dpsel_rational_to_string(value, DPSEL_DECIMAL, &hi_text);
+        rc = dpsel_exact_rational_to_string(value, DPSEL_DECIMAL, &hi_text);
     }
     if (rc == DPSEL_OK && strcmp(lo_text, hi_text) != 0) {
         rc = DPSEL_ETOOLARGE;
@@ -405,8 +405,8 @@ static int compute_enclosure(dpsel_pmf *pmf)
     const levels *lv = &pmf->lv;
     int narrow = 0;
     for (mpfr_prec_t prec = START_PRECISION; prec <= MAX_PRECISION; prec *= 2) {
-        int rc = dpsel_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y, lv->gap,
-                                      lv->members, lv->count, prec, pmf->lo, pmf->hi);
+        int rc = dpsel_exact_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y, lv->gap,
+                                            lv->members, lv->count, prec, pmf->lo, pmf->hi);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -458,14 +458,14 @@ void dpsel_pmf_free(dpsel_pmf *pmf)
     }
     exact_values_free(pmf->exact, pmf->lv.count);
     mpfr_clears(pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
-    dpsel_numbers_free(pmf->lo, pmf->lv.count);
-    dpsel_numbers_free(pmf->hi, pmf->lv.count);
+    dpsel_exact_numbers_free(pmf->lo, pmf->lv.count);
+    dpsel_exact_numbers_free(pmf->hi, pmf->lv.count);
     levels_free(&pmf->lv);
     free(pmf->level_of);
     free(pmf);
 }
 
-int dpsel_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n)
+int dpsel_exact_check_distribution(const dpsel_params *params, dpsel_mechanism mechanism, size_t n)
 {
     if (n == 0) {
         return DPSEL_EEMPTY;
@@ -493,8 +493,8 @@ static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
     if (rc != DPSEL_OK) {
         return rc;
     }
-    pmf->lo = dpsel_numbers_new(pmf->lv.count, START_PRECISION);
-    pmf->hi = dpsel_numbers_new(pmf->lv.count, START_PRECISION);
+    pmf->lo = dpsel_exact_numbers_new(pmf->lv.count, START_PRECISION);
+    pmf->hi = dpsel_exact_numbers_new(pmf->lv.count, START_PRECISION);
     return pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM : compute_enclosure(pmf);
 }
 
@@ -504,7 +504,7 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     if (out == NULL || params == NULL || scores == NULL) {
         return DPSEL_ENULL;
     }
-    int checked = dpsel_check_distribution(params, mechanism, n);
+    int checked = dpsel_exact_check_distribution(params, mechanism, n);
     if (checked != DPSEL_OK) {
         return checked;
     }
@@ -517,9 +517,9 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     pmf->params = *params;
     pmf->mechanism = mechanism;
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = pmf_build(pmf, scores);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     if (rc != DPSEL_OK) {
         dpsel_pmf_free(pmf);
         return rc;
@@ -555,9 +555,9 @@ static int value_text(const dpsel_pmf *pmf, size_t v, dpsel_format format, char 
         rc = enclosure_to_decimal(value_lo(pmf, v), value_hi(pmf, v), out);
     }
     if (rc == DPSEL_ETOOLARGE) {
-        rc = dpsel_pmf_exact_ready(pmf);
+        rc = dpsel_exact_pmf_exact_ready(pmf);
         if (rc == DPSEL_OK) {
-            rc = dpsel_rational_to_string(value_exact(pmf, v), format, out);
+            rc = dpsel_exact_rational_to_string(value_exact(pmf, v), format, out);
         }
     }
     return rc;
@@ -569,9 +569,9 @@ static int value_to_string(const dpsel_pmf *pmf, size_t v, dpsel_format format, 
         return DPSEL_ERANGE;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = value_text(pmf, v, format, out);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }
 
@@ -595,7 +595,7 @@ int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **o
     return value_to_string(pmf, pmf->lv.count, format, out);
 }
 
-int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
+int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
 {
     char *text = malloc(digits + 16);
     if (text == NULL) {
@@ -610,7 +610,7 @@ int dpsel_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, ch
             free(text);
             return DPSEL_ENOMEM;
         }
-        dpsel_format_decimal(significand, (long)exponent10, text);
+        dpsel_exact_format_decimal(significand, (long)exponent10, text);
         mpfr_free_str(significand);
     }
     *out = text;
@@ -624,9 +624,9 @@ static int bounds_text(const dpsel_pmf *pmf, size_t v, unsigned digits, char **l
 {
     char *lo_text = NULL;
     char *hi_text = NULL;
-    int rc = dpsel_mpfr_to_string(value_lo(pmf, v), digits, MPFR_RNDD, &lo_text);
+    int rc = dpsel_exact_mpfr_to_string(value_lo(pmf, v), digits, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
-        rc = dpsel_mpfr_to_string(value_hi(pmf, v), digits, MPFR_RNDU, &hi_text);
+        rc = dpsel_exact_mpfr_to_string(value_hi(pmf, v), digits, MPFR_RNDU, &hi_text);
     }
     if (rc != DPSEL_OK) {
         dpsel_string_free(lo_text);
@@ -647,9 +647,9 @@ static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, unsigned digits, ch
         return DPSEL_ERANGE;
     }
     dpsel_mpfr_env host;
-    dpsel_mpfr_enter(&host);
+    dpsel_exact_mpfr_enter(&host);
     int rc = bounds_text(pmf, v, digits, lo_out, hi_out);
-    dpsel_mpfr_leave(&host);
+    dpsel_exact_mpfr_leave(&host);
     return rc;
 }
 
@@ -683,17 +683,18 @@ static void value_bounds(const dpsel_pmf *pmf, size_t v, mpfr_t lo, mpfr_t hi)
     mpfr_set(hi, value_hi(pmf, v), MPFR_RNDU);
 }
 
-void dpsel_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi)
+void dpsel_exact_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi)
 {
     value_bounds(pmf, pmf->level_of[r], lo, hi);
 }
 
-void dpsel_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi)
+void dpsel_exact_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi)
 {
     value_bounds(pmf, pmf->lv.count, lo, hi);
 }
 
-mpq_srcptr dpsel_pmf_probability_exact(const dpsel_pmf *pmf, size_t r)
+mpq_srcptr dpsel_exact_pmf_probability_exact(const dpsel_pmf *pmf, size_t r)
 {
-    return dpsel_pmf_exact_ready(pmf) == DPSEL_OK ? pmf->exact->probability[pmf->level_of[r]] : NULL;
+    return dpsel_exact_pmf_exact_ready(pmf) == DPSEL_OK
+           ? pmf->exact->probability[pmf->level_of[r]] : NULL;
 }
