@@ -169,8 +169,8 @@ $(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(INTERNAL) $(CLI_MODULES)
 proofs:
 	FILE="$(FILE)" UPDATE="$(UPDATE)" sh proofs/run.sh
 
-exports: $(SHARED) $(STATIC)
-	sh tests/exports.sh $(SHARED) $(STATIC)
+exports: $(SHARED) $(STATIC) $(INTERNAL)
+	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL)
 
 # The README's C example must compile, link and run as written.
 readme-example: all

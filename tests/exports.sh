@@ -1,14 +1,18 @@
 #!/bin/sh
-# What the libraries give their users (`make exports`):
-#   sh tests/exports.sh SHARED STATIC
+# The symbols of the libraries (`make exports`):
+#   sh tests/exports.sh SHARED STATIC INTERNAL
 # - the shared library exports dpsel_ functions only, every function the
 #   header marks DPSEL_API among them, and has its SONAME;
 # - the static library defines exactly the DPSEL_API functions as global
-#   symbols: its internal functions are local (see the Makefile).
+#   symbols: its internal functions are local (see the Makefile);
+# - in the internal archive (the library's objects, which the tests link),
+#   every other global symbol is named as internal: dpsel_core_ (src/core/),
+#   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/*.c).
 # Prints one line per failed check, then "N passed, N failed".
 set -eu
 shared=$1
 static=$2
+internal=$3
 header=$(dirname "$0")/../include/dpsel.h
 declared=$(grep -o '^DPSEL_API [^(]*(' "$header" | sed 's/.*[ *]\([a-z_0-9]*\)($/\1/')
 passed=0
@@ -19,12 +23,17 @@ check() {
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "exports: $1: $2"
+        echo "exports: $1: ${2%; }"
     fi
 }
 # problem WHAT NAMES: "WHAT: NAMES; " on one line, nothing when NAMES is empty.
 problem() {
     [ -z "$2" ] || printf '%s: %s; ' "$1" "$(printf '%s\n' "$2" | paste -s -d ' ' -)"
+}
+# defined ARCHIVE: every global symbol ARCHIVE defines, of any kind (functions,
+# data, weak), one a line.
+defined() {
+    nm -g --defined-only "$1" | awk 'NF == 3 { print $3 }'
 }
 # not_in LIST OTHER: the names of LIST that are not in OTHER (lists one a line).
 not_in() {
@@ -40,13 +49,16 @@ check "$shared" "$(problem 'not dpsel_' "$bad")$(
     problem 'not exported' "$(not_in "$declared" "$exported")")$(
     problem SONAME "$wrong_soname")"
 
-# Every global symbol the archive defines, of any kind (functions, data, weak).
-defined=$(nm -g --defined-only "$static" | awk 'NF == 3 { print $3 }')
-check "$static" "$(problem 'not API' "$(not_in "$defined" "$declared")")$(
-    problem 'not defined' "$(not_in "$declared" "$defined")")"
+static_defined=$(defined "$static")
+check "$static" "$(problem 'not API' "$(not_in "$static_defined" "$declared")")$(
+    problem 'not defined' "$(not_in "$declared" "$static_defined")")"
+
+unmarked=$(not_in "$(defined "$internal")" "$declared" \
+           | grep -vE '^dpsel_(core|exact|internal)_' || true)
+check "$internal" "$(problem 'neither API nor named as internal' "$unmarked")"
 
 echo "exports: $(printf '%s\n' "$exported" | grep -c '^dpsel_') dpsel_ functions in $shared" \
-     "(SONAME $soname), $(printf '%s\n' "$defined" | grep -c .) global symbols in $static," \
+     "(SONAME $soname), $(printf '%s\n' "$static_defined" | grep -c .) global symbols in $static," \
      "$(printf '%s\n' "$declared" | wc -l) declared DPSEL_API"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
