@@ -76,8 +76,9 @@ $(BUILD)/src/cli/%.o: src/cli/%.c include/dpsel.h $(wildcard src/cli/*.h)
 # --localize-hidden makes every hidden (internal) symbol local.  With LTO the
 # link optimises them as for the shared library (-flinker-output=dyn), so that
 # internal functions are inlined across files as there: the rng's bit readers
-# into the samplers (nolto-rel keeps them global and out of line).  Without
-# LTO (the clang builds) ld joins the objects.
+# into the samplers (nolto-rel keeps every function global, and the samplers
+# call dpsel_internal_rng_bits and _zeros).  Without LTO (the clang builds) ld
+# joins the objects.
 PRELINK = $(if $(LTO),$(CC) $(CFLAGS) $(LTO) -nostdlib -flinker-output=dyn -r,$(LD) -r)
 PRELINKED := $(BUILD)/libdpsel.o
 $(PRELINKED): $(LIB_OBJ)
