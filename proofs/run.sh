@@ -8,7 +8,7 @@
 # for each goal); UPDATE=1 rewrites the committed table instead.  Then checks that a broken bound is caught
 # (proofs/mutation.sh).
 #   FILE=src/core/race.c   WP on that file only (the functions it calls are
-#                          taken by their contracts in core.h): its rows are
+#                          taken by their contracts in its headers): its rows are
 #                          compared with the committed table's rows of that
 #                          file (lemma and assumed rows are the whole run's).
 set -eu
@@ -16,7 +16,7 @@ export LC_ALL=C
 cd "$(dirname "$0")/.."
 out=build/proofs
 mkdir -p "$out"
-sources=${FILE:-src/core/*.c}
+sources=${FILE:-src/core/*.c proofs/lemmas.c}
 if [ -n "${FILE:-}" ] && [ -n "${UPDATE:-}" ]; then
     echo "proofs: UPDATE=1 rewrites the table of the whole core: run it without FILE" >&2
     exit 1

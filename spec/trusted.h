@@ -8,18 +8,18 @@
 #define DPSEL_SPEC_TRUSTED_H
 
 #include "dpsel.h"
-/* pow2; core.h defines the types logic.h's predicates name before it
- * includes this header. */
+/* pow2 and random_status; core.h defines the types logic.h's predicates
+ * name before it includes this header. */
 #include "logic.h"
 
 /* One uniform random bit from the source (src/rng.c).  Assumed: it returns
  * DPSEL_OK with *bit in {0, 1}, or DPSEL_ERANDOM, and writes nothing but the
  * source and *bit (a caller-supplied bit function writes only its own
  * context, which the core never reads). */
-/*@ requires \valid(rng) && \valid(bit) && \separated(rng, bit);
+/*@ requires writable: \valid(rng) && \valid(bit) && \separated(rng, bit);
     assigns *rng, *bit;
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
-    ensures \result == DPSEL_OK ==> *bit <= 1;
+    ensures status: random_status(\result);
+    ensures bit: \result == DPSEL_OK ==> *bit <= 1;
 */
 int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit);
 
@@ -28,10 +28,10 @@ int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit);
  * of zeros read, so *zeros < limit means a 1 was read.  Assumed as for
  * dpsel_internal_rng_bit, and that it consumes exactly the bits of the equivalent loop
  * of dpsel_internal_rng_bit calls (tests/test_rng_bits.c). */
-/*@ requires \valid(rng) && \valid(zeros) && \separated(rng, zeros);
+/*@ requires writable: \valid(rng) && \valid(zeros) && \separated(rng, zeros);
     assigns *rng, *zeros;
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
-    ensures \result == DPSEL_OK ==> *zeros <= limit;
+    ensures status: random_status(\result);
+    ensures run: \result == DPSEL_OK ==> *zeros <= limit;
 */
 int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
 
@@ -39,11 +39,11 @@ int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
  * significant bit is the first read.  Assumed as for dpsel_internal_rng_bit, and that
  * it consumes exactly the bits of count dpsel_internal_rng_bit calls
  * (tests/test_rng_bits.c). */
-/*@ requires \valid(rng) && \valid(value) && \separated(rng, value);
-    requires count <= 63;
+/*@ requires writable: \valid(rng) && \valid(value) && \separated(rng, value);
+    requires count_bound: count <= 63;
     assigns *rng, *value;
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM;
-    ensures \result == DPSEL_OK ==> *value < pow2(count);
+    ensures status: random_status(\result);
+    ensures bits: \result == DPSEL_OK ==> *value < pow2(count);
 */
 int dpsel_internal_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value);
 

@@ -3,6 +3,14 @@
 
 #include "selector.h"
 
+#include "core/em.h"
+#include "core/em_levels.h"
+#include "core/gap.h"
+#include "core/pf.h"
+#include "core/race.h"
+#include "core/validate.h"
+#include "core/visit.h"
+
 int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
 {
     if (out == NULL || params == NULL) {

@@ -5,6 +5,9 @@
  * same random bits give the same index. */
 #include "selector.h"
 
+#include "core/gap.h"
+#include "core/race.h"
+
 enum { STREAM_NOT_STARTED = 0, STREAM_RUNNING = 1, STREAM_FAILED = 2, STREAM_FINISHED = 3 };
 
 int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selector *selector,

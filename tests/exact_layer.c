@@ -6,6 +6,8 @@
 #include <criterion/criterion.h>
 #include <mpfr.h>
 
+#include "core/gap.h"
+#include "core/pf.h"
 #include "exact/exact.h"
 #include "support.h"
 

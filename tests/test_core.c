@@ -4,7 +4,12 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "core/coin.h"
+#include "core/gap.h"
+#include "core/pf.h"
+#include "core/precision.h"
+#include "core/uniform.h"
+#include "core/validate.h"
 #include "exact/exact.h"
 #include "support.h"
 

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "core/core.h"
+#include "core/em_levels.h"
+#include "core/gap.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
 #include "support.h"

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "core/gap.h"
 #include "exact/exact.h"
 #include "support.h"
 

@@ -11,7 +11,7 @@
 #include <gmp.h>
 #include <stdio.h>
 
-#include "core/core.h"
+#include "core/race.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
 #include "support.h"

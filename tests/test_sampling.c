@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "core/em.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
 #include "support.h"

@@ -7,7 +7,8 @@
 #include <criterion/criterion.h>
 #include <inttypes.h>
 
-#include "core/core.h"
+#include "core/gap.h"
+#include "core/race.h"
 #include "selector.h"
 #include "support.h"
 

@@ -21,7 +21,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "core/core.h"
+#include "core/coin.h"
+#include "core/em.h"
+#include "core/gap.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
 #include "support.h"

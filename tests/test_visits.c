@@ -9,7 +9,7 @@
 #include <gmp.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "core/visit.h"
 #include "support.h"
 
 #define MAX_N 8

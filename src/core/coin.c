@@ -1,9 +1,11 @@
 /* Exact Bernoulli coins with dyadic probabilities. */
-#include "core.h"
+#include "coin.h"
 
-/*@ requires \valid_read(t) && \valid_read(t->words + i / 64);
+#include "gap.h"
+
+/*@ requires digit: \valid_read(t) && \valid_read(t->words + i / 64);
     assigns \nothing;
-    ensures \result <= 1;
+    ensures bit: \result <= 1;
 */
 static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
 {
@@ -83,12 +85,6 @@ int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
     return DPSEL_OK;
 }
 
-int dpsel_core_coin_power(dpsel_rng *rng, const dpsel_dyadic *powers,
-                          unsigned npowers, uint64_t g, int *heads)
-{
-    return dpsel_core_coin_power_scaled(rng, powers, npowers, g, 0, heads);
-}
-
 int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
                                 unsigned npowers, uint64_t g, int *heads)
 {
@@ -108,9 +104,13 @@ int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
         if (rc != DPSEL_OK) {
             return rc;
         }
+        //@ assert side: coin == 0 || coin == 1;
         unsigned counts = dpsel_core_opaque((unsigned)((g >> (i - 1)) & 1u));
         //@ assert g == 0 ==> counts == 0;
-        all_heads *= (unsigned)coin * counts + (1u - counts);
+        //@ assert counted: counts == 0 || counts == 1;
+        unsigned factor = (unsigned)coin * counts + (1u - counts);  /* 1 if ignored */
+        //@ assert factor: factor == 0 || factor == 1;
+        all_heads &= factor;
     }
     *heads = (int)all_heads;
     return DPSEL_OK;

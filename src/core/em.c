@@ -1,20 +1,18 @@
 /* The exponential mechanism (McSherry & Talwar 2007), by exact rejection. */
-#include "core.h"
+#include "em.h"
+
+#include "coin.h"
+#include "gap.h"
+#include "uniform.h"
 
 /* One trial, with the lazy coin (fixed_pattern 0) or the fixed-pattern coin
  * of the hardened mode (1). */
-/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES;
-    requires fixed_pattern == 0 || fixed_pattern == 1;
-    requires \valid(rng) && \valid(candidate) && \valid(kept) && valid_decay(decay);
-    requires \valid_read(scores + (0 .. n - 1));
-    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
-    requires \separated(rng, candidate, kept, scores + (0 .. n - 1), decay);
-    requires \forall integer i; 0 <= i < decay->npowers ==>
-             \separated(rng, candidate, kept, decay->powers + i,
-                        decay->powers[i].words + (0 .. (decay->powers[i].ndigits - 1) / 64));
+/*@ requires call: trial_call(rng, decay, scores, n, candidate, kept);
+    requires best: scores_at_most(scores, n, best);
+    requires pattern: zero_or_one(fixed_pattern);
     assigns *rng, *candidate, *kept;
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
-    ensures \result == DPSEL_OK ==> *candidate < n && (*kept == 0 || *kept == 1);
+    ensures status: sampler_status(\result);
+    ensures trial: trial_done(\result, *candidate, n, *kept);
 */
 static int draw_and_flip(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                          size_t n, int64_t best, int fixed_pattern, size_t *candidate, int *kept)

@@ -7,13 +7,12 @@
  * with probability beta^g 2^e_g; a kept level releases a uniform one of its
  * candidates, found by a pass over the scores.  No trial reads the scores.
  */
-#include "core.h"
+#include "em_levels.h"
 
-/*@ ghost
-    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x)
-    {
-    }
-*/
+#include "coin.h"
+#include "gap.h"
+#include "uniform.h"
+#include "visit.h"
 
 uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit)
 {
@@ -34,9 +33,10 @@ uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_
 
 /* 2^(envelope - e_g): the weight of one candidate of level g, in units of
  * 2^-envelope. */
-/*@ requires valid_decay(decay) && envelope <= 63;
+/*@ requires decay: valid_decay(decay);
+    requires envelope: envelope <= 63;
     assigns \nothing;
-    ensures 1 <= \result <= 9223372036854775808;
+    ensures unit: 1 <= \result <= 9223372036854775808;
 */
 static uint64_t level_unit(const dpsel_decay *decay, uint64_t g, unsigned envelope)
 {
@@ -111,14 +111,13 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
 }
 
 /* The position of the member-th candidate (from 0) whose clamped gap is g. */
-/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && valid_decay(decay);
-    requires \valid_read(scores + (0 .. n - 1)) && \valid(index);
-    requires \forall integer i; 0 <= i < n ==> scores[i] <= best;
-    requires \separated(index, scores + (0 .. n - 1), decay);
+/*@ requires scores: valid_scores(scores, n) && scores_at_most(scores, n, best);
+    requires decay: valid_decay(decay);
+    requires writable: \valid(index);
+    requires apart: \separated(index, scores + (0 .. n - 1), decay);
     assigns *index;
-    ensures \result == DPSEL_OK || \result == DPSEL_EINTERNAL;
-    ensures \result == DPSEL_OK ==> *index < n;
-    ensures \result != DPSEL_OK ==> *index == \old(*index);
+    ensures status: exact_status(\result);
+    ensures released: released(\result, *index, \old(*index), n);
 */
 static int find_member(const dpsel_decay *decay, const int64_t *scores, size_t n,
                        int64_t best, uint64_t g, uint64_t member, size_t *index)

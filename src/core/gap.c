@@ -1,5 +1,5 @@
 /* Score arithmetic of the verified core: best score, gaps, bit lengths. */
-#include "core.h"
+#include "gap.h"
 
 size_t dpsel_core_argmax(const int64_t *scores, size_t n)
 {
@@ -82,20 +82,6 @@ uint64_t dpsel_core_clamped_gap(int64_t best, int64_t score, uint64_t cap)
     return gap < cap ? gap : cap;
 }
 
-/*@ ghost
-    // One step of bitlen, as a lemma function: if w 2^b <= x < (w + 1) 2^b,
-    // halving w and doubling 2^b keeps x in range.
-    /@ requires 1 <= pow2(b) && (w == 2 * v || w == 2 * v + 1);
-       requires w * pow2(b) <= x < (w + 1) * pow2(b);
-       assigns \nothing;
-       ensures v * (2 * pow2(b)) <= x < (v + 1) * (2 * pow2(b));
-       ensures v * pow2(b + 1) <= x < (v + 1) * pow2(b + 1);
-    @/
-    static void bitlen_step(uint64_t w, uint64_t v, uint64_t x, unsigned b)
-    {
-    }
-*/
-
 unsigned dpsel_core_bitlen(uint64_t v)
 {
     unsigned bits = 0;
@@ -113,7 +99,7 @@ unsigned dpsel_core_bitlen(uint64_t v)
         //@ ghost uint64_t before = v;
         v >>= 1;
         //@ assert before == 2 * v || before == 2 * v + 1;
-        //@ ghost bitlen_step(before, v, input, bits);
+        //@ ghost dpsel_lemma_bitlen_step(before, v, input, bits);
         bits++;
     }
     return bits;

@@ -1,5 +1,9 @@
 /* Permute-and-flip (McKenna & Sheldon 2020). */
-#include "core.h"
+#include "pf.h"
+
+#include "coin.h"
+#include "gap.h"
+#include "uniform.h"
 
 int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i)
 {
@@ -22,9 +26,10 @@ int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i)
 }
 
 /* The identity permutation: scratch[k] = k. */
-/*@ requires 1 <= n <= DPSEL_MAX_CANDIDATES && \valid(scratch + (0 .. n - 1));
+/*@ requires range: 1 <= n <= DPSEL_MAX_CANDIDATES;
+    requires writable: \valid(scratch + (0 .. n - 1));
     assigns scratch[0 .. n - 1];
-    ensures \forall integer k; 0 <= k < n ==> scratch[k] == k;
+    ensures identity: \forall integer k; 0 <= k < n ==> scratch[k] == k;
 */
 static void fill_identity(size_t *scratch, size_t n)
 {
@@ -51,8 +56,7 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
      * visited in shuffled order as the shuffle is drawn.  Positions i .. n - 1
      * hold the candidates not yet visited, a best one among them. */
     /*@ loop invariant 0 <= i <= n;
-        loop invariant in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n;
-        loop invariant distinct: \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b];
+        loop invariant permutation: permutation(scratch, n);
         loop invariant best_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best;
         loop assigns i, *rng, scratch[0 .. n - 1];
         loop variant n - i;
@@ -77,8 +81,7 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
             return rc;
         }
         if (heads) {
-            /*@ assert \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n; */
-            /*@ assert \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b]; */
+            /*@ assert permutation(scratch, n); */
             *index = candidate;
             return DPSEL_OK;
         }
@@ -102,8 +105,7 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     /* The whole shuffle first, so that its bits do not depend on where the
      * first heads falls. */
     /*@ loop invariant 0 <= i <= n;
-        loop invariant in_range: \forall integer a; 0 <= a < n ==> 0 <= scratch[a] < n;
-        loop invariant distinct: \forall integer a, b; 0 <= a < b < n ==> scratch[a] != scratch[b];
+        loop invariant permutation: permutation(scratch, n);
         loop invariant best_present: \exists integer p; 0 <= p < n && scores[scratch[p]] == best;
         loop assigns i, *rng, scratch[0 .. n - 1];
         loop variant n - i;
@@ -122,6 +124,7 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     /*@ loop invariant 0 <= i <= n;
         loop invariant found == 0 || found == 1;
         loop invariant chosen < n;
+        loop invariant permutation: permutation(scratch, n);
         loop invariant best_ahead: found == 0 ==>
                        \exists integer p; i <= p < n && scores[scratch[p]] == best;
         loop assigns i, chosen, found, *rng;

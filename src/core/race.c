@@ -3,7 +3,11 @@
  * the candidate with the largest q'_r + G_r wins, ties broken uniformly,
  * where P(G_r >= k) = beta^k.  One pass over the scores, O(1) memory.
  */
-#include "core.h"
+#include "race.h"
+
+#include "coin.h"
+#include "gap.h"
+#include "uniform.h"
 
 int dpsel_core_race_applies(const dpsel_decay *decay)
 {
@@ -92,7 +96,8 @@ int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *dra
             return rc;
         }
         if (!heads) {
-            //@ assert high * unit + low < (high + 1) * unit <= DPSEL_RACE_ROUNDS * unit;
+            //@ assert within_round: high * unit + low < high * unit + unit;
+            //@ assert below_limit: high * unit + unit <= DPSEL_RACE_ROUNDS * unit;
             *draw = high * unit + low;
             return DPSEL_OK;
         }
@@ -130,12 +135,12 @@ int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, i
 
 /* The candidate ties with the leader: it becomes the kept one with
  * probability 1 / (number tied), which keeps the choice uniform. */
-/*@ requires \valid(rng) && \valid(race) && \separated(rng, race);
-    requires 1 <= race->ties < candidate + 1 <= DPSEL_MAX_CANDIDATES;
-    requires race->chosen < candidate;
+/*@ requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires tied: 1 <= race->ties < candidate + 1 <= DPSEL_MAX_CANDIDATES;
+    requires chosen: race->chosen < candidate;
     assigns *rng, race->ties, race->chosen;
-    ensures \result == DPSEL_OK || \result == DPSEL_ERANDOM || \result == DPSEL_EUNLIKELY;
-    ensures \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1 &&
+    ensures status: sampler_status(\result);
+    ensures joined: \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1 &&
             race->chosen <= candidate;
 */
 static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)

@@ -1,26 +1,12 @@
 /* Unbiased uniform integers from single random bits (Fast Dice Roller). */
-#include "core.h"
-
-/* Appending bits < scale to a prefix c < v stays below v * scale.  A ghost
- * lemma function, called with the values at hand: its ground conclusion
- * spares the provers a quantified lemma next to pow2's definition. */
-/*@ ghost
-    /@ requires c < v && bits < scale;
-       assigns \nothing;
-       ensures c * scale + bits < v * scale;
-    @/
-    static void lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits)
-    {
-        /@ assert (c + 1) * scale <= v * scale; @/
-    }
-*/
+#include "uniform.h"
 
 /* Whether v * scale <= top, without computing the product (which may not
  * fit in 64 bits). */
-/*@ requires 1 <= scale;
+/*@ requires scale: 1 <= scale;
     assigns \nothing;
-    ensures \result == 0 || \result == 1;
-    ensures \result == 1 <==> v * scale <= top;
+    ensures flag: zero_or_one(\result);
+    ensures at_most: \result == 1 <==> v * scale <= top;
 */
 static int scaled_at_most(uint64_t v, uint64_t scale, uint64_t top)
 {
@@ -33,10 +19,10 @@ static int scaled_at_most(uint64_t v, uint64_t scale, uint64_t top)
 
 /* The length of a doubling run: the smallest m with v * 2^m >= k, by a
  * binary search on m (no loop over the bits). */
-/*@ requires 1 <= v < k <= 9223372036854775808;
+/*@ requires range: 1 <= v < k <= 9223372036854775808;
     assigns \nothing;
-    ensures 1 <= \result <= 63;
-    ensures k <= v * pow2(\result) < 2 * k;
+    ensures bounded: 1 <= \result <= 63;
+    ensures smallest: k <= v * pow2(\result) < 2 * k;
 */
 static unsigned doublings(uint64_t v, uint64_t k)
 {
@@ -93,7 +79,7 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
         }
         uint64_t scale = (uint64_t)1 << m;
         //@ assert scale == pow2(m);
-        //@ ghost lemma_append_below(c, v, scale, bits);
+        //@ ghost dpsel_lemma_append_below(c, v, scale, bits);
         v = v * scale;
         c = c * scale + bits;
         if (c < k) {

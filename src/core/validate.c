@@ -1,21 +1,15 @@
 /* Input validation of the verified core. */
-#include "core.h"
-
-/*@ // the precondition of dpsel_core_decimal_syntax: s is NUL-terminated
-    // within max_len, or readable up to max_len
-    predicate bounded_text{L}(char *s, integer max_len) =
-        (\exists integer j; 0 <= j <= max_len && \valid_read(s + (0 .. j)) && s[j] == '\0')
-        || \valid_read(s + (0 .. max_len));
-
-    // no NUL before pos: s[pos] can be read
-    lemma bounded_text_readable{L}: \forall char *s, integer max_len, pos;
-        bounded_text(s, max_len) && 0 <= pos <= max_len &&
-        (\forall integer k; 0 <= k < pos ==> s[k] != '\0') ==> \valid_read(s + pos);
-*/
+#include "validate.h"
 
 /*@ assigns \nothing;
-    ensures \result == 0 || \result == 1;
-    ensures \result == 1 <==> '0' <= c <= '9';
+    behavior digit:
+      assumes '0' <= c <= '9';
+      ensures accepted: \result == 1;
+    behavior other:
+      assumes !('0' <= c <= '9');
+      ensures refused: \result == 0;
+    complete behaviors;
+    disjoint behaviors;
 */
 static int is_digit(char c)
 {
@@ -23,14 +17,14 @@ static int is_digit(char c)
 }
 
 /* Number of digits at s[*pos...], advancing *pos past them (at most max_len). */
-/*@ requires \valid(pos) && *pos <= max_len;
-    requires bounded_text(s, max_len);
-    requires \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
-    requires \separated(pos, s + (0 .. max_len));
+/*@ requires position: \valid(pos) && *pos <= max_len;
+    requires text: bounded_text(s, max_len);
+    requires no_end_before: \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
+    requires apart: \separated(pos, s + (0 .. max_len));
     assigns *pos;
-    ensures \old(*pos) <= *pos <= max_len;
-    ensures \result == *pos - \old(*pos);
-    ensures \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
+    ensures advanced: \old(*pos) <= *pos <= max_len;
+    ensures counted: \result == *pos - \old(*pos);
+    ensures no_end_within: \forall integer k; 0 <= k < *pos ==> s[k] != '\0';
 */
 static size_t skip_digits(const char *s, size_t *pos, size_t max_len)
 {

@@ -7,7 +7,12 @@
  * never among the visited then (their coin is certain), so the race finds
  * the same best score.
  */
-#include "core.h"
+#include "visit.h"
+
+#include "coin.h"
+#include "gap.h"
+#include "race.h"
+#include "uniform.h"
 
 size_t dpsel_core_rank(const uint64_t *sorted, size_t count, uint64_t r)
 {
@@ -32,12 +37,12 @@ size_t dpsel_core_rank(const uint64_t *sorted, size_t count, uint64_t r)
 
 /* Puts r at position rank of visited[0 .. count - 1], moving the entries
  * from rank on one place up. */
-/*@ requires 0 <= rank <= count;
-    requires \valid(visited + (0 .. count));
+/*@ requires rank: 0 <= rank <= count;
+    requires writable: \valid(visited + (0 .. count));
     assigns visited[0 .. count];
-    ensures visited[rank] == r;
-    ensures \forall integer i; 0 <= i < rank ==> visited[i] == \old(visited[i]);
-    ensures \forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]);
+    ensures placed: visited[rank] == r;
+    ensures before: \forall integer i; 0 <= i < rank ==> visited[i] == \old(visited[i]);
+    ensures after: \forall integer i; rank < i <= count ==> visited[i] == \old(visited[i - 1]);
 */
 static void insert_at(uint64_t *visited, size_t count, size_t rank, uint64_t r)
 {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/gap.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

@@ -8,6 +8,8 @@
 
 #include <mpfr.h>
 
+#include "../core/gap.h"
+#include "../core/precision.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

@@ -10,6 +10,7 @@
 
 #include <mpfr.h>
 
+#include "../core/validate.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

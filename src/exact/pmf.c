@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/gap.h"
+#include "../core/validate.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

@@ -1,0 +1,55 @@
+/*
+ * The arguments of each family of core functions: what must be valid, and
+ * what must not overlap, before a sampler, an EM trial or a coin runs.  A
+ * family's contracts name one predicate here instead of restating it.
+ * Definitions only.
+ */
+#ifndef DPSEL_SPEC_CALLS_H
+#define DPSEL_SPEC_CALLS_H
+
+/*@ // a sampler: n valid scores and a valid decay table to read; the source
+    // and the released index to write, apart from each other and from all
+    // it reads
+    predicate sampler_call{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                              integer n, size_t *index) =
+        valid_scores(scores, n) && valid_decay(decay) && \valid(rng) && \valid(index) &&
+        \separated(rng, index, scores + (0 .. n - 1), decay) &&
+        decay_apart(decay, rng) && decay_apart(decay, index);
+
+    // an EM trial: the same, with a candidate and a kept flag to write
+    predicate trial_call{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                            integer n, size_t *candidate, int *kept) =
+        valid_scores(scores, n) && valid_decay(decay) &&
+        \valid(rng) && \valid(candidate) && \valid(kept) &&
+        \separated(rng, candidate, kept, scores + (0 .. n - 1), decay) &&
+        decay_apart(decay, rng) && decay_apart(decay, candidate) && decay_apart(decay, kept);
+
+    // its outcome: on success a candidate in range and a kept flag
+    predicate trial_done(integer r, integer candidate, integer n, integer kept) =
+        r == DPSEL_OK ==> 0 <= candidate < n && zero_or_one(kept);
+
+    // PF: a sampler's arguments, and a scratch of n indices to write,
+    // apart from them
+    predicate pf_call{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores, integer n,
+                         size_t *scratch, size_t *index) =
+        sampler_call(rng, decay, scores, n, index) &&
+        \valid(scratch + (0 .. n - 1)) &&
+        \separated(scratch + (0 .. n - 1), rng, index, scores + (0 .. n - 1), decay) &&
+        decay_apart(decay, scratch, n);
+
+    // a coin of the dyadic t: the source and the coin's side to write
+    predicate coin_call{L}(dpsel_rng *rng, dpsel_dyadic *t, int *heads) =
+        valid_dyadic(t) && \valid(rng) && \valid(heads) && \separated(rng, heads) &&
+        digits_apart(t, rng) && digits_apart(t, heads);
+
+    // a certain coin: heads on success
+    predicate certain_heads(integer r, integer heads) = r == DPSEL_OK ==> heads == 1;
+
+    // EM by levels: a decay table of at most DPSEL_LEVELS_MAX_POWERS powers
+    // and an envelope exponent that fits a shift of a uint64_t
+    predicate levels_decay{L}(dpsel_decay *decay, integer envelope) =
+        valid_decay(decay) && decay->npowers <= DPSEL_LEVELS_MAX_POWERS &&
+        0 <= envelope <= 63;
+*/
+
+#endif

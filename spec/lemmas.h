@@ -1,0 +1,79 @@
+/*
+ * Lemma functions: facts the provers need that take induction or a
+ * product, stated as ghost functions.  Each is proved once, by WP on its
+ * body in src/core/lemmas.c (a loop invariant carries the induction), and
+ * used by calling it in ghost code, which puts a ground instance in the
+ * caller's context instead of a quantified lemma in every goal's.
+ */
+#ifndef DPSEL_SPEC_LEMMAS_H
+#define DPSEL_SPEC_LEMMAS_H
+
+/*@ ghost
+    // pow2 against the shift and in order, for every exponent of a uint64_t
+    /@ assigns \nothing;
+       ensures pow2_shift: \forall integer k; 0 <= k <= 63 ==> (1 << k) == pow2(k);
+       ensures pow2_positive: \forall integer k; 0 <= k <= 64 ==> 1 <= pow2(k);
+       ensures pow2_monotonic: \forall integer j, k; 0 <= j <= k <= 64 ==> pow2(j) <= pow2(k);
+    @/
+    void dpsel_lemma_pow2_shift(void);
+
+    // 2^(2k) = (2^k)^2, by induction up to k (a ground instance: a
+    // quantified one sends the provers into a matching loop)
+    /@ assigns \nothing;
+       ensures pow2_square: pow2(2 * k) == square(pow2(k));
+    @/
+    void dpsel_lemma_pow2_square(uint64_t k);
+
+    // squarings_fit for one b and one i, by induction over j <= i with the
+    // bits b 2^j of x^(2^j) in a ghost variable
+    /@ requires b_bound: b <= 64;
+       requires i_bound: i <= 20;
+       assigns \nothing;
+       ensures squarings_fit_at: \forall integer x; 0 <= x < pow2(b) ==>
+               0 <= squarings(x, i) < pow2(b * pow2(i));
+    @/
+    void dpsel_lemma_squarings_fit_at(unsigned b, unsigned i);
+
+    // The exactness of the decay table: for a b-bit integer x (0 <= x < 2^b),
+    // x^(2^i) < 2^(b 2^i), so beta^(2^i) = x^(2^i) / 2^(y 2^i) has at most
+    // b 2^i significant bits, for the range the MPFR layer uses (b <= 64,
+    // i <= 20).  By induction over i:
+    // x^(2^(i+1)) = (x^(2^i))^2 < (2^(b 2^i))^2 = 2^(b 2^(i+1)).
+    // dpsel_core_power_precision states it for the precision it returns.
+    /@ assigns \nothing;
+       ensures squarings_fit: \forall integer x, b, i; 0 <= b <= 64 && 0 <= i <= 20 &&
+               0 <= x < pow2(b) ==> 0 <= squarings(x, i) < pow2(b * pow2(i));
+    @/
+    void dpsel_lemma_squarings_fit(void);
+
+    // A running sum that a quotient bounds (em_levels.c), for one t, u, x
+    /@ requires total_bound: t <= 9223372036854775808;
+       requires unit_positive: 1 <= u;
+       requires room: x <= (9223372036854775808 - t) / u;
+       assigns \nothing;
+       ensures quotient_bound: t + u * x <= 9223372036854775808;
+    @/
+    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x);
+
+    // One step of bitlen (gap.c): if w 2^b <= x < (w + 1) 2^b, halving w
+    // and doubling 2^b keeps x in range
+    /@ requires scale_positive: 1 <= pow2(b);
+       requires halved: w == 2 * v || w == 2 * v + 1;
+       requires in_range: w * pow2(b) <= x < (w + 1) * pow2(b);
+       assigns \nothing;
+       ensures doubled: v * (2 * pow2(b)) <= x < (v + 1) * (2 * pow2(b));
+       ensures next_power: v * pow2(b + 1) <= x < (v + 1) * pow2(b + 1);
+    @/
+    void dpsel_lemma_bitlen_step(uint64_t w, uint64_t v, uint64_t x, unsigned b);
+
+    // Appending bits < scale to a prefix c < v stays below v * scale
+    // (uniform.c)
+    /@ requires prefix_below: c < v;
+       requires bits_below: bits < scale;
+       assigns \nothing;
+       ensures appended_below: c * scale + bits < v * scale;
+    @/
+    void dpsel_lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits);
+*/
+
+#endif

@@ -1,0 +1,71 @@
+/* The exponential mechanism by levels (em_levels.c, spec/mechanisms.md
+ * §12), for score vectors where uniform trials are mostly rejected. */
+#ifndef DPSEL_CORE_EM_LEVELS_H
+#define DPSEL_CORE_EM_LEVELS_H
+
+#include "core.h"
+
+/* The envelope exponent of level g: the sum of the leads of the powers of
+ * g's set bits (so beta^g < 2^-sum), at most limit. */
+/*@ requires decay: valid_decay(decay);
+    requires limit: limit <= 64;
+    assigns \nothing;
+    ensures bounded: \result <= limit;
+*/
+uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit);
+
+/* Counts the candidates per clamped gap g into levels[g], then turns the
+ * counts into running sums of c_g 2^(envelope - e_g), e_g the level's
+ * exponent at most envelope.  DPSEL_EINTERNAL if a sum would pass
+ * DPSEL_LEVELS_TOTAL_MAX (never when n 2^envelope <= 2^63). */
+/*@ requires scores: valid_scores(scores, n) && scores_at_most(scores, n, best);
+    requires decay: levels_decay(decay, envelope);
+    requires writable: \valid(levels + (0 .. decay->cap));
+    requires apart: \separated(levels + (0 .. decay->cap), scores + (0 .. n - 1), decay) &&
+                    \forall integer i; 0 <= i < decay->npowers ==>
+                    \separated(levels + (0 .. decay->cap), decay->powers + i);
+    assigns levels[0 .. decay->cap];
+    ensures status: exact_status(\result);
+    ensures sums: \result == DPSEL_OK ==> level_sums(levels, decay->cap);
+*/
+int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
+                               int64_t best, unsigned envelope, uint64_t *levels);
+
+/* One trial of EM by levels: level g proposed with probability
+ * proportional to c_g 2^-e_g, kept (*kept = 1) with probability
+ * beta^g 2^e_g. */
+/*@ requires decay: levels_decay(decay, envelope);
+    requires levels: level_sums(levels, decay->cap);
+    requires writable: \valid(rng) && \valid(level) && \valid(kept);
+    requires apart: \separated(rng, level, kept, levels + (0 .. decay->cap), decay) &&
+                    decay_apart(decay, rng) && decay_apart(decay, level) &&
+                    decay_apart(decay, kept);
+    assigns *rng, *level, *kept;
+    ensures status: sampler_status(\result);
+    ensures trial: \result == DPSEL_OK ==> *level <= decay->cap && zero_or_one(*kept);
+*/
+int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
+                              const uint64_t *levels, unsigned envelope,
+                              uint64_t *level, int *kept);
+
+/* The exponential mechanism by levels: levels built, trials until one
+ * keeps its level (each keeps with probability at least 2^-(npowers + 1)
+ * when 2^envelope >= n; DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS 2^14
+ * trials), then a uniform member of the kept level.  levels[0 .. cap] is
+ * scratch. */
+/*@ requires call: sampler_call(rng, decay, scores, n, index);
+    requires best: scores_at_most(scores, n, best);
+    requires decay: levels_decay(decay, envelope);
+    requires levels: \valid(levels + (0 .. decay->cap)) &&
+                     \separated(levels + (0 .. decay->cap), rng, index, scores + (0 .. n - 1),
+                                decay) &&
+                     decay_apart(decay, levels, decay->cap + 1);
+    assigns *rng, *index, levels[0 .. decay->cap];
+    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures released: released(\result, *index, \old(*index), n);
+*/
+int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, unsigned envelope, uint64_t *levels,
+                         size_t *index);
+
+#endif

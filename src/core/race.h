@@ -1,0 +1,104 @@
+/* Permute-and-flip as a race of geometric noise (race.c,
+ * spec/mechanisms.md §10), and the coins it is made of. */
+#ifndef DPSEL_CORE_RACE_H
+#define DPSEL_CORE_RACE_H
+
+#include "core.h"
+
+/* 1 if the race can use the decay table (core.h), else 0. */
+/*@ requires decay: valid_decay(decay);
+    assigns \nothing;
+    ensures flag: zero_or_one(\result);
+    ensures race: \result == 1 ==> race_decay(decay);
+*/
+int dpsel_core_race_applies(const dpsel_decay *decay);
+
+/* One round of dpsel_core_coin_odds: a fair bit 0 gives *outcome 0
+ * (probability 1/2); a 1 followed by a coin w heads gives 1 (w/2); else
+ * DPSEL_ODDS_AGAIN.  *outcome may be written on failure. */
+#define DPSEL_ODDS_AGAIN 2u
+/*@ requires odds: valid_dyadic(w);
+    requires writable: \valid(rng) && \valid(outcome) && \separated(rng, outcome);
+    requires apart: digits_apart(w, rng) && digits_apart(w, outcome);
+    assigns *rng, *outcome;
+    ensures status: random_status(\result);
+    ensures outcome: \result == DPSEL_OK ==> *outcome <= DPSEL_ODDS_AGAIN;
+*/
+int dpsel_core_odds_round(dpsel_rng *rng, const dpsel_dyadic *w, unsigned *outcome);
+
+/* A coin with P(heads) = w / (1 + w): rounds of a fair bit and a coin w.
+ * DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS rounds (each ends with
+ * probability >= 1/2). */
+/*@ requires call: coin_call(rng, w, heads);
+    assigns *rng, *heads;
+    ensures status: sampler_status(\result);
+    ensures flipped: flipped(\result, *heads);
+*/
+int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads);
+
+/* A geometric draw: P(*draw >= k) = beta^k, from the binary digits below
+ * 2^top (independent coins) and a high part (coins of beta^(2^top)).
+ * DPSEL_EUNLIKELY if the high part reaches DPSEL_RACE_ROUNDS. */
+/*@ requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(draw) && \separated(rng, draw);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, draw);
+    assigns *rng, *draw;
+    ensures status: sampler_status(\result);
+    ensures draw: \result == DPSEL_OK ==> *draw < race_limit(decay->npowers);
+*/
+int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *draw);
+
+/* A coin with P(heads) = beta^t for any t: t >> top coins of
+ * beta^(2^top), then dpsel_core_coin_power on the rest.  For t = 0 the
+ * coin is certain. */
+/*@ requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, heads);
+    assigns *rng, *heads;
+    ensures status: random_status(\result);
+    ensures flipped: flipped(\result, *heads);
+*/
+int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, int *heads);
+
+/* Adds one candidate, of clamped gap g' = gap, to the race: it joins the
+ * leader (a tie), overtakes it, or drops out.  The state stays within
+ * race_state; DPSEL_EUNLIKELY if a noisy value passes race_limit. */
+/*@ requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
+    requires candidate: gap <= decay->cap && candidate < DPSEL_MAX_CANDIDATES;
+    requires state: race_state(race, decay, candidate);
+    assigns *rng, *race;
+    ensures status: sampler_status(\result);
+    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 1);
+*/
+int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                         uint64_t gap, uint64_t candidate);
+
+/* The race over the candidates not in visited[0 .. count - 1], in index
+ * order: PF on them, whose best score is best (spec/mechanisms.md §11). */
+/*@ requires call: sampler_call(rng, decay, scores, n, index);
+    requires best: scores_at_most(scores, n, best);
+    requires race: race_decay(decay);
+    requires visited: count < n && visited_set(visited, count, n);
+    requires visited_apart: \separated(visited + (0 .. count - 1), rng, index,
+                                       scores + (0 .. n - 1), decay);
+    assigns *rng, *index;
+    ensures sampled: sampled(\result, *index, \old(*index), n);
+*/
+int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, int64_t best, const uint64_t *visited, size_t count,
+                         size_t *index);
+
+/* Permute-and-flip as the race: every candidate in index order through
+ * dpsel_core_race_step, no scratch memory; the same distribution as
+ * dpsel_core_pf (spec/mechanisms.md §10). */
+/*@ requires call: sampler_call(rng, decay, scores, n, index);
+    requires race: race_decay(decay);
+    assigns *rng, *index;
+    ensures sampled: sampled(\result, *index, \old(*index), n);
+*/
+int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
+                       const int64_t *scores, size_t n, size_t *index);
+
+#endif
