@@ -175,7 +175,7 @@ exports: $(SHARED) $(STATIC) $(INTERNAL)
 
 # The README's C example must compile, link and run as written.
 readme-example: all
-	sh tests/readme-example.sh README.md $(BUILD)
+	sh tests/readme-example.sh README.md
 
 demo: deps
 	$(MAKE) all

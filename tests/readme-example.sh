@@ -4,7 +4,6 @@
 # against the shared library, then against the static library alone.
 set -eu
 readme=$1
-build=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 awk '/^```c$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$readme" > "$work/example.c"

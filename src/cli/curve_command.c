@@ -270,6 +270,27 @@ static void keep(point *best, point *candidate)
     *best = *candidate;
 }
 
+/* One step of the search between *low (error above the target) and *high
+ * (at most the target, its point in *best): tries e, which becomes the new
+ * *high (its point kept) or the new *low. */
+static int narrow(const curve *c, dpsel_mechanism m, double e, point *best, double *low,
+                  double *high, unsigned *points)
+{
+    point p;
+    int reached;
+    if (try_epsilon(c, m, e, &p, &reached, points) != 0) {
+        return -1;
+    }
+    if (reached) {
+        keep(best, &p);
+        *high = e;
+    } else {
+        point_free(&p);
+        *low = e;
+    }
+    return 0;
+}
+
 /* The least epsilon (on the search) at which m's expected error is at most
  * the target, in *best; *found is 0 when even 2^10 D does not reach it.
  * Assumes, as holds for both mechanisms, that the error falls as epsilon
@@ -297,33 +318,14 @@ static int least_epsilon(const curve *c, dpsel_mechanism m, point *best, int *fo
             return 0;
         }
     }
-    while (low == 0) {
-        double lower = high / SEARCH_FACTOR;
-        if (lower < SEARCH_LOWEST * scale) {
-            break;
-        }
-        if (try_epsilon(c, m, lower, &p, &reached, &points) != 0) {
+    while (low == 0 && high / SEARCH_FACTOR >= SEARCH_LOWEST * scale) {
+        if (narrow(c, m, high / SEARCH_FACTOR, best, &low, &high, &points) != 0) {
             return -1;
-        }
-        if (reached) {
-            keep(best, &p);
-            high = lower;
-        } else {
-            point_free(&p);
-            low = lower;
         }
     }
     while (low > 0 && high / low > 1 + SEARCH_STEP) {
-        double middle = sqrt(low * high);
-        if (try_epsilon(c, m, middle, &p, &reached, &points) != 0) {
+        if (narrow(c, m, sqrt(low * high), best, &low, &high, &points) != 0) {
             return -1;
-        }
-        if (reached) {
-            keep(best, &p);
-            high = middle;
-        } else {
-            point_free(&p);
-            low = middle;
         }
     }
     *found = 1;
