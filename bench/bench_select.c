@@ -398,11 +398,16 @@ static int read_counts(const char *path, int64_t **out, size_t *count)
     return 0;
 }
 
-enum { UNIFORM, TWO_LEVEL, TIES, HEPTH, VECTORS };
-static const char *const vector_names[VECTORS] = { "uniform", "two-level", "ties", "hepth" };
+enum { UNIFORM, TWO_LEVEL, TIES, HEPTH, ZIPF, NEAR_TOP, TOP_LAST, VECTORS };
+static const char *const vector_names[VECTORS] = {
+    "uniform", "two-level", "ties", "hepth", "zipf", "near-top", "top-last"
+};
 
 /* uniform: integers in [0, 1000]; two-level: 0 then -1000 (gap 1000 for all
- * but the best); ties: all 0; hepth: the HEPTH counts, tiled past 4096. */
+ * but the best); ties: all 0; hepth: the HEPTH counts, tiled past 4096;
+ * zipf: one peak of a power law, 10^6 / (rank + 1), the ranks in a random
+ * order; near-top: 8 candidates at 1000 - j (j < 8) spread through the
+ * vector, the rest at 0; top-last: integers in [0, 60], the last one 1000. */
 static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *hepth,
                         size_t hepth_n)
 {
@@ -413,7 +418,19 @@ static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *he
         case UNIFORM: scores[i] = (int64_t)(prng_next(state) % 1001); break;
         case TWO_LEVEL: scores[i] = i == 0 ? 0 : -1000; break;
         case TIES: scores[i] = 0; break;
-        default: scores[i] = hepth[i % hepth_n]; break;
+        case HEPTH: scores[i] = hepth[i % hepth_n]; break;
+        case ZIPF: scores[i] = (int64_t)(1000000 / (i + 1)); break;
+        case NEAR_TOP: scores[i] = i % (n / 8 + 1) == 0 ? 1000 - (int64_t)(i / (n / 8 + 1)) : 0;
+            break;
+        default: scores[i] = i + 1 == n ? 1000 : (int64_t)(prng_next(state) % 61); break;
+        }
+    }
+    if (vector == ZIPF) {  /* the ranks in a random order (Fisher-Yates) */
+        for (size_t i = n; i > 1; i--) {
+            size_t j = (size_t)(prng_next(state) % i);
+            int64_t swap = scores[i - 1];
+            scores[i - 1] = scores[j];
+            scores[j] = swap;
         }
     }
 }
