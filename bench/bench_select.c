@@ -412,6 +412,7 @@ static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *he
                         size_t hepth_n)
 {
     uint64_t state[4];
+    size_t near_top_spacing = n / 8 + 1;  /* at most 8 positions are multiples */
     prng_seed(state, 2026);
     for (size_t i = 0; i < n; i++) {
         switch (vector) {
@@ -420,7 +421,8 @@ static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *he
         case TIES: scores[i] = 0; break;
         case HEPTH: scores[i] = hepth[i % hepth_n]; break;
         case ZIPF: scores[i] = (int64_t)(1000000 / (i + 1)); break;
-        case NEAR_TOP: scores[i] = i % (n / 8 + 1) == 0 ? 1000 - (int64_t)(i / (n / 8 + 1)) : 0;
+        case NEAR_TOP:
+            scores[i] = i % near_top_spacing == 0 ? 1000 - (int64_t)(i / near_top_spacing) : 0;
             break;
         default: scores[i] = i + 1 == n ? 1000 : (int64_t)(prng_next(state) % 61); break;
         }
