@@ -13,6 +13,7 @@
 #include "outcomes.h"   /* status codes, coins, released indices, scores */
 #include "dyadic.h"     /* dyadics and decay tables: valid, apart */
 #include "race_state.h" /* PF's race and its first visits */
+#include "thinning.h"   /* block thinning of the race */
 #include "calls.h"      /* the arguments of each family of functions */
 #include "level_sums.h" /* EM by levels */
 #include "text.h"       /* bounded strings */

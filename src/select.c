@@ -26,6 +26,12 @@ int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
     selector->params = *params;
     int rc = dpsel_exact_decay_table_build(&selector->table, params->x, params->y,
                                            params->gap_cap);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_exact_thinning_build(&selector->thinning);
+        if (rc != DPSEL_OK) {
+            dpsel_exact_decay_table_free(&selector->table);
+        }
+    }
     if (rc != DPSEL_OK) {
         free(selector);
         return rc;
@@ -38,6 +44,7 @@ void dpsel_selector_free(dpsel_selector *selector)
 {
     if (selector != NULL) {
         dpsel_exact_decay_table_free(&selector->table);
+        dpsel_exact_thinning_free(&selector->thinning);
         free(selector);
     }
 }
@@ -48,12 +55,14 @@ void dpsel_selector_free(dpsel_selector *selector)
 #define PF_VISITS 1024
 
 /* PF when the decay table allows the race: first visits, then the race. */
-static int pf_by_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                        size_t n, size_t *chosen)
+static int pf_by_visits(dpsel_rng *rng, const dpsel_selector *selector,
+                        const dpsel_decay *decay, const int64_t *scores, size_t n,
+                        size_t *chosen)
 {
     uint64_t visited[PF_VISITS];
     size_t visits = n / 2 < PF_VISITS ? n / 2 : PF_VISITS;
-    return dpsel_core_pf_visits(rng, decay, scores, n, visited, visits, chosen);
+    return dpsel_core_pf_visits(rng, decay, selector->thinning.flat, scores, n, visited,
+                                visits, chosen);
 }
 
 /* EM runs this many uniform trials before it counts the levels. */
@@ -109,7 +118,7 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
         rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
                       : em_default(rng, &decay, scores, n, &chosen);
     } else if (!hardened && dpsel_core_race_applies(&decay)) {
-        rc = pf_by_visits(rng, &decay, scores, n, &chosen);
+        rc = pf_by_visits(rng, selector, &decay, scores, n, &chosen);
     } else {
         size_t *scratch = calloc(n, sizeof *scratch);
         if (scratch == NULL) {

@@ -8,6 +8,7 @@
 struct dpsel_selector {
     dpsel_params params;
     dpsel_decay_table table;
+    dpsel_thinning_table thinning;
 };
 
 /* The view of the selector's decay table that the core samplers take. */

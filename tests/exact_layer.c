@@ -8,7 +8,9 @@
 
 #include "core/gap.h"
 #include "core/pf.h"
+#include "core/thin.h"
 #include "exact/exact.h"
+#include "selector.h"
 #include "support.h"
 
 typedef struct {
@@ -16,7 +18,7 @@ typedef struct {
     const int64_t *scores;
     size_t n;
     pf_form form;
-    dpsel_decay decay;                  /* PF_PERMUTATION only */
+    dpsel_decay decay;
     size_t scratch[MAX_ENUMERATED];
 } selection;
 
@@ -28,9 +30,30 @@ static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
         return dpsel_core_pf(rng, &s->decay, s->scores, s->n, s->scratch, out);
     case PF_HARDENED:
         return dpsel_select_hardened(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
+    case PF_THINNED_RACE:
+        return dpsel_core_race_rest(rng, &s->decay, s->selector->thinning.flat, s->scores,
+                                    s->n, dpsel_core_argmax(s->scores, s->n), NULL, 0, out);
     default:
         return dpsel_select(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
     }
+}
+
+/* The exact probability of candidate r, or beyond the exact rationals' size
+ * limits the lower end of its enclosure: its relative width, below 1e-30, is
+ * far below the test's resolution (the statistic is computed in doubles, and
+ * a relative error e in every cell moves it by about N e^2). */
+void pmf_value(const dpsel_pmf *pmf, size_t r, mpq_t out)
+{
+    mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
+    if (exact != NULL) {
+        mpq_set(out, exact);
+        return;
+    }
+    mpfr_t lo, hi;
+    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
+    dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
+    mpfr_get_q(out, lo);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
 int residual_small(const mpq_t residual)

@@ -15,6 +15,10 @@
 /* Largest score vector the checks enumerate. */
 #define MAX_ENUMERATED 8
 
+/* The exact probability of candidate r, or beyond the exact rationals' size
+ * limits the lower end of its enclosure (relative width below 1e-30). */
+void pmf_value(const dpsel_pmf *pmf, size_t r, mpq_t out);
+
 /* 1 if residual < 2^-RESIDUAL_LOG2. */
 int residual_small(const mpq_t residual);
 
@@ -24,9 +28,10 @@ void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
                        const mpq_t upper, const char *mechanism, const char *what);
 
 /* Which PF sampler to enumerate: the one dpsel_select runs (the race when
- * the decay table allows it), the permutation form (dpsel_core_pf), or
- * dpsel_select_hardened. */
-typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED } pf_form;
+ * the decay table allows it), the permutation form (dpsel_core_pf),
+ * dpsel_select_hardened, or the thinned race alone (dpsel_core_race_rest
+ * with no visits: every candidate through its blocks). */
+typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED, PF_THINNED_RACE } pf_form;
 
 /* PF in the given form, enumerated whole against the pmf; n <= MAX_ENUMERATED. */
 void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,

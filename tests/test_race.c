@@ -1,8 +1,9 @@
 /*
  * The race form of PF (src/core/race.c, spec/mechanisms.md §10) by exact
- * enumeration where the strings can be: the coin beta^t for any t, one
+ * enumeration where the strings can be: the coin beta^t 2^s for any t, one
  * round of the coin w / (1 + w), and the whole race at unit 1 against the
- * pmf.  The geometric draw (a chain of rounds per binary digit) by
+ * pmf, plain and thinned (spec/mechanisms.md §13).  The thinned race at
+ * epsilon 1 by chi-square.  The geometric draw (a chain of rounds per binary digit) by
  * chi-square.  The race at realistic parameters is checked by the
  * statistical tests of test_sampling.c and test_privacy.c, which go through
  * dpsel_select.
@@ -10,10 +11,13 @@
 #include <criterion/criterion.h>
 #include <gmp.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/race.h"
+#include "core/thin.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
+#include "selector.h"
 #include "support.h"
 
 /* Bases of 1/2, 5/8, about 1/sqrt(2) (63 bits) and 3/4. */
@@ -24,6 +28,7 @@ typedef struct {
     dpsel_decay_table table;
     dpsel_decay decay;
     uint64_t t;            /* the coin's exponent, or the geometric's last outcome */
+    uint64_t scale;        /* the wide coin's scale */
 } race_parts;
 
 static void parts_init(race_parts *parts, const dpsel_params *p)
@@ -36,7 +41,7 @@ static int wide_coin_sampler(void *arg, dpsel_rng *rng, size_t *out)
 {
     race_parts *parts = arg;
     int heads;
-    int rc = dpsel_core_coin_wide(rng, &parts->decay, parts->t, &heads);
+    int rc = dpsel_core_coin_wide_scaled(rng, &parts->decay, parts->t, parts->scale, &heads);
     *out = (size_t)heads;
     return rc;
 }
@@ -58,13 +63,24 @@ Test(race, wide_coin_is_beta_to_the_t)
                 if (parts.t / unit + (uint64_t)__builtin_popcountll(parts.t % unit) > 4) {
                     continue;
                 }
-                char what[96];
-                snprintf(what, sizeof what, "base %zu, cap %llu, t %llu", b,
-                         (unsigned long long)cap, (unsigned long long)parts.t);
-                cr_assert_geq(enumerate_bits(wide_coin_sampler, &parts, 2, ENUMERATION_DEPTH,
-                                             mass, residual), 1);
-                beta_power(exact, p.x, p.y, parts.t);
-                expect_realised(mass[1], residual, exact, what);
+                /* scales 0, half and all of the bound (beta^t 2^scale <= 1) */
+                uint64_t bound = dpsel_core_lead_bound(&parts.decay, parts.t);
+                for (parts.scale = 0; parts.scale <= bound;
+                     parts.scale += parts.scale < bound / 2 ? bound / 2 : bound - bound / 2) {
+                    char what[96];
+                    snprintf(what, sizeof what, "base %zu, cap %llu, t %llu, scale %llu", b,
+                             (unsigned long long)cap, (unsigned long long)parts.t,
+                             (unsigned long long)parts.scale);
+                    cr_assert_geq(enumerate_bits(wide_coin_sampler, &parts, 2,
+                                                 ENUMERATION_DEPTH, mass, residual), 1);
+                    beta_power(exact, p.x, p.y, parts.t);
+                    mpz_mul_2exp(mpq_numref(exact), mpq_numref(exact), parts.scale);
+                    mpq_canonicalize(exact);
+                    expect_realised(mass[1], residual, exact, what);
+                    if (bound == 0) {
+                        break;
+                    }
+                }
             }
             dpsel_exact_decay_table_free(&parts.table);
         }
@@ -199,4 +215,79 @@ Test(race, race_realises_the_pmf, .timeout = 600)
             }
         }
     }
+}
+
+/* Gaps 0 and 1 (cap 1) in several orders: the top first, second, third,
+ * tied (n = 4 with the top last leaves a residual just above 2^-24). */
+static const int64_t thinning_vectors[][4] = {
+    { 0, -1, -1, -1 },
+    { -1, 0, -1, -1 },
+    { -1, -1, 0, -1 },
+    { -1, 0, -1, 0 },
+};
+
+/* The thinned race (no visits: every candidate through its blocks) against
+ * the pmf, at beta = 2^-8 and cap 1: unit 1,
+ * and beta^1 < 2^-7, so every candidate below the top is in a thinned block
+ * (level k = 7 when the top's noise is 0, k = 14 when it is 1, ...): the
+ * dominating coins, the digits of the first heads and the thinning coins
+ * are all enumerated. */
+Test(race, thinned_race_realises_the_pmf, .timeout = 600)
+{
+    dpsel_params p = base_params(1, 8, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
+    for (size_t v = 0; v < sizeof thinning_vectors / sizeof *thinning_vectors; v++) {
+        for (size_t n = 3; n <= 4; n++) {
+            char what[96];
+            snprintf(what, sizeof what, "thinned race, vector %zu, n %zu", v, n);
+            check_pf_by_enumeration(&p, thinning_vectors[v], n, PF_THINNED_RACE, what);
+        }
+    }
+}
+
+#define STAIRCASE_N 4000
+#define STAIRCASE_DRAWS 50000
+
+/* The thinned race alone at epsilon 1 on 4000 candidates: the top last
+ * (100), the rest in [76, 88] (gaps 12 to 24: levels k = 7 to 16 and blocks
+ * split into sub-blocks, dominating heads in about one piece in ten), fitted
+ * to the exact pmf by chi-square (false-alarm probability 1e-6). */
+Test(race, thinned_race_fits_the_pmf, .timeout = 600)
+{
+    static int64_t scores[STAIRCASE_N];
+    static uint64_t counts[STAIRCASE_N];
+    static mpq_t prob[STAIRCASE_N];
+    unsigned seed = 17;
+    for (size_t i = 0; i < STAIRCASE_N; i++) {
+        scores[i] = i + 1 == STAIRCASE_N ? 100 : 76 + rand_r(&seed) % 13;
+    }
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, STAIRCASE_N), DPSEL_OK);
+    dpsel_decay decay = dpsel_selector_decay(selector);
+    dpsel_rng rng = seeded_rng(1713);
+    for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
+        size_t index;
+        cr_assert_eq(dpsel_core_race_rest(&rng, &decay, selector->thinning.flat, scores,
+                                          STAIRCASE_N, STAIRCASE_N - 1, NULL, 0, &index),
+                     DPSEL_OK);
+        counts[index]++;
+    }
+    for (size_t r = 0; r < STAIRCASE_N; r++) {
+        mpq_init(prob[r]);
+        pmf_value(pmf, r, prob[r]);
+    }
+    double statistic;
+    unsigned dof;
+    cr_expect(chi_square_fits(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, &statistic, &dof),
+              "chi-square %.1f with %u dof", statistic, dof);
+    for (size_t r = 0; r < STAIRCASE_N; r++) {
+        mpq_clear(prob[r]);
+    }
+    dpsel_rng_wipe(&rng);
+    dpsel_pmf_free(pmf);
+    dpsel_selector_free(selector);
 }

@@ -172,9 +172,9 @@ Test(rng, seeded_selections_known_answers)
     char text[17];
     first_bytes(&rng, next, sizeof next);
     hex(next, sizeof next, text);
-    cr_expect_str_eq(sequence[DPSEL_PF], "12271511222220141601621610114212");
-    cr_expect_str_eq(sequence[DPSEL_EM], "67461222464200524403420201120412");
-    cr_expect_str_eq(text, "7686b3320283505e");
+    cr_expect_str_eq(sequence[DPSEL_PF], "12271511222213411126341247034146");
+    cr_expect_str_eq(sequence[DPSEL_EM], "74612224642005244034202011204123");
+    cr_expect_str_eq(text, "d66640506a0bdfcc");
     dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
 }

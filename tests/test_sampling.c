@@ -90,24 +90,6 @@ Test(exact_layer, pf_and_em_realise_the_pmf_with_sensitivities_3_and_1000, .time
 
 /* ---- statistical layer ---- */
 
-/* The exact probability of candidate r, or beyond the exact rationals' size
- * limits the lower end of its enclosure: its relative width, below 1e-30, is
- * far below the test's resolution (the statistic is computed in doubles, and
- * a relative error e in every cell moves it by about N e^2). */
-static void pmf_value(const dpsel_pmf *pmf, size_t r, mpq_t out)
-{
-    mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
-    if (exact != NULL) {
-        mpq_set(out, exact);
-        return;
-    }
-    mpfr_t lo, hi;
-    mpfr_inits2(64, lo, hi, (mpfr_ptr)0);
-    dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
-    mpfr_get_q(out, lo);
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
-}
-
 static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
                       size_t n, dpsel_rng *rng, uint64_t draws, const char *what)
 {

@@ -59,39 +59,53 @@ int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads)
     return DPSEL_EUNLIKELY;
 }
 
+int dpsel_core_odds_digits(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned count,
+                           uint64_t *value)
+{
+    /* P(value = v) is proportional to prod_i (a^(2^i))^(v_i) over the
+     * digits v_i of v: a product of independent factors, one per digit. */
+    //@ ghost dpsel_lemma_pow2_shift();
+    uint64_t digits = 0;
+    /*@ loop invariant 0 <= i <= count;
+        loop invariant 0 <= digits < pow2(count - i);
+        loop assigns i, digits, *rng;
+        loop variant i;
+    */
+    for (unsigned i = count; i > 0; i--) {
+        int digit;
+        int rc = dpsel_core_coin_odds(rng, &powers[i - 1], &digit);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        //@ assert pow2(count - i + 1) == 2 * pow2(count - i);
+        digits = 2 * digits + (uint64_t)digit;
+    }
+    *value = digits;
+    return DPSEL_OK;
+}
+
 int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *draw)
 {
     /* With unit = 2^top, draw = high * unit + low.  P(draw = e) is
      * proportional to beta^e = w^high * prod_i beta^(2^i d_i) over the
-     * binary digits d_i of low: high and the digits are independent, high
-     * geometric of ratio w = beta^(2^top), and d_i = 1 with probability
-     * beta^(2^i) / (1 + beta^(2^i)). */
+     * binary digits d_i of low: high and low are independent, high
+     * geometric of ratio w = beta^(2^top), low by its digits. */
     unsigned top = decay->npowers - 1;
     //@ ghost dpsel_lemma_pow2_shift();
     uint64_t unit = (uint64_t)1 << top;
     //@ assert unit == pow2(top) && unit <= 1048576;
-    uint64_t low = 0;
-    /*@ loop invariant 0 <= i <= top;
-        loop invariant 0 <= low < pow2(top - i);
-        loop assigns i, low, *rng;
-        loop variant i;
-    */
-    for (unsigned i = top; i > 0; i--) {
-        int digit;
-        int rc = dpsel_core_coin_odds(rng, &decay->powers[i - 1], &digit);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        //@ assert pow2(top - i + 1) == 2 * pow2(top - i);
-        low = 2 * low + (uint64_t)digit;
+    uint64_t low;
+    int rc = dpsel_core_odds_digits(rng, decay->powers, top, &low);
+    if (rc != DPSEL_OK) {
+        return rc;
     }
     /*@ loop invariant 0 <= high <= DPSEL_RACE_ROUNDS;
-        loop assigns high, *rng;
+        loop assigns high, rc, *rng;
         loop variant DPSEL_RACE_ROUNDS - high;
     */
     for (uint64_t high = 0; high < DPSEL_RACE_ROUNDS; high++) {
         int heads;
-        int rc = dpsel_core_coin_dyadic(rng, &decay->powers[top], &heads);
+        rc = dpsel_core_coin_dyadic(rng, &decay->powers[top], &heads);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -105,10 +119,12 @@ int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *dra
     return DPSEL_EUNLIKELY;
 }
 
-int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, int *heads)
+int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t,
+                                uint64_t scale, int *heads)
 {
     /* beta^t = w^high * beta^rest with t = high * 2^top + rest, rest < 2^top:
-     * high coins of w, the least likely first, then the table's coin. */
+     * high coins of w, the least likely first, then the table's coin; each
+     * coin takes as much of the scale as its leading zeros allow. */
     unsigned top = decay->npowers - 1;
     //@ ghost dpsel_lemma_pow2_shift();
     uint64_t unit = (uint64_t)1 << top;  /* divisions by it compile to shifts */
@@ -116,12 +132,15 @@ int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, i
     uint64_t high = t / unit;
     uint64_t rest = t % unit;
     /*@ loop invariant 0 <= i <= high;
-        loop assigns i, *rng;
+        loop assigns i, scale, *rng;
         loop variant high - i;
     */
     for (uint64_t i = 0; i < high; i++) {
+        uint64_t lead = decay->powers[top].lead;
+        uint64_t shift = scale < lead ? scale : lead;
+        scale -= shift;
         int coin;
-        int rc = dpsel_core_coin_dyadic(rng, &decay->powers[top], &coin);
+        int rc = dpsel_core_coin_dyadic_scaled(rng, &decay->powers[top], shift, &coin);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -130,18 +149,17 @@ int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, i
             return DPSEL_OK;
         }
     }
-    return dpsel_core_coin_power(rng, decay->powers, top, rest, heads);
+    return dpsel_core_coin_power_scaled(rng, decay->powers, top, rest, scale, heads);
 }
 
 /* The candidate ties with the leader: it becomes the kept one with
  * probability 1 / (number tied), which keeps the choice uniform. */
 /*@ requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
-    requires tied: 1 <= race->ties < candidate + 1 <= DPSEL_MAX_CANDIDATES;
-    requires chosen: race->chosen < candidate;
+    requires tied: 1 <= race->ties <= candidate + 1 && candidate < DPSEL_MAX_CANDIDATES;
     assigns *rng, race->ties, race->chosen;
     ensures status: sampler_status(\result);
-    ensures joined: \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1 &&
-            race->chosen <= candidate;
+    ensures joined: \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1;
+    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
 */
 static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
 {
@@ -158,22 +176,65 @@ static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
     return DPSEL_OK;
 }
 
+/* The candidate's noise exceeds the leader's threshold by excess: a tie at
+ * 0, else a new leader at value + excess. */
+/*@ requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
+    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires state: race_state(race, decay, candidate + 1) && race->ties >= 1;
+    assigns *rng, race->value, race->ties, race->chosen;
+    ensures status: sampler_status(\result);
+    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
+    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
+    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+*/
+static int settle(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                  uint64_t excess, uint64_t candidate)
+{
+    if (excess == 0) {
+        return join_tie(rng, race, candidate);
+    }
+    //@ ghost dpsel_lemma_pow2_shift();
+    //@ assert pow2(decay->npowers - 1) <= pow2(20) == 1048576;
+    int64_t limit = (int64_t)DPSEL_RACE_ROUNDS << (decay->npowers - 1);
+    //@ assert limit == race_limit(decay->npowers) <= 4294967296;
+    /* A new leader, at value + excess; beyond the limit only with
+     * probability below 2^-4096 (spec/mechanisms.md §10). */
+    if (excess >= (uint64_t)(limit - race->value)) {
+        return DPSEL_EUNLIKELY;
+    }
+    race->value += (int64_t)excess;
+    race->ties = 1;
+    race->chosen = candidate;
+    return DPSEL_OK;
+}
+
+int dpsel_core_race_reached(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                            uint64_t candidate)
+{
+    uint64_t excess;
+    int rc = dpsel_core_geometric(rng, decay, &excess);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    return settle(rng, decay, race, excess, candidate);
+}
+
 int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                          uint64_t gap, uint64_t candidate)
 {
     //@ ghost dpsel_lemma_pow2_shift();
     //@ assert pow2(decay->npowers - 1) <= pow2(20) == 1048576;
     //@ assert decay->cap < pow2(decay->npowers) <= pow2(21) == 2097152;
-    int64_t limit = (int64_t)DPSEL_RACE_ROUNDS << (decay->npowers - 1);
-    //@ assert limit == race_limit(decay->npowers) <= 4294967296;
-    uint64_t excess;   /* by how much G exceeds the leader's threshold */
+    uint64_t noise;
     int rc;
     if (race->ties == 0) {
-        rc = dpsel_core_geometric(rng, decay, &excess);
+        rc = dpsel_core_geometric(rng, decay, &noise);
         if (rc != DPSEL_OK) {
             return rc;
         }
-        race->value = (int64_t)excess - (int64_t)gap;
+        race->value = (int64_t)noise - (int64_t)gap;
         race->ties = 1;
         race->chosen = candidate;
         return DPSEL_OK;
@@ -186,53 +247,30 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
         if (rc != DPSEL_OK || !heads) {
             return rc;
         }
-        /* Given G >= threshold, G - threshold is geometric again. */
-        rc = dpsel_core_geometric(rng, decay, &excess);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-    } else {
-        uint64_t noise;
-        rc = dpsel_core_geometric(rng, decay, &noise);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        //@ assert 0 <= -threshold <= decay->cap < 2097152;
-        //@ assert noise < race_limit(decay->npowers) <= 4294967296;
-        excess = noise + (uint64_t)(-threshold);
+        return dpsel_core_race_reached(rng, decay, race, candidate);
     }
-    if (excess == 0) {
-        return join_tie(rng, race, candidate);
+    rc = dpsel_core_geometric(rng, decay, &noise);
+    if (rc != DPSEL_OK) {
+        return rc;
     }
-    /* A new leader, at value + excess; beyond the limit only with
-     * probability below 2^-4096 (spec/mechanisms.md §10). */
-    if (excess >= (uint64_t)(limit - race->value)) {
-        return DPSEL_EUNLIKELY;
-    }
-    race->value += (int64_t)excess;
-    race->ties = 1;
-    race->chosen = candidate;
-    return DPSEL_OK;
+    //@ assert 0 <= -threshold <= decay->cap < 2097152;
+    //@ assert noise < race_limit(decay->npowers) <= 4294967296;
+    return settle(rng, decay, race, noise + (uint64_t)(-threshold), candidate);
 }
 
-int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, const uint64_t *visited, size_t count,
-                         size_t *index)
+int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
+                       const int64_t *scores, size_t n, size_t *index)
 {
+    int64_t best = scores[dpsel_core_argmax(scores, n)];
     dpsel_race race = { 0, 0, 0 };
-    size_t next = 0;   /* the first visited index not yet passed */
-    /*@ loop invariant 0 <= i <= n && 0 <= next <= count;
-        loop invariant \forall integer k; 0 <= k < next ==> visited[k] < i;
-        loop invariant \forall integer k; next <= k < count ==> visited[k] >= i;
-        loop invariant race_state(&race, decay, i);
-        loop assigns i, next, race, *rng;
+    /*@ loop invariant 0 <= i <= n;
+        loop invariant race_state(&race, decay, i + 1);
+        loop invariant fresh: i == 0 ==> race.ties == 0 && race.chosen == 0;
+        loop invariant led: i > 0 ==> race.ties >= 1 && race.chosen < i;
+        loop assigns i, race, *rng;
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
-        if (next < count && visited[next] == i) {
-            next++;
-            continue;
-        }
         uint64_t gap = dpsel_core_clamped_gap(best, scores[i], decay->cap);
         int rc = dpsel_core_race_step(rng, decay, &race, gap, i);
         if (rc != DPSEL_OK) {
@@ -241,11 +279,4 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
     }
     *index = (size_t)race.chosen;
     return DPSEL_OK;
-}
-
-int dpsel_core_pf_race(dpsel_rng *rng, const dpsel_decay *decay,
-                       const int64_t *scores, size_t n, size_t *index)
-{
-    int64_t best = scores[dpsel_core_argmax(scores, n)];
-    return dpsel_core_race_rest(rng, decay, scores, n, best, NULL, 0, index);
 }

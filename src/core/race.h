@@ -36,6 +36,20 @@ int dpsel_core_odds_round(dpsel_rng *rng, const dpsel_dyadic *w, unsigned *outco
 */
 int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads);
 
+/* count independent binary digits: digit i (weight 2^i) is 1 with
+ * probability w_i / (1 + w_i), w_i = powers[i] (dpsel_core_coin_odds), from
+ * the highest down.  With powers[i] = a^(2^i), *value has P(*value = v)
+ * proportional to a^v on [0, 2^count). */
+/*@ requires powers: valid_powers(powers, count) && count <= DPSEL_RACE_MAX_POWERS;
+    requires writable: \valid(rng) && \valid(value) && \separated(rng, value);
+    requires apart: powers_apart(powers, count, rng) && powers_apart(powers, count, value);
+    assigns *rng, *value;
+    ensures status: sampler_status(\result);
+    ensures digits: \result == DPSEL_OK ==> *value < pow2(count);
+*/
+int dpsel_core_odds_digits(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned count,
+                           uint64_t *value);
+
 /* A geometric draw: P(*draw >= k) = beta^k, from the binary digits below
  * 2^top (independent coins) and a high part (coins of beta^(2^top)).
  * DPSEL_EUNLIKELY if the high part reaches DPSEL_RACE_ROUNDS. */
@@ -48,9 +62,11 @@ int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads);
 */
 int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *draw);
 
-/* A coin with P(heads) = beta^t for any t: t >> top coins of
- * beta^(2^top), then dpsel_core_coin_power on the rest.  For t = 0 the
- * coin is certain. */
+/* A coin with P(heads) = beta^t 2^scale for any t: t >> top coins of
+ * beta^(2^top), then dpsel_core_coin_power_scaled on the rest, the scale
+ * taken off the leading zeros of the coins in that order.  The scale must be
+ * at most dpsel_core_lead_bound(decay, t) (thin.h); at scale 0 any t goes,
+ * and for t = 0 the coin is certain. */
 /*@ requires decay: race_decay(decay);
     requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, heads);
@@ -58,41 +74,52 @@ int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *dra
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
 */
-int dpsel_core_coin_wide(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t, int *heads);
+int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64_t t,
+                                uint64_t scale, int *heads);
+
+/* The coin beta^t: the wide coin at scale 0. */
+#define dpsel_core_coin_wide(rng, decay, t, heads) \
+    dpsel_core_coin_wide_scaled(rng, decay, t, 0, heads)
 
 /* Adds one candidate, of clamped gap g' = gap, to the race: it joins the
  * leader (a tie), overtakes it, or drops out.  The state stays within
- * race_state; DPSEL_EUNLIKELY if a noisy value passes race_limit. */
+ * race_state (seen counts the candidate raced first, if any, so at most
+ * candidate + 1 came before); DPSEL_EUNLIKELY if a noisy value passes
+ * race_limit. */
 /*@ requires decay: race_decay(decay);
     requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
     requires candidate: gap <= decay->cap && candidate < DPSEL_MAX_CANDIDATES;
-    requires state: race_state(race, decay, candidate);
+    requires state: race_state(race, decay, candidate + 1);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
-    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 1);
+    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
+    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
 */
 int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                          uint64_t gap, uint64_t candidate);
 
-/* The race over the candidates not in visited[0 .. count - 1], in index
- * order: PF on them, whose best score is best (spec/mechanisms.md §11). */
-/*@ requires call: sampler_call(rng, decay, scores, n, index);
-    requires best: scores_at_most(scores, n, best);
-    requires race: race_decay(decay);
-    requires visited: count < n && visited_set(visited, count, n);
-    requires visited_apart: \separated(visited + (0 .. count - 1), rng, index,
-                                       scores + (0 .. n - 1), decay);
-    assigns *rng, *index;
-    ensures sampled: sampled(\result, *index, \old(*index), n);
+/* The candidate is known to reach the leader's value (its noise G is at
+ * least the threshold): G minus the threshold is geometric again, so a
+ * fresh draw says whether it ties or leads, as in dpsel_core_race_step. */
+/*@ requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
+    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires state: race_state(race, decay, candidate + 1) && race->ties >= 1;
+    assigns *rng, *race;
+    ensures status: sampler_status(\result);
+    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
+    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
+    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
 */
-int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, const uint64_t *visited, size_t count,
-                         size_t *index);
+int dpsel_core_race_reached(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
+                            uint64_t candidate);
 
-/* Permute-and-flip as the race: every candidate in index order through
- * dpsel_core_race_step, no scratch memory; the same distribution as
- * dpsel_core_pf (spec/mechanisms.md §10). */
+/* Permute-and-flip as the plain race: every candidate in index order
+ * through dpsel_core_race_step, no scratch memory; the same distribution as
+ * dpsel_core_pf (spec/mechanisms.md §10).  The reference for the thinned
+ * race (thin.h) and for the streaming PF. */
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     requires race: race_decay(decay);
     assigns *rng, *index;

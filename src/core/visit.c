@@ -11,7 +11,7 @@
 
 #include "coin.h"
 #include "gap.h"
-#include "race.h"
+#include "thin.h"
 #include "uniform.h"
 
 size_t dpsel_core_rank(const uint64_t *sorted, size_t count, uint64_t r)
@@ -89,10 +89,12 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
     return DPSEL_EUNLIKELY;
 }
 
-int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, uint64_t *visited, size_t visits, size_t *index)
+int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         uint64_t *visited, size_t visits, size_t *index)
 {
-    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    size_t top = dpsel_core_argmax(scores, n);
+    int64_t best = scores[top];
     size_t count = 0;
     /*@ loop invariant 0 <= count <= visits;
         loop invariant visited_set(visited, count, n);
@@ -116,5 +118,5 @@ int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
             return DPSEL_OK;
         }
     }
-    return dpsel_core_race_rest(rng, decay, scores, n, best, visited, count, index);
+    return dpsel_core_race_rest(rng, decay, thinning, scores, n, top, visited, count, index);
 }

@@ -38,10 +38,14 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
 
 /* Permute-and-flip by its first visits: up to `visits` candidates of the
  * random order flip their coins, and if none comes up heads the race
- * settles the rest.  visited[0 .. visits - 1] is scratch; 2 visits <= n
+ * settles the rest (thin.h).  visited[0 .. visits - 1] is scratch; 2 visits <= n
  * keeps every draw's rejection below 1/2. */
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     requires race: race_decay(decay);
+    requires thinning: valid_thinning(thinning) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, index) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, visited, visits);
     requires visits: 2 * visits <= n;
     requires visited: \valid(visited + (0 .. visits - 1)) &&
                       \separated(visited + (0 .. visits - 1), rng, index, scores + (0 .. n - 1),
@@ -50,7 +54,8 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
     assigns *rng, *index, visited[0 .. visits - 1];
     ensures sampled: sampled(\result, *index, \old(*index), n);
 */
-int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, uint64_t *visited, size_t visits, size_t *index);
+int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         uint64_t *visited, size_t visits, size_t *index);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * The decay table of a selector: beta^(2^i) for i < bitlen(cap), computed
- * exactly with MPFR (precision from dpsel_core_power_precision, every ternary
+ * The decay table of a selector: beta^(2^i) for i < bitlen(cap), and the
+ * tables of block thinning, (1 - 2^-k)^(2^j), computed exactly with MPFR (precision from dpsel_core_power_precision, every ternary
  * value checked) and stored as binary digits for the core's coins.
  */
 #include <stdint.h>
@@ -38,11 +38,11 @@ static int store_digits(dpsel_decay_table *table, unsigned i, mpfr_srcptr t,
     return DPSEL_OK;
 }
 
-/* dpsel_exact_decay_table_build in MPFR's widest exponent range. */
-static int build_in_range(dpsel_decay_table *table, uint64_t x, unsigned y, uint64_t cap)
+/* The table of (x / 2^y)^(2^i) for i < count, in MPFR's widest exponent
+ * range: each power exact, at twice the precision of the one before. */
+static int build_in_range(dpsel_decay_table *table, uint64_t x, unsigned y, unsigned count)
 {
     unsigned xbits = dpsel_core_bitlen(x);
-    unsigned count = dpsel_core_bitlen(cap);
     int rc = DPSEL_OK;
     mpfr_t power;
 
@@ -78,9 +78,41 @@ int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned
 {
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = build_in_range(table, x, y, cap);
+    int rc = build_in_range(table, x, y, dpsel_core_bitlen(cap));
     dpsel_exact_mpfr_leave(&host);
     return rc;
+}
+
+int dpsel_exact_thinning_build(dpsel_thinning_table *table)
+{
+    /* Level L: q = 1 - 2^-k = (2^k - 1) / 2^k, and its powers q^(2^j): the
+     * decay table of the base q. */
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);
+    int rc = DPSEL_OK;
+    for (unsigned level = 0; level < DPSEL_THIN_LEVELS; level++) {
+        table->level[level].npowers = 0;
+    }
+    for (unsigned level = 0; level < DPSEL_THIN_LEVELS && rc == DPSEL_OK; level++) {
+        unsigned k = DPSEL_THIN_MIN_K + level;
+        rc = build_in_range(&table->level[level], ((uint64_t)1 << k) - 1, k,
+                            DPSEL_THIN_MAX_PIECES);
+        for (unsigned j = 0; j < DPSEL_THIN_MAX_PIECES && rc == DPSEL_OK; j++) {
+            table->flat[level * DPSEL_THIN_MAX_PIECES + j] = table->level[level].powers[j];
+        }
+    }
+    dpsel_exact_mpfr_leave(&host);
+    if (rc != DPSEL_OK) {
+        dpsel_exact_thinning_free(table);
+    }
+    return rc;
+}
+
+void dpsel_exact_thinning_free(dpsel_thinning_table *table)
+{
+    for (unsigned level = 0; level < DPSEL_THIN_LEVELS; level++) {
+        dpsel_exact_decay_table_free(&table->level[level]);
+    }
 }
 
 void dpsel_exact_decay_table_free(dpsel_decay_table *table)

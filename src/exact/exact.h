@@ -26,6 +26,20 @@ int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned
                                   uint64_t cap);
 void dpsel_exact_decay_table_free(dpsel_decay_table *table);
 
+/* The table of block thinning (core.h): for level L, k = DPSEL_THIN_MIN_K +
+ * L, the powers (1 - 2^-k)^(2^j), j < DPSEL_THIN_MAX_PIECES, exact: the
+ * decay table of the base 1 - 2^-k (level[L]), and in the core's layout,
+ * flat[L * DPSEL_THIN_MAX_PIECES + j] (the same digits). */
+typedef struct {
+    dpsel_decay_table level[DPSEL_THIN_LEVELS];
+    dpsel_dyadic flat[DPSEL_THIN_DYADICS];
+} dpsel_thinning_table;
+
+/* Builds the thinning table.  DPSEL_ENOMEM or DPSEL_EINEXACT on failure
+ * (then nothing is left allocated). */
+int dpsel_exact_thinning_build(dpsel_thinning_table *table);
+void dpsel_exact_thinning_free(dpsel_thinning_table *table);
+
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);

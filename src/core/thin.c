@@ -1,0 +1,386 @@
+/*
+ * The race over the candidates PF's visits left (spec/mechanisms.md §11),
+ * with block thinning (§13): the best candidate first, then blocks in index
+ * order.  Where even a block's largest score cannot come within k halvings
+ * of the leader (beta^t <= 2^-k for every candidate), the block's coins are
+ * drawn as a dominating coin 2^-k, found a piece at a time, and a thinning
+ * coin only where it is heads: about one coin per block instead of one per
+ * candidate, and exactly the race's law.
+ */
+#include "thin.h"
+
+#include "coin.h"
+#include "gap.h"
+#include "race.h"
+
+/* a + b, at most DPSEL_LEAD_BOUND_MAX. */
+/*@ requires a <= DPSEL_LEAD_BOUND_MAX;
+    assigns \nothing;
+    ensures \result <= DPSEL_LEAD_BOUND_MAX;
+*/
+static uint64_t capped_add(uint64_t a, uint64_t b)
+{
+    return b >= DPSEL_LEAD_BOUND_MAX - a ? DPSEL_LEAD_BOUND_MAX : a + b;
+}
+
+uint64_t dpsel_core_lead_bound(const dpsel_decay *decay, uint64_t t)
+{
+    /* The coins of beta^t: high of beta^(2^top), one of beta^(2^i) for each
+     * set bit i < top of t; each is below 2^-lead of its power. */
+    unsigned top = decay->npowers - 1;
+    uint64_t high = t >> top;
+    uint64_t bound = 0;
+    /*@ loop invariant 0 <= h <= high && bound <= DPSEL_LEAD_BOUND_MAX;
+        loop assigns h, bound;
+        loop variant high - h;
+    */
+    for (uint64_t h = 0; h < high && bound < DPSEL_LEAD_BOUND_MAX; h++) {
+        bound = capped_add(bound, decay->powers[top].lead);
+    }
+    /*@ loop invariant 0 <= i <= top && bound <= DPSEL_LEAD_BOUND_MAX;
+        loop assigns i, bound;
+        loop variant top - i;
+    */
+    for (unsigned i = 0; i < top; i++) {
+        if ((t >> i) & 1u) {
+            bound = capped_add(bound, decay->powers[i].lead);
+        }
+    }
+    return bound;
+}
+
+unsigned dpsel_core_thin_level(uint64_t k)
+{
+    if (k < DPSEL_THIN_MIN_K) {
+        return DPSEL_THIN_LEVELS;
+    }
+    return k - DPSEL_THIN_MIN_K < DPSEL_THIN_LEVELS - 1 ? (unsigned)(k - DPSEL_THIN_MIN_K)
+                                                       : DPSEL_THIN_LEVELS - 1;
+}
+
+/* Whether candidate i is out of this pass: the top (raced first) or
+ * visited.  *next moves past the visited indices below i. */
+/*@ requires visited: \valid_read(visited + (0 .. count - 1));
+    requires next: \valid(next) && \separated(next, visited + (0 .. count - 1)) &&
+                   *next <= count && \forall integer k; 0 <= k < *next ==> visited[k] < i;
+    assigns *next;
+    ensures next: *next <= count && \forall integer k; 0 <= k < *next ==> visited[k] < i;
+    ensures flag: zero_or_one(\result);
+    ensures other: \result == 0 ==> i != top;
+*/
+static int skipped(size_t i, size_t top, const uint64_t *visited, size_t count, size_t *next)
+{
+    /*@ loop invariant *next <= count && \forall integer k; 0 <= k < *next ==> visited[k] < i;
+        loop assigns *next;
+        loop variant count - *next;
+    */
+    while (*next < count && visited[*next] < i) {
+        (*next)++;
+    }
+    return i == top || (*next < count && visited[*next] == i);
+}
+
+/* Candidates start .. start + len - 1 through dpsel_core_race_step, one by
+ * one (those not skipped). */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires span: 1 <= len && start + len <= n;
+    requires state: pass_state(race, decay, n, start, visited, count, next);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, start + len, visited, count, next);
+*/
+static int race_plainly(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
+                        size_t *next, size_t start, size_t len) /*@ ghost (size_t n) */
+{
+    /*@ loop invariant start <= i <= start + len;
+        loop invariant pass_state(race, decay, n, i, visited, count, next);
+        loop assigns i, *rng, *race, *next;
+        loop variant start + len - i;
+    */
+    for (size_t i = start; i < start + len; i++) {
+        if (skipped(i, top, visited, count, next)) {
+            continue;
+        }
+        uint64_t gap = dpsel_core_clamped_gap(scores[top], scores[i], decay->cap);
+        int rc = dpsel_core_race_step(rng, decay, race, gap, i);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    return DPSEL_OK;
+}
+
+/* The largest piece exponent j < npieces with 2^j <= room. */
+/*@ requires range: 1 <= room && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    assigns \nothing;
+    ensures piece: \result < npieces && pow2(\result) <= room;
+*/
+static unsigned piece_exponent(uint64_t room, unsigned npieces)
+{
+    //@ ghost dpsel_lemma_pow2_shift();
+    unsigned j = 0;
+    /*@ loop invariant 0 <= j < npieces && pow2(j) <= room;
+        loop assigns j;
+        loop variant npieces - j;
+    */
+    while (j + 1 < npieces && ((uint64_t)2 << j) <= room) {
+        //@ assert ((uint64_t)2 << j) == pow2(j + 1);
+        j++;
+    }
+    return j;
+}
+
+/* The dominating coin of candidate p came up heads: its thinning coin,
+ * beta^t 2^k for its threshold t >= bar, flipped as two: beta^bar 2^k (the
+ * coin beta^bar with k of its leading zeros taken off; the span's level
+ * makes k at most dpsel_core_lead_bound(bar)) and beta^(t - bar).  On heads
+ * the candidate reaches the leader. */
+/*@ requires scores: \valid_read(scores + p) && \valid_read(scores + top) &&
+                    scores[p] <= scores[top];
+    requires decay: race_decay(decay);
+    requires writable: \valid(rng) && \valid(race) &&
+                       \separated(rng, race, scores + p, scores + top, decay);
+    requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
+    requires candidate: p < DPSEL_MAX_CANDIDATES && p != top;
+    requires state: race_state(race, decay, p + 1) && race->ties >= 1;
+    requires bar: 0 < bar && under_bar(scores, top, race, decay, p, p + 1, bar);
+    assigns *rng, *race;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==> race_state(race, decay, p + 2);
+    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, p);
+    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+*/
+static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                          size_t top, dpsel_race *race, size_t p, int64_t bar, uint64_t k)
+{
+    uint64_t gap = dpsel_core_clamped_gap(scores[top], scores[p], decay->cap);
+    int64_t threshold = race->value + (int64_t)gap;
+    //@ assert bar <= threshold;
+    int heads;
+    int rc = dpsel_core_coin_wide_scaled(rng, decay, (uint64_t)bar, k, &heads);
+    if (rc != DPSEL_OK || !heads) {
+        return rc;
+    }
+    rc = dpsel_core_coin_wide(rng, decay, (uint64_t)(threshold - bar), &heads);
+    if (rc != DPSEL_OK || !heads) {
+        return rc;
+    }
+    return dpsel_core_race_reached(rng, decay, race, p);
+}
+
+/* Candidates start .. start + len - 1, whose thresholds stay at least bar,
+ * by thinning with dominating coins 2^-k: piece by piece (of 2^j, j <
+ * npieces), the coin none[j] = (1 - 2^-k)^(2^j), "no dominating heads in the
+ * piece"; where there is one, its place by dpsel_core_odds_digits, the
+ * thinning coin there, and the pieces after it. */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
+                          powers_apart(none, npieces, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires span: 1 <= len && start + len <= n;
+    requires state: pass_state(race, decay, n, start, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, top, race, decay, start, start + len, bar);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, start + len, visited, count, next);
+*/
+static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                        size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
+                        size_t *next, const dpsel_dyadic *none, unsigned npieces, uint64_t k,
+                        int64_t bar, size_t start, size_t len) /*@ ghost (size_t n) */
+{
+    size_t end = start + len;
+    size_t pos = start;
+    /*@ loop invariant start <= pos <= end;
+        loop invariant pass_state(race, decay, n, pos, visited, count, next);
+        loop invariant under_bar(scores, top, race, decay, pos, end, bar);
+        loop assigns pos, *rng, *race, *next;
+        loop variant end - pos;
+    */
+    while (pos < end) {
+        unsigned j = piece_exponent(end - pos, npieces);
+        //@ ghost dpsel_lemma_pow2_shift();
+        int empty;
+        int rc = dpsel_core_coin_dyadic(rng, &none[j], &empty);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (empty) {
+            pos += (size_t)1 << j;
+            continue;
+        }
+        uint64_t first;
+        rc = dpsel_core_odds_digits(rng, none, j, &first);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        //@ assert first < pow2(j) <= end - pos;
+        size_t p = pos + (size_t)first;
+        if (!skipped(p, top, visited, count, next)) {
+            rc = thin_candidate(rng, decay, scores, top, race, p, bar, k);
+            if (rc != DPSEL_OK) {
+                return rc;
+            }
+        }
+        pos = p + 1;
+    }
+    return DPSEL_OK;
+}
+
+/* The largest score of candidates start .. start + len - 1 other than top
+ * (raced first), if any (*found). */
+/*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
+                    \valid_read(scores + (start .. start + len - 1));
+    requires writable: \valid(found) && \separated(found, scores + (start .. start + len - 1));
+    assigns *found;
+    ensures found: zero_or_one(*found);
+    ensures none: *found == 0 ==> start == top && len == 1;
+    ensures largest: *found == 1 ==>
+            \forall integer i; start <= i < start + len && i != top ==> scores[i] <= \result;
+    ensures attained: *found == 1 ==>
+            \exists integer i; start <= i < start + len && i != top && scores[i] == \result;
+*/
+static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, size_t len,
+                               int *found)
+{
+    size_t end = start + len;
+    if (top < start || top >= end) {
+        *found = 1;
+        return dpsel_core_max_score(scores + start, len);
+    }
+    *found = top > start || top + 1 < end;
+    if (top == start) {
+        return top + 1 < end ? dpsel_core_max_score(scores + top + 1, end - top - 1) : 0;
+    }
+    int64_t below = dpsel_core_max_score(scores + start, top - start);
+    if (top + 1 == end) {
+        return below;
+    }
+    int64_t above = dpsel_core_max_score(scores + top + 1, end - top - 1);
+    return below > above ? below : above;
+}
+
+/* The thinning level of candidates start .. start + len - 1 (but top) in
+ * the race's state, and their bar: the threshold of their largest score.
+ * No level (DPSEL_THIN_LEVELS) if the bar's bound is below DPSEL_THIN_MIN_K
+ * or no candidate is left. */
+/*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
+                    \valid_read(scores + (start .. start + len - 1)) && \valid_read(scores + top);
+    requires decay: race_decay(decay);
+    requires top: \forall integer i; start <= i < start + len ==> scores[i] <= scores[top];
+    requires race: \valid_read(race) && -decay->cap <= race->value < race_limit(decay->npowers);
+    requires writable: \valid(bar) &&
+                       \separated(bar, race, decay, scores + top, scores + (start .. start + len - 1));
+    assigns *bar;
+    ensures level: \result <= DPSEL_THIN_LEVELS;
+    ensures bar: \result < DPSEL_THIN_LEVELS ==>
+            0 < *bar && under_bar(scores, top, race, decay, start, start + len, *bar);
+*/
+static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, size_t top,
+                           const dpsel_race *race, size_t start, size_t len, int64_t *bar)
+{
+    int found;
+    int64_t largest = largest_but_top(scores, top, start, len, &found);
+    if (!found) {
+        return DPSEL_THIN_LEVELS;
+    }
+    //@ assert largest <= scores[top];
+    uint64_t gap = dpsel_core_clamped_gap(scores[top], largest, decay->cap);
+    //@ assert gap == clamped(scores[top], largest, decay->cap);
+    *bar = race->value + (int64_t)gap;
+    if (*bar <= 0) {
+        return DPSEL_THIN_LEVELS;
+    }
+    return dpsel_core_thin_level(dpsel_core_lead_bound(decay, (uint64_t)*bar));
+}
+
+/* A block of candidates start .. start + len - 1: thinned as a whole if its
+ * level allows, else in sub-blocks of DPSEL_RACE_SUBBLOCK, each thinned if
+ * its own level allows and raced one by one if not. */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires thinning: valid_thinning(thinning) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, race) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires span: 1 <= len && start + len <= n;
+    requires state: pass_state(race, decay, n, start, visited, count, next);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, start + len, visited, count, next);
+*/
+static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_dyadic *thinning,
+                      const int64_t *scores, size_t top, const uint64_t *visited, size_t count,
+                      dpsel_race *race, size_t *next, size_t start, size_t len)
+    /*@ ghost (size_t n) */
+{
+    size_t end = start + len;
+    size_t sub = start;
+    size_t piece = len;  /* the whole block first */
+    /*@ loop invariant start <= sub <= end && 1 <= piece;
+        loop invariant pass_state(race, decay, n, sub, visited, count, next);
+        loop assigns sub, piece, *rng, *race, *next;
+        loop variant 2 * (end - sub) + (piece > DPSEL_RACE_SUBBLOCK ? 1 : 0);
+    */
+    while (sub < end) {
+        if (piece > end - sub) {
+            piece = end - sub;
+        }
+        int64_t bar;
+        unsigned level = span_level(decay, scores, top, race, sub, piece, &bar);
+        if (level == DPSEL_THIN_LEVELS && piece > DPSEL_RACE_SUBBLOCK) {
+            piece = DPSEL_RACE_SUBBLOCK;
+            continue;
+        }
+        int rc;
+        if (level < DPSEL_THIN_LEVELS) {
+            rc = race_thinned(rng, decay, scores, top, visited, count, race, next,
+                              thinning + level * DPSEL_THIN_MAX_PIECES, level + 2,
+                              DPSEL_THIN_MIN_K + level, bar, sub, piece) /*@ ghost (n) */;
+        } else {
+            rc = race_plainly(rng, decay, scores, top, visited, count, race, next, sub,
+                              piece) /*@ ghost (n) */;
+        }
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        sub += piece;
+    }
+    return DPSEL_OK;
+}
+
+int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         size_t top, const uint64_t *visited, size_t count, size_t *index)
+{
+    /* The best candidate first: its value G >= 0 is the bar every later
+     * threshold starts from (a low early bar would make many coins likely). */
+    dpsel_race race = { 0, 0, 0 };
+    int rc = dpsel_core_race_step(rng, decay, &race, 0, top);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    size_t next = 0;
+    /*@ loop invariant 0 <= start <= n;
+        loop invariant pass_state(&race, decay, n, start, visited, count, &next);
+        loop assigns start, next, race, rc, *rng;
+        loop variant n - start;
+    */
+    for (size_t start = 0; start < n;) {
+        size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
+        rc = race_block(rng, decay, thinning, scores, top, visited, count, &race, &next, start,
+                        len) /*@ ghost (n) */;
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        start += len;
+    }
+    *index = (size_t)race.chosen;
+    return DPSEL_OK;
+}

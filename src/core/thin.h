@@ -1,0 +1,53 @@
+/* The race over the candidates PF's visits left, block by block, with
+ * block thinning where no candidate of a block can come near the leader
+ * (thin.c, spec/mechanisms.md §13). */
+#ifndef DPSEL_CORE_THIN_H
+#define DPSEL_CORE_THIN_H
+
+#include "core.h"
+
+/* The race takes blocks of this many candidates; a block it cannot thin as
+ * a whole, it takes in sub-blocks of DPSEL_RACE_SUBBLOCK. */
+#define DPSEL_RACE_BLOCK 1024u
+#define DPSEL_RACE_SUBBLOCK 32u
+
+/* A bound k with beta^t <= 2^-k, from the decay table: the sum of the leads
+ * (zeros after the point) of the coins of dpsel_core_coin_wide for t,
+ * capped at DPSEL_LEAD_BOUND_MAX.  The scale that coin can take off. */
+#define DPSEL_LEAD_BOUND_MAX 64u
+/*@ requires decay: race_decay(decay);
+    assigns \nothing;
+    ensures bounded: \result <= DPSEL_LEAD_BOUND_MAX;
+*/
+uint64_t dpsel_core_lead_bound(const dpsel_decay *decay, uint64_t t);
+
+/* The level of block thinning for a bound k: the one of the largest
+ * exponent at most k, or DPSEL_THIN_LEVELS if k < DPSEL_THIN_MIN_K. */
+/*@ assigns \nothing;
+    ensures level: \result <= DPSEL_THIN_LEVELS;
+    ensures thinned: \result < DPSEL_THIN_LEVELS <==> k >= DPSEL_THIN_MIN_K;
+*/
+unsigned dpsel_core_thin_level(uint64_t k);
+
+/* PF over the candidates not in visited[0 .. count - 1] (none of them
+ * top, a best one): the race with the best candidate first, its noisy
+ * value setting the bar, then the others in index order, blocks of
+ * hopeless candidates thinned by the levels of the table thinning (core.h;
+ * spec/mechanisms.md §11, §13). */
+/*@ requires call: sampler_call(rng, decay, scores, n, index);
+    requires race: race_decay(decay);
+    requires thinning: valid_thinning(thinning) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
+                       powers_apart(thinning, DPSEL_THIN_DYADICS, index);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires visited: count < n && visited_set(visited, count, n);
+    requires visited_apart: \separated(visited + (0 .. count - 1), rng, index,
+                                       scores + (0 .. n - 1), decay);
+    assigns *rng, *index;
+    ensures sampled: sampled(\result, *index, \old(*index), n);
+*/
+int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         size_t top, const uint64_t *visited, size_t count, size_t *index);
+
+#endif
