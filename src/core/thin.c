@@ -232,6 +232,29 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
     return DPSEL_OK;
 }
 
+/* The largest of scores[0 .. n - 1]: a plain loop the compiler can unroll
+ * (dpsel_core_max_score is branch-free for the hardened samplers, and
+ * slower). */
+/*@ requires scores: scores_readable(scores, n);
+    assigns \nothing;
+    ensures largest: scores_at_most(scores, n, \result);
+    ensures attained: \exists integer i; 0 <= i < n && scores[i] == \result;
+*/
+static int64_t span_max(const int64_t *scores, size_t n)
+{
+    int64_t best = scores[0];
+    /*@ loop invariant 1 <= i <= n;
+        loop invariant \forall integer k; 0 <= k < i ==> scores[k] <= best;
+        loop invariant \exists integer k; 0 <= k < i && scores[k] == best;
+        loop assigns i, best;
+        loop variant n - i;
+    */
+    for (size_t i = 1; i < n; i++) {
+        best = scores[i] > best ? scores[i] : best;
+    }
+    return best;
+}
+
 /* The largest score of candidates start .. start + len - 1 other than top
  * (raced first), if any (*found). */
 /*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
@@ -251,17 +274,17 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
     size_t end = start + len;
     if (top < start || top >= end) {
         *found = 1;
-        return dpsel_core_max_score(scores + start, len);
+        return span_max(scores + start, len);
     }
     *found = top > start || top + 1 < end;
     if (top == start) {
-        return top + 1 < end ? dpsel_core_max_score(scores + top + 1, end - top - 1) : 0;
+        return top + 1 < end ? span_max(scores + top + 1, end - top - 1) : 0;
     }
-    int64_t below = dpsel_core_max_score(scores + start, top - start);
+    int64_t below = span_max(scores + start, top - start);
     if (top + 1 == end) {
         return below;
     }
-    int64_t above = dpsel_core_max_score(scores + top + 1, end - top - 1);
+    int64_t above = span_max(scores + top + 1, end - top - 1);
     return below > above ? below : above;
 }
 
