@@ -171,11 +171,62 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_
     return dpsel_core_race_reached(rng, decay, race, p);
 }
 
+/* One piece of a thinned span, from pos (pos < end): its size 2^j (the
+ * largest that fits, j < npieces), the coin none[j] = (1 - 2^-k)^(2^j), "no
+ * dominating heads in it"; where there is one, its place p by
+ * dpsel_core_odds_digits and the thinning coin there.  *after is where the
+ * span goes on: past the piece, or p + 1. */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
+                          powers_apart(none, npieces, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires span: pos < end <= n;
+    requires state: pass_state(race, decay, n, pos, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, top, race, decay, pos, end, bar);
+    requires writable: \valid(after) && \separated(after, rng, race, next, none + (0 .. npieces - 1));
+    assigns *rng, *race, *next, *after;
+    ensures status: sampler_status(\result);
+    ensures moved: \result == DPSEL_OK ==> pos < *after <= end;
+    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, *after, visited, count, next);
+    ensures bar: \result == DPSEL_OK ==> under_bar(scores, top, race, decay, *after, end, bar);
+*/
+static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                      size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
+                      size_t *next, const dpsel_dyadic *none, unsigned npieces, uint64_t k,
+                      int64_t bar, size_t pos, size_t end, size_t *after)
+    /*@ ghost (size_t n) */
+{
+    unsigned j = piece_exponent(end - pos, npieces);
+    //@ ghost dpsel_lemma_pow2_shift();
+    int empty;
+    int rc = dpsel_core_coin_dyadic(rng, &none[j], &empty);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    if (empty) {
+        *after = pos + ((size_t)1 << j);
+        return DPSEL_OK;
+    }
+    uint64_t first;
+    rc = dpsel_core_odds_digits(rng, none, j, &first);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    //@ assert first < pow2(j) <= end - pos;
+    size_t p = pos + (size_t)first;
+    if (!skipped(p, top, visited, count, next)) {
+        rc = thin_candidate(rng, decay, scores, top, race, p, bar, k);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    *after = p + 1;
+    return DPSEL_OK;
+}
+
 /* Candidates start .. start + len - 1, whose thresholds stay at least bar,
- * by thinning with dominating coins 2^-k: piece by piece (of 2^j, j <
- * npieces), the coin none[j] = (1 - 2^-k)^(2^j), "no dominating heads in the
- * piece"; where there is one, its place by dpsel_core_odds_digits, the
- * thinning coin there, and the pieces after it. */
+ * by thinning with dominating coins 2^-k, piece by piece (thin_piece). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
     requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
@@ -203,31 +254,13 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         loop variant end - pos;
     */
     while (pos < end) {
-        unsigned j = piece_exponent(end - pos, npieces);
-        //@ ghost dpsel_lemma_pow2_shift();
-        int empty;
-        int rc = dpsel_core_coin_dyadic(rng, &none[j], &empty);
+        size_t after;
+        int rc = thin_piece(rng, decay, scores, top, visited, count, race, next, none, npieces,
+                            k, bar, pos, end, &after) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {
             return rc;
         }
-        if (empty) {
-            pos += (size_t)1 << j;
-            continue;
-        }
-        uint64_t first;
-        rc = dpsel_core_odds_digits(rng, none, j, &first);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        //@ assert first < pow2(j) <= end - pos;
-        size_t p = pos + (size_t)first;
-        if (!skipped(p, top, visited, count, next)) {
-            rc = thin_candidate(rng, decay, scores, top, race, p, bar, k);
-            if (rc != DPSEL_OK) {
-                return rc;
-            }
-        }
-        pos = p + 1;
+        pos = after;
     }
     return DPSEL_OK;
 }
