@@ -184,7 +184,8 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_
     requires span: pos < end <= n;
     requires state: pass_state(race, decay, n, pos, visited, count, next);
     requires bar: 0 < bar && under_bar(scores, top, race, decay, pos, end, bar);
-    requires writable: \valid(after) && \separated(after, rng, race, next, none + (0 .. npieces - 1));
+    requires writable: \valid(after) && \separated(after, rng) && \separated(after, race) &&
+                       \separated(after, next) && \separated(after, none + (0 .. npieces - 1));
     assigns *rng, *race, *next, *after;
     ensures status: sampler_status(\result);
     ensures moved: \result == DPSEL_OK ==> pos < *after <= end;
@@ -311,13 +312,20 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
     }
     *found = top > start || top + 1 < end;
     if (top == start) {
-        return top + 1 < end ? span_max(scores + top + 1, end - top - 1) : 0;
+        if (top + 1 == end) {
+            return 0;
+        }
+        int64_t after_top = span_max(scores + top + 1, end - top - 1);
+        //@ assert \forall integer i; top < i < end ==> scores[i] <= after_top;
+        return after_top;
     }
     int64_t below = span_max(scores + start, top - start);
+    //@ assert below_part: \forall integer i; start <= i < top ==> scores[i] <= below;
     if (top + 1 == end) {
         return below;
     }
     int64_t above = span_max(scores + top + 1, end - top - 1);
+    //@ assert above_part: \forall integer i; top < i < end ==> scores[i] <= above;
     return below > above ? below : above;
 }
 
@@ -330,8 +338,9 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
     requires decay: race_decay(decay);
     requires top: \forall integer i; start <= i < start + len ==> scores[i] <= scores[top];
     requires race: \valid_read(race) && -decay->cap <= race->value < race_limit(decay->npowers);
-    requires writable: \valid(bar) &&
-                       \separated(bar, race, decay, scores + top, scores + (start .. start + len - 1));
+    requires writable: \valid(bar) && \separated(bar, race) && \separated(bar, decay) &&
+                       \separated(bar, scores + top) &&
+                       \separated(bar, scores + (start .. start + len - 1));
     assigns *bar;
     ensures level: \result <= DPSEL_THIN_LEVELS;
     ensures bar: \result < DPSEL_THIN_LEVELS ==>
@@ -396,6 +405,7 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_dyad
         }
         int rc;
         if (level < DPSEL_THIN_LEVELS) {
+            //@ assert level_table: valid_powers(thinning + level * DPSEL_THIN_MAX_PIECES, level + 2);
             rc = race_thinned(rng, decay, scores, top, visited, count, race, next,
                               thinning + level * DPSEL_THIN_MAX_PIECES, level + 2,
                               DPSEL_THIN_MIN_K + level, bar, sub, piece) /*@ ghost (n) */;
