@@ -100,3 +100,4 @@
         /@ assert (c + 1) * scale <= v * scale; @/
     }
 */
+

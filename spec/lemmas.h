@@ -74,6 +74,7 @@
        ensures appended_below: c * scale + bits < v * scale;
     @/
     void dpsel_lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits);
+
 */
 
 #endif

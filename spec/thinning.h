@@ -5,12 +5,35 @@
  */
 #ifndef DPSEL_SPEC_THINNING_H
 #define DPSEL_SPEC_THINNING_H
-/*@ // the table of the race's levels (core.h): DPSEL_THIN_DYADICS dyadics
-    // that can be read; a function that writes p takes them apart from p
-    // with powers_apart(thinning, DPSEL_THIN_DYADICS, p)
-    predicate valid_thinning{L}(dpsel_dyadic *thinning) =
-        \valid_read(thinning + (0 .. DPSEL_THIN_DYADICS - 1)) &&
-        \forall integer i; 0 <= i < DPSEL_THIN_DYADICS ==> valid_dyadic(thinning + i);
+/*@ // the table of the race's levels (core.h): DPSEL_THIN_MAX_PIECES
+    // readable dyadics for each level (stated over level and piece at once:
+    // a nested valid_powers is harder for the provers to carry through
+    // writes)
+    predicate valid_thinning{L}(dpsel_thinning *t) =
+        \valid_read(t) &&
+        (\forall integer l; 0 <= l < DPSEL_THIN_LEVELS ==>
+            \valid_read(t->levels[l] + (0 .. DPSEL_THIN_MAX_PIECES - 1))) &&
+        (\forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
+            valid_dyadic(t->levels[l] + j));
+    // what a function reads of the table (the struct, every level's
+    // dyadics and digits) does not overlap the locations p it writes (one
+    // overload for each type of p, each with the same body)
+    predicate thinning_apart{L}(dpsel_thinning *t, dpsel_rng *p) =
+        \separated(p, t) &&
+        \forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
+            digits_apart(t->levels[l] + j, p);
+    predicate thinning_apart{L}(dpsel_thinning *t, dpsel_race *p) =
+        \separated(p, t) &&
+        \forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
+            digits_apart(t->levels[l] + j, p);
+    predicate thinning_apart{L}(dpsel_thinning *t, uint64_t *p) =
+        \separated(p, t) &&
+        \forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
+            digits_apart(t->levels[l] + j, p);
+    predicate thinning_apart{L}(dpsel_thinning *t, uint64_t *p, integer count) =
+        \separated(p + (0 .. count - 1), t) &&
+        \forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
+            digits_apart(t->levels[l] + j, p, count);
     // a candidate's clamped gap g' = min(best - score, cap)
     logic integer clamped(integer best, integer score, integer cap) =
         best - score > cap ? cap : best - score;

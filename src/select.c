@@ -61,7 +61,7 @@ static int pf_by_visits(dpsel_rng *rng, const dpsel_selector *selector,
 {
     uint64_t visited[PF_VISITS];
     size_t visits = n / 2 < PF_VISITS ? n / 2 : PF_VISITS;
-    return dpsel_core_pf_visits(rng, decay, selector->thinning.flat, scores, n, visited,
+    return dpsel_core_pf_visits(rng, decay, &selector->thinning.core, scores, n, visited,
                                 visits, chosen);
 }
 

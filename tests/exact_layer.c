@@ -31,7 +31,7 @@ static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
     case PF_HARDENED:
         return dpsel_select_hardened(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
     case PF_THINNED_RACE:
-        return dpsel_core_race_rest(rng, &s->decay, s->selector->thinning.flat, s->scores,
+        return dpsel_core_race_rest(rng, &s->decay, &s->selector->thinning.core, s->scores,
                                     s->n, dpsel_core_argmax(s->scores, s->n), NULL, 0, out);
     default:
         return dpsel_select(s->selector, DPSEL_PF, s->scores, s->n, rng, out);

@@ -271,7 +271,7 @@ Test(race, thinned_race_fits_the_pmf, .timeout = 600)
     dpsel_rng rng = seeded_rng(1713);
     for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
         size_t index;
-        cr_assert_eq(dpsel_core_race_rest(&rng, &decay, selector->thinning.flat, scores,
+        cr_assert_eq(dpsel_core_race_rest(&rng, &decay, &selector->thinning.core, scores,
                                           STAIRCASE_N, STAIRCASE_N - 1, NULL, 0, &index),
                      DPSEL_OK);
         counts[index]++;

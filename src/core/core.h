@@ -65,13 +65,16 @@ typedef struct {
  * the probabilities (1 - 2^-k)^(2^j) that a piece has none.  The race has
  * DPSEL_THIN_LEVELS levels: level L has k = DPSEL_THIN_MIN_K + L and takes
  * pieces of at most 2^(L + 1) candidates, so a piece has a heads with
- * probability at most 2^-6.  The race's table of them is an array of
- * DPSEL_THIN_DYADICS dyadics, level L's at L * DPSEL_THIN_MAX_PIECES + j
- * for j < DPSEL_THIN_MAX_PIECES (the pieces above 2^(L + 1) are unused). */
+ * probability at most 2^-6.  The race's table: levels[L] points to
+ * DPSEL_THIN_MAX_PIECES dyadics, (1 - 2^-k)^(2^j) for j <
+ * DPSEL_THIN_MAX_PIECES (the pieces above 2^(L + 1) are unused). */
 #define DPSEL_THIN_LEVELS 10u
 #define DPSEL_THIN_MIN_K 7u
 #define DPSEL_THIN_MAX_PIECES 11u
-#define DPSEL_THIN_DYADICS (DPSEL_THIN_LEVELS * DPSEL_THIN_MAX_PIECES)
+
+typedef struct {
+    const dpsel_dyadic *levels[DPSEL_THIN_LEVELS];
+} dpsel_thinning;
 
 /* EM by levels (src/core/em_levels.c, spec/mechanisms.md §12) takes decay
  * tables of at most DPSEL_LEVELS_MAX_POWERS powers (gap caps below 2^13:

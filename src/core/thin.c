@@ -133,6 +133,40 @@ static unsigned piece_exponent(uint64_t room, unsigned npieces)
     return j;
 }
 
+/* Where a piece of a thinned span has its first dominating heads: the
+ * piece is 2^j candidates (the largest that fits in room, j < npieces);
+ * the coin none[j] = (1 - 2^-k)^(2^j) says it has none (*heads = 0, *tails
+ * = 2^j), else dpsel_core_odds_digits gives the number of tails before the
+ * first heads (*heads = 1, *tails < 2^j). */
+/*@ requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    requires room: 1 <= room;
+    requires writable: \valid(rng) && \valid(tails) && \valid(heads) &&
+                       \separated(rng, tails, heads) && powers_apart(none, npieces, rng) &&
+                       powers_apart(none, npieces, tails) && powers_apart(none, npieces, heads);
+    assigns *rng, *tails, *heads;
+    ensures status: sampler_status(\result);
+    ensures heads: \result == DPSEL_OK ==> zero_or_one(*heads);
+    ensures found: \result == DPSEL_OK && *heads == 1 ==> *tails < room;
+    ensures none: \result == DPSEL_OK && *heads == 0 ==> 1 <= *tails <= room;
+*/
+static int first_heads(dpsel_rng *rng, const dpsel_dyadic *none, unsigned npieces,
+                       uint64_t room, uint64_t *tails, int *heads)
+{
+    unsigned j = piece_exponent(room, npieces);
+    //@ ghost dpsel_lemma_pow2_shift();
+    int empty;
+    int rc = dpsel_core_coin_dyadic(rng, &none[j], &empty);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    *heads = !empty;
+    if (empty) {
+        *tails = (uint64_t)1 << j;
+        return DPSEL_OK;
+    }
+    return dpsel_core_odds_digits(rng, none, j, tails);
+}
+
 /* The dominating coin of candidate p came up heads: its thinning coin,
  * beta^t 2^k for its threshold t >= bar, flipped as two: beta^bar 2^k (the
  * coin beta^bar with k of its leading zeros taken off; the span's level
@@ -171,58 +205,75 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_
     return dpsel_core_race_reached(rng, decay, race, p);
 }
 
-/* One piece of a thinned span, from pos (pos < end): its size 2^j (the
- * largest that fits, j < npieces), the coin none[j] = (1 - 2^-k)^(2^j), "no
- * dominating heads in it"; where there is one, its place p by
- * dpsel_core_odds_digits and the thinning coin there.  *after is where the
- * span goes on: past the piece, or p + 1. */
+/* A dominating heads at candidate p: its thinning coin (thin_candidate),
+ * unless p is out of the pass (skipped). */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires candidate: p < n;
+    requires state: pass_state(race, decay, n, p, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, top, race, decay, p, p + 1, bar);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, p + 1, visited, count, next);
+    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+*/
+static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                      size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
+                      size_t *next, size_t p, int64_t bar, uint64_t k) /*@ ghost (size_t n) */
+{
+    if (skipped(p, top, visited, count, next)) {
+        return DPSEL_OK;
+    }
+    return thin_candidate(rng, decay, scores, top, race, p, bar, k);
+}
+
+/* One piece of a thinned span, from *pos (< end): where its first
+ * dominating heads is (first_heads), and the thinning coin there
+ * (thin_heads).  *pos moves past the piece, or past that candidate. */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
-    requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
-                          powers_apart(none, npieces, next);
+    requires level_apart: powers_apart(none, npieces, rng);
     requires top: top < n && scores_at_most(scores, n, scores[top]);
-    requires span: pos < end <= n;
-    requires state: pass_state(race, decay, n, pos, visited, count, next);
-    requires bar: 0 < bar && under_bar(scores, top, race, decay, pos, end, bar);
-    requires writable: \valid(after) && \separated(after, rng) && \separated(after, race) &&
-                       \separated(after, next) && \separated(after, none + (0 .. npieces - 1));
-    assigns *rng, *race, *next, *after;
+    requires position: \valid(pos) && \separated(pos, rng) && \separated(pos, race) &&
+                       \separated(pos, next) && \separated(pos, scores + (0 .. n - 1)) &&
+                       \separated(pos, visited + (0 .. count - 1)) && decay_apart(decay, pos);
+    requires span: *pos < end <= n;
+    requires state: pass_state(race, decay, n, *pos, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, top, race, decay, *pos, end, bar);
+    assigns *rng, *race, *next, *pos;
     ensures status: sampler_status(\result);
-    ensures moved: \result == DPSEL_OK ==> pos < *after <= end;
-    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, *after, visited, count, next);
-    ensures bar: \result == DPSEL_OK ==> under_bar(scores, top, race, decay, *after, end, bar);
+    ensures moved: \result == DPSEL_OK ==> \old(*pos) < *pos <= end;
+    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, *pos, visited, count, next);
+    ensures bar: \result == DPSEL_OK ==> under_bar(scores, top, race, decay, *pos, end, bar);
 */
 static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                       size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
                       size_t *next, const dpsel_dyadic *none, unsigned npieces, uint64_t k,
-                      int64_t bar, size_t pos, size_t end, size_t *after)
-    /*@ ghost (size_t n) */
+                      int64_t bar, size_t end, size_t *pos) /*@ ghost (size_t n) */
 {
-    unsigned j = piece_exponent(end - pos, npieces);
-    //@ ghost dpsel_lemma_pow2_shift();
-    int empty;
-    int rc = dpsel_core_coin_dyadic(rng, &none[j], &empty);
+    uint64_t tails;
+    int heads;
+    int rc = first_heads(rng, none, npieces, end - *pos, &tails, &heads);
     if (rc != DPSEL_OK) {
         return rc;
     }
-    if (empty) {
-        *after = pos + ((size_t)1 << j);
+    if (!heads) {
+        *pos += (size_t)tails;
         return DPSEL_OK;
     }
-    uint64_t first;
-    rc = dpsel_core_odds_digits(rng, none, j, &first);
+    size_t p = *pos + (size_t)tails;
+    /* What thin_heads reads, one fact at a time (together they time out). */
+    //@ assert decay_kept: race_decay(decay);
+    //@ assert apart_rng: decay_apart(decay, rng);
+    //@ assert apart_race: decay_apart(decay, race);
+    //@ assert apart_next: decay_apart(decay, next);
+    //@ assert visited_kept: visited_set(visited, count, n);
+    rc = thin_heads(rng, decay, scores, top, visited, count, race, next, p, bar,
+                    k) /*@ ghost (n) */;
     if (rc != DPSEL_OK) {
         return rc;
     }
-    //@ assert first < pow2(j) <= end - pos;
-    size_t p = pos + (size_t)first;
-    if (!skipped(p, top, visited, count, next)) {
-        rc = thin_candidate(rng, decay, scores, top, race, p, bar, k);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-    }
-    *after = p + 1;
+    *pos = p + 1;
     return DPSEL_OK;
 }
 
@@ -255,35 +306,40 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         loop variant end - pos;
     */
     while (pos < end) {
-        size_t after;
+        /* What thin_piece reads, one fact at a time (together they time out). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+    //@ assert apart_race: decay_apart(decay, race);
+    //@ assert apart_next: decay_apart(decay, next);
+        //@ assert visited_kept: visited_set(visited, count, n);
+        //@ assert level_kept: valid_powers(none, npieces) && powers_apart(none, npieces, rng);
         int rc = thin_piece(rng, decay, scores, top, visited, count, race, next, none, npieces,
-                            k, bar, pos, end, &after) /*@ ghost (n) */;
+                            k, bar, end, &pos) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {
             return rc;
         }
-        pos = after;
     }
     return DPSEL_OK;
 }
 
-/* The largest of scores[0 .. n - 1]: a plain loop the compiler can unroll
- * (dpsel_core_max_score is branch-free for the hardened samplers, and
- * slower). */
-/*@ requires scores: scores_readable(scores, n);
+/* The largest of scores[from .. to - 1]: a plain loop the compiler can
+ * unroll (dpsel_core_max_score is branch-free for the hardened samplers,
+ * and slower). */
+/*@ requires scores: from < to && \valid_read(scores + (from .. to - 1));
     assigns \nothing;
-    ensures largest: scores_at_most(scores, n, \result);
-    ensures attained: \exists integer i; 0 <= i < n && scores[i] == \result;
+    ensures largest: \forall integer i; from <= i < to ==> scores[i] <= \result;
+    ensures attained: \exists integer i; from <= i < to && scores[i] == \result;
 */
-static int64_t span_max(const int64_t *scores, size_t n)
+static int64_t span_max(const int64_t *scores, size_t from, size_t to)
 {
-    int64_t best = scores[0];
-    /*@ loop invariant 1 <= i <= n;
-        loop invariant \forall integer k; 0 <= k < i ==> scores[k] <= best;
-        loop invariant \exists integer k; 0 <= k < i && scores[k] == best;
+    int64_t best = scores[from];
+    /*@ loop invariant from + 1 <= i <= to;
+        loop invariant \forall integer k; from <= k < i ==> scores[k] <= best;
+        loop invariant \exists integer k; from <= k < i && scores[k] == best;
         loop assigns i, best;
-        loop variant n - i;
+        loop variant to - i;
     */
-    for (size_t i = 1; i < n; i++) {
+    for (size_t i = from + 1; i < to; i++) {
         best = scores[i] > best ? scores[i] : best;
     }
     return best;
@@ -308,24 +364,17 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
     size_t end = start + len;
     if (top < start || top >= end) {
         *found = 1;
-        return span_max(scores + start, len);
+        return span_max(scores, start, end);
     }
     *found = top > start || top + 1 < end;
     if (top == start) {
-        if (top + 1 == end) {
-            return 0;
-        }
-        int64_t after_top = span_max(scores + top + 1, end - top - 1);
-        //@ assert \forall integer i; top < i < end ==> scores[i] <= after_top;
-        return after_top;
+        return top + 1 == end ? 0 : span_max(scores, top + 1, end);
     }
-    int64_t below = span_max(scores + start, top - start);
-    //@ assert below_part: \forall integer i; start <= i < top ==> scores[i] <= below;
+    int64_t below = span_max(scores, start, top);
     if (top + 1 == end) {
         return below;
     }
-    int64_t above = span_max(scores + top + 1, end - top - 1);
-    //@ assert above_part: \forall integer i; top < i < end ==> scores[i] <= above;
+    int64_t above = span_max(scores, top + 1, end);
     return below > above ? below : above;
 }
 
@@ -368,10 +417,8 @@ static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, size
  * level allows, else in sub-blocks of DPSEL_RACE_SUBBLOCK, each thinned if
  * its own level allows and raced one by one if not. */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires thinning: valid_thinning(thinning) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, race) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, next);
+    requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, race) && thinning_apart(thinning, next);
     requires top: top < n && scores_at_most(scores, n, scores[top]);
     requires span: 1 <= len && start + len <= n;
     requires state: pass_state(race, decay, n, start, visited, count, next);
@@ -380,7 +427,7 @@ static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, size
     ensures state: \result == DPSEL_OK ==>
             pass_state(race, decay, n, start + len, visited, count, next);
 */
-static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_dyadic *thinning,
+static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
                       const int64_t *scores, size_t top, const uint64_t *visited, size_t count,
                       dpsel_race *race, size_t *next, size_t start, size_t len)
     /*@ ghost (size_t n) */
@@ -405,9 +452,13 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_dyad
         }
         int rc;
         if (level < DPSEL_THIN_LEVELS) {
-            //@ assert level_table: valid_powers(thinning + level * DPSEL_THIN_MAX_PIECES, level + 2);
+            /* The level's table apart from what race_thinned writes, one
+             * fact at a time (together they time out). */
+            //@ assert level_apart_rng: powers_apart(thinning->levels[level], level + 2, rng);
+            //@ assert level_apart_race: powers_apart(thinning->levels[level], level + 2, race);
+            //@ assert level_apart_next: powers_apart(thinning->levels[level], level + 2, next);
             rc = race_thinned(rng, decay, scores, top, visited, count, race, next,
-                              thinning + level * DPSEL_THIN_MAX_PIECES, level + 2,
+                              thinning->levels[level], level + 2,
                               DPSEL_THIN_MIN_K + level, bar, sub, piece) /*@ ghost (n) */;
         } else {
             rc = race_plainly(rng, decay, scores, top, visited, count, race, next, sub,
@@ -422,7 +473,7 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_dyad
 }
 
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
-                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
                          size_t top, const uint64_t *visited, size_t count, size_t *index)
 {
     /* The best candidate first: its value G >= 0 is the bar every later
@@ -440,6 +491,12 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
     */
     for (size_t start = 0; start < n;) {
         size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
+        /* The call's facts one at a time (together they time out). */
+        //@ assert pass: pass_call(rng, decay, scores, n, visited, count, &race, &next);
+        //@ assert thinning_valid: valid_thinning(thinning);
+        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
+        //@ assert thinning_apart_race: thinning_apart(thinning, &race);
+        //@ assert thinning_apart_next: thinning_apart(thinning, &next);
         rc = race_block(rng, decay, thinning, scores, top, visited, count, &race, &next, start,
                         len) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {

@@ -37,8 +37,8 @@ unsigned dpsel_core_thin_level(uint64_t k);
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     requires race: race_decay(decay);
     requires thinning: valid_thinning(thinning) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, index);
+                       thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, index);
     requires top: top < n && scores_at_most(scores, n, scores[top]);
     requires visited: count < n && visited_set(visited, count, n);
     requires visited_apart: \separated(visited + (0 .. count - 1), rng, index,
@@ -47,7 +47,7 @@ unsigned dpsel_core_thin_level(uint64_t k);
     ensures sampled: sampled(\result, *index, \old(*index), n);
 */
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
-                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
                          size_t top, const uint64_t *visited, size_t count, size_t *index);
 
 #endif

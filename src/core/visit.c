@@ -90,7 +90,7 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
 }
 
 int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
-                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
                          uint64_t *visited, size_t visits, size_t *index)
 {
     size_t top = dpsel_core_argmax(scores, n);
@@ -118,5 +118,9 @@ int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
             return DPSEL_OK;
         }
     }
+    /* The table's facts one at a time (together they time out). */
+    //@ assert thinning_valid: valid_thinning(thinning);
+    //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
+    //@ assert thinning_apart_index: thinning_apart(thinning, index);
     return dpsel_core_race_rest(rng, decay, thinning, scores, n, top, visited, count, index);
 }

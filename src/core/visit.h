@@ -43,9 +43,9 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     requires race: race_decay(decay);
     requires thinning: valid_thinning(thinning) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, rng) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, index) &&
-                       powers_apart(thinning, DPSEL_THIN_DYADICS, visited, visits);
+                       thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, index) &&
+                       thinning_apart(thinning, visited, visits);
     requires visits: 2 * visits <= n;
     requires visited: \valid(visited + (0 .. visits - 1)) &&
                       \separated(visited + (0 .. visits - 1), rng, index, scores + (0 .. n - 1),
@@ -55,7 +55,7 @@ int dpsel_core_visit_next(dpsel_rng *rng, size_t n, uint64_t *visited, size_t co
     ensures sampled: sampled(\result, *index, \old(*index), n);
 */
 int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
-                         const dpsel_dyadic *thinning, const int64_t *scores, size_t n,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
                          uint64_t *visited, size_t visits, size_t *index);
 
 #endif

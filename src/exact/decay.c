@@ -97,9 +97,7 @@ int dpsel_exact_thinning_build(dpsel_thinning_table *table)
         unsigned k = DPSEL_THIN_MIN_K + level;
         rc = build_in_range(&table->level[level], ((uint64_t)1 << k) - 1, k,
                             DPSEL_THIN_MAX_PIECES);
-        for (unsigned j = 0; j < DPSEL_THIN_MAX_PIECES && rc == DPSEL_OK; j++) {
-            table->flat[level * DPSEL_THIN_MAX_PIECES + j] = table->level[level].powers[j];
-        }
+        table->core.levels[level] = table->level[level].powers;
     }
     dpsel_exact_mpfr_leave(&host);
     if (rc != DPSEL_OK) {

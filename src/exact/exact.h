@@ -28,11 +28,11 @@ void dpsel_exact_decay_table_free(dpsel_decay_table *table);
 
 /* The table of block thinning (core.h): for level L, k = DPSEL_THIN_MIN_K +
  * L, the powers (1 - 2^-k)^(2^j), j < DPSEL_THIN_MAX_PIECES, exact: the
- * decay table of the base 1 - 2^-k (level[L]), and in the core's layout,
- * flat[L * DPSEL_THIN_MAX_PIECES + j] (the same digits). */
+ * decay table of the base 1 - 2^-k (level[L]), and the core's view of
+ * them (core.levels[L] = level[L].powers). */
 typedef struct {
     dpsel_decay_table level[DPSEL_THIN_LEVELS];
-    dpsel_dyadic flat[DPSEL_THIN_DYADICS];
+    dpsel_thinning core;
 } dpsel_thinning_table;
 
 /* Builds the thinning table.  DPSEL_ENOMEM or DPSEL_EINEXACT on failure
