@@ -112,6 +112,7 @@ int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *dra
         if (!heads) {
             //@ assert within_round: high * unit + low < high * unit + unit;
             //@ assert below_limit: high * unit + unit <= DPSEL_RACE_ROUNDS * unit;
+            //@ assert product_small: high * unit <= DPSEL_RACE_ROUNDS * 1048576;
             *draw = high * unit + low;
             return DPSEL_OK;
         }
