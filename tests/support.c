@@ -171,6 +171,18 @@ int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
     return cells <= 1 ? 1 : stat < chi_square_critical(*dof);
 }
 
+void expect_fit_and_clear(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
+                          const char *what)
+{
+    double statistic;
+    unsigned dof;
+    cr_expect(chi_square_fits(counts, p, k, draws, &statistic, &dof),
+              "%s: chi-square %.2f with %u degrees of freedom", what, statistic, dof);
+    for (size_t i = 0; i < k; i++) {
+        mpq_clear(p[i]);
+    }
+}
+
 dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic)
 {
     dpsel_params p;

@@ -30,6 +30,11 @@ void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out);
 int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
                     double *statistic, unsigned *dof);
 
+/* cr_expect that counts[0..k-1] fit p[0..k-1] (chi_square_fits; the failure
+ * message names `what`), then mpq_clear of p[0..k-1]. */
+void expect_fit_and_clear(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
+                          const char *what);
+
 /* Params from an explicit base, asserting success. */
 dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic);
 

@@ -280,13 +280,7 @@ Test(race, thinned_race_fits_the_pmf, .timeout = 600)
         mpq_init(prob[r]);
         pmf_value(pmf, r, prob[r]);
     }
-    double statistic;
-    unsigned dof;
-    cr_expect(chi_square_fits(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, &statistic, &dof),
-              "chi-square %.1f with %u dof", statistic, dof);
-    for (size_t r = 0; r < STAIRCASE_N; r++) {
-        mpq_clear(prob[r]);
-    }
+    expect_fit_and_clear(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, "thinned race");
     dpsel_rng_wipe(&rng);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);

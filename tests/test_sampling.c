@@ -103,13 +103,9 @@ static void check_fit(const dpsel_params *p, dpsel_mechanism m, const int64_t *s
         pmf_value(pmf, r, prob[r]);
     }
     draw_counts(p, m, scores, n, rng, draws, counts);
-    double statistic;
-    unsigned dof;
-    cr_expect(chi_square_fits(counts, prob, n, draws, &statistic, &dof),
-              "%s, mechanism %d: chi-square %.2f with %u degrees of freedom", what, m, statistic, dof);
-    for (size_t r = 0; r < n; r++) {
-        mpq_clear(prob[r]);
-    }
+    char label[128];
+    snprintf(label, sizeof label, "%s, mechanism %d", what, (int)m);
+    expect_fit_and_clear(counts, prob, n, draws, label);
     free(prob);
     free(counts);
     dpsel_pmf_free(pmf);
@@ -253,13 +249,7 @@ static void check_tool_fit(const char *tool, const char *mechanism)
     }
     cr_assert_eq(pclose(pipe), 0);
     cr_assert_eq(draws, 100000);
-    double statistic;
-    unsigned dof;
-    cr_expect(chi_square_fits(counts, prob, n, draws, &statistic, &dof),
-              "tool, %s: chi-square %.2f with %u degrees of freedom", mechanism, statistic, dof);
-    for (size_t r = 0; r < n; r++) {
-        mpq_clear(prob[r]);
-    }
+    expect_fit_and_clear(counts, prob, n, draws, mechanism);
 }
 
 Test(statistical_layer, tool_draws_fit_the_tool_pmf)
