@@ -1,7 +1,8 @@
 /*
  * The decay table of a selector: beta^(2^i) for i < bitlen(cap), and the
- * tables of block thinning, (1 - 2^-k)^(2^j), computed exactly with MPFR (precision from dpsel_core_power_precision, every ternary
- * value checked) and stored as binary digits for the core's coins.
+ * tables of block thinning, (1 - 2^-k)^(2^j), computed exactly with MPFR
+ * (precision from dpsel_core_power_precision, every ternary value checked)
+ * and stored as binary digits for the core's coins.
  */
 #include <stdint.h>
 #include <stdlib.h>
