@@ -51,6 +51,10 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index)
 {
     int64_t best = scores[dpsel_core_argmax(scores, n)];
+    /* The call's facts, once: the frame goals of the loop need them and
+     * take long to find them inside sampler_call. */
+    //@ assert apart_rng: decay_apart(decay, rng);
+    //@ assert apart_index: decay_apart(decay, index);
     /* Trials are independent and alike; a kept candidate is r with
      * probability beta^g'_r / sum_j beta^g'_j.  The sum is at least 1 (the
      * best candidate), so all DPSEL_REJECTION_ROUNDS * n trials fail with
@@ -62,6 +66,9 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
     */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
         int kept;
+        //@ assert decay_kept: valid_decay(decay);
+        //@ assert apart_rng_kept: decay_apart(decay, rng);
+        //@ assert apart_index_kept: decay_apart(decay, index);
         int rc = dpsel_core_em_attempts(rng, decay, scores, n, best, n, index, &kept);
         if (rc != DPSEL_OK || kept) {
             return rc;

@@ -299,6 +299,9 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
 {
     size_t end = start + len;
     size_t pos = start;
+    /* The position apart from the decay table, once: the frame goals of
+     * the loop need it and take long to find it. */
+    //@ assert position_apart: decay_apart(decay, &pos);
     /*@ loop invariant start <= pos <= end;
         loop invariant pass_state(race, decay, n, pos, visited, count, next);
         loop invariant under_bar(scores, top, race, decay, pos, end, bar);
@@ -309,8 +312,8 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         /* What thin_piece reads, one fact at a time (together they time out). */
         //@ assert decay_kept: race_decay(decay);
         //@ assert apart_rng: decay_apart(decay, rng);
-    //@ assert apart_race: decay_apart(decay, race);
-    //@ assert apart_next: decay_apart(decay, next);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, next);
         //@ assert visited_kept: visited_set(visited, count, n);
         //@ assert level_kept: valid_powers(none, npieces) && powers_apart(none, npieces, rng);
         int rc = thin_piece(rng, decay, scores, top, visited, count, race, next, none, npieces,
@@ -484,6 +487,10 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
         return rc;
     }
     size_t next = 0;
+    /* The locals apart from the decay table, once: the frame goals of the
+     * loop need it and take long to find it. */
+    //@ assert race_apart: decay_apart(decay, &race);
+    //@ assert next_apart: decay_apart(decay, &next);
     /*@ loop invariant 0 <= start <= n;
         loop invariant pass_state(&race, decay, n, start, visited, count, &next);
         loop assigns start, next, race, rc, *rng;
@@ -492,6 +499,10 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
     for (size_t start = 0; start < n;) {
         size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
         /* The call's facts one at a time (together they time out). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, &race);
+        //@ assert apart_next: decay_apart(decay, &next);
         //@ assert pass: pass_call(rng, decay, scores, n, visited, count, &race, &next);
         //@ assert thinning_valid: valid_thinning(thinning);
         //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
