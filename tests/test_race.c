@@ -9,6 +9,7 @@
  * dpsel_select.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,23 +227,35 @@ static const int64_t thinning_vectors[][4] = {
     { -1, 0, -1, 0 },
 };
 
+typedef struct {
+    size_t vector;
+    size_t n;
+} thinning_case;
+
+/* Each vector at n = 3 and 4, one case per Criterion job: the cases take
+ * from seconds to a minute each, and run side by side. */
+ParameterizedTestParameters(race, thinned_race_realises_the_pmf)
+{
+    static thinning_case cases[2 * sizeof thinning_vectors / sizeof *thinning_vectors];
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        cases[c] = (thinning_case){ c / 2, 3 + c % 2 };
+    }
+    return cr_make_param_array(thinning_case, cases, sizeof cases / sizeof *cases);
+}
+
 /* The thinned race (no visits: every candidate through its blocks) against
  * the pmf, at beta = 2^-8 and cap 1: unit 1,
  * and beta^1 < 2^-7, so every candidate below the top is in a thinned block
  * (level k = 7 when the top's noise is 0, k = 14 when it is 1, ...): the
  * dominating coins, the digits of the first heads and the thinning coins
  * are all enumerated. */
-Test(race, thinned_race_realises_the_pmf, .timeout = 600)
+ParameterizedTest(thinning_case *c, race, thinned_race_realises_the_pmf, .timeout = 600)
 {
     dpsel_params p = base_params(1, 8, 1, 0);
     cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
-    for (size_t v = 0; v < sizeof thinning_vectors / sizeof *thinning_vectors; v++) {
-        for (size_t n = 3; n <= 4; n++) {
-            char what[96];
-            snprintf(what, sizeof what, "thinned race, vector %zu, n %zu", v, n);
-            check_pf_by_enumeration(&p, thinning_vectors[v], n, PF_THINNED_RACE, what);
-        }
-    }
+    char what[96];
+    snprintf(what, sizeof what, "thinned race, vector %zu, n %zu", c->vector, c->n);
+    check_pf_by_enumeration(&p, thinning_vectors[c->vector], c->n, PF_THINNED_RACE, what);
 }
 
 #define STAIRCASE_N 4000
