@@ -31,7 +31,7 @@ fi
 [ -f "$HOME/.why3.conf" ] || why3 config detect > /dev/null 2>&1
 
 # cvc4's time limit is wall-clock: 60 s leaves room for a loaded machine (the
-# slowest goal takes about 6 s of CPU).
+# slowest goal took 9.7 s of 2209 on 2026-11-24).
 
 start=$(date +%s)
 # shellcheck disable=SC2086
