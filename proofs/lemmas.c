@@ -101,3 +101,9 @@
     }
 */
 
+/*@ ghost
+    void dpsel_lemma_span_index(uint64_t s, uint64_t span, uint64_t n)
+    {
+        /@ assert s >= DPSEL_RACE_SPANS ==> s * span >= DPSEL_RACE_SPANS * span; @/
+    }
+*/

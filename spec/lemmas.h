@@ -75,6 +75,15 @@
     @/
     void dpsel_lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits);
 
+    // A span that starts below n is one of the first DPSEL_RACE_SPANS
+    // (thin.c): s span < n <= DPSEL_RACE_SPANS span
+    /@ requires span_positive: 1 <= span;
+       requires starts_below: s * span < n;
+       requires covered: n <= DPSEL_RACE_SPANS * span;
+       assigns \nothing;
+       ensures index: s < DPSEL_RACE_SPANS;
+    @/
+    void dpsel_lemma_span_index(uint64_t s, uint64_t span, uint64_t n);
 */
 
 #endif

@@ -43,6 +43,15 @@
                            integer from, integer to, integer bar) =
         \forall integer i; from <= i < to && i != top ==>
             bar <= r->value + clamped(scores[top], scores[i], d->cap);
+    // the largest scores of the race's spans (src/core/thin.c): maxima[s]
+    // is the largest score of candidates s span .. s span + span - 1 (those
+    // below n)
+    predicate span_maxima{L}(int64_t *scores, integer n, integer span, int64_t *maxima) =
+        \forall integer s; 0 <= s && s * span < n ==>
+            (\forall integer i; s * span <= i < s * span + span && i < n ==>
+                scores[i] <= maxima[s]) &&
+            (\exists integer i; s * span <= i < s * span + span && i < n &&
+                scores[i] == maxima[s]);
     // the race's pass over the scores (src/core/thin.c): what it reads (the
     // scores, the decay table, the visited indices) and what it writes (the
     // source, the race, the position in visited), each apart from the rest

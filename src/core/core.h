@@ -72,6 +72,11 @@ typedef struct {
 #define DPSEL_THIN_MIN_K 7u
 #define DPSEL_THIN_MAX_PIECES 11u
 
+/* The pass that finds the best candidate also keeps the largest score of
+ * each of at most DPSEL_RACE_SPANS spans of whole blocks, so that the race
+ * can thin a span it never reads (src/core/thin.c). */
+#define DPSEL_RACE_SPANS 256u
+
 typedef struct {
     const dpsel_dyadic *levels[DPSEL_THIN_LEVELS];
 } dpsel_thinning;

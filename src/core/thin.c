@@ -475,9 +475,127 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
     return DPSEL_OK;
 }
 
+size_t dpsel_core_race_span(size_t n)
+{
+    /* DPSEL_RACE_SPANS spans of `blocks` blocks hold n candidates. */
+    size_t blocks = (n + DPSEL_RACE_SPANS * DPSEL_RACE_BLOCK - 1) /
+                    (DPSEL_RACE_SPANS * DPSEL_RACE_BLOCK);
+    return (blocks == 0 ? 1 : blocks) * DPSEL_RACE_BLOCK;
+}
+
+size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, int64_t *maxima)
+{
+    size_t best = 0;        /* the first span with the largest maximum so far */
+    size_t best_start = 0;  /* its first candidate */
+    size_t s = 0;
+    /*@ loop invariant position: 0 <= s <= DPSEL_RACE_SPANS && start == s * span;
+        loop invariant done: \forall integer t; 0 <= t < s ==>
+                (\forall integer i; t * span <= i < t * span + span && i < n ==>
+                    scores[i] <= maxima[t]) &&
+                (\exists integer i; t * span <= i < t * span + span && i < n &&
+                    scores[i] == maxima[t]);
+        loop invariant best: s > 0 ==> best < s && best_start == best * span;
+        loop invariant largest: \forall integer i; 0 <= i < start && i < n ==>
+                scores[i] <= maxima[best];
+        loop assigns s, start, best, best_start, maxima[0 .. DPSEL_RACE_SPANS - 1];
+        loop variant n - start;
+    */
+    for (size_t start = 0; start < n; start += span, s++) {
+        //@ ghost dpsel_lemma_span_index(s, span, n);
+        size_t end = n - start < span ? n : start + span;
+        maxima[s] = span_max(scores, start, end);
+        if (s == 0 || maxima[s] > maxima[best]) {
+            best = s;
+            best_start = start;
+        }
+    }
+    /* The first candidate of the best span with its largest score. */
+    size_t top = best_start;
+    /*@ loop invariant best_start <= top < n;
+        loop invariant \exists integer i; top <= i < best_start + span && i < n &&
+                       scores[i] == maxima[best];
+        loop assigns top;
+        loop variant best_start + span - top;
+    */
+    while (scores[top] != maxima[best]) {
+        top++;
+    }
+    return top;
+}
+
+/* A span of whole blocks, candidates start .. start + len - 1, none above
+ * largest: thinned as a whole if it does not hold top and its bar allows,
+ * else block by block (race_block). */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, race) && thinning_apart(thinning, next);
+    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires span: 1 <= len && start + len <= n;
+    requires largest: (\forall integer i; start <= i < start + len ==> scores[i] <= largest) &&
+                      (\exists integer i; start <= i < start + len && scores[i] == largest);
+    requires state: pass_state(race, decay, n, start, visited, count, next);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, start + len, visited, count, next);
+*/
+static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
+                     const int64_t *scores, size_t top, int64_t largest,
+                     const uint64_t *visited, size_t count, dpsel_race *race, size_t *next,
+                     size_t start, size_t len) /*@ ghost (size_t n) */
+{
+    if (top < start || top >= start + len) {
+        //@ assert largest <= scores[top];
+        uint64_t gap = dpsel_core_clamped_gap(scores[top], largest, decay->cap);
+        //@ assert gap == clamped(scores[top], largest, decay->cap);
+        int64_t bar = race->value + (int64_t)gap;
+        unsigned level = bar > 0
+            ? dpsel_core_thin_level(dpsel_core_lead_bound(decay, (uint64_t)bar))
+            : DPSEL_THIN_LEVELS;
+        if (level < DPSEL_THIN_LEVELS) {
+            /* The level's table apart from what race_thinned writes, one
+             * fact at a time (together they time out). */
+            //@ assert level_apart_rng: powers_apart(thinning->levels[level], level + 2, rng);
+            //@ assert level_apart_race: powers_apart(thinning->levels[level], level + 2, race);
+            //@ assert level_apart_next: powers_apart(thinning->levels[level], level + 2, next);
+            return race_thinned(rng, decay, scores, top, visited, count, race, next,
+                                thinning->levels[level], level + 2, DPSEL_THIN_MIN_K + level,
+                                bar, start, len) /*@ ghost (n) */;
+        }
+    }
+    size_t end = start + len;
+    /*@ loop invariant start <= block <= end;
+        loop invariant pass_state(race, decay, n, block, visited, count, next);
+        loop assigns block, *rng, *race, *next;
+        loop variant end - block;
+    */
+    for (size_t block = start; block < end;) {
+        size_t block_len = end - block < DPSEL_RACE_BLOCK ? end - block : DPSEL_RACE_BLOCK;
+        /* The call's facts one at a time (together they time out). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, next);
+        //@ assert visited_kept: visited_set(visited, count, n);
+        //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
+        //@ assert thinning_valid: valid_thinning(thinning);
+        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
+        //@ assert thinning_apart_race: thinning_apart(thinning, race);
+        //@ assert thinning_apart_next: thinning_apart(thinning, next);
+        int rc = race_block(rng, decay, thinning, scores, top, visited, count, race, next, block,
+                            block_len) /*@ ghost (n) */;
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        block += block_len;
+    }
+    return DPSEL_OK;
+}
+
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
                          const dpsel_thinning *thinning, const int64_t *scores, size_t n,
-                         size_t top, const uint64_t *visited, size_t count, size_t *index)
+                         size_t top, const int64_t *maxima, size_t span,
+                         const uint64_t *visited, size_t count, size_t *index)
 {
     /* The best candidate first: its value G >= 0 is the bar every later
      * threshold starts from (a low early bar would make many coins likely). */
@@ -491,25 +609,28 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
      * loop need it and take long to find it. */
     //@ assert race_apart: decay_apart(decay, &race);
     //@ assert next_apart: decay_apart(decay, &next);
-    /*@ loop invariant 0 <= start <= n;
+    size_t s = 0;
+    /*@ loop invariant 0 <= start <= n && (start < n ==> start == s * span);
         loop invariant pass_state(&race, decay, n, start, visited, count, &next);
-        loop assigns start, next, race, rc, *rng;
+        loop assigns s, start, next, race, rc, *rng;
         loop variant n - start;
     */
-    for (size_t start = 0; start < n;) {
-        size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
+    for (size_t start = 0; start < n; s++) {
+        //@ ghost dpsel_lemma_span_index(s, span, n);
+        size_t len = n - start < span ? n - start : span;
         /* The call's facts one at a time (together they time out). */
         //@ assert decay_kept: race_decay(decay);
         //@ assert apart_rng: decay_apart(decay, rng);
         //@ assert apart_race: decay_apart(decay, &race);
         //@ assert apart_next: decay_apart(decay, &next);
+        //@ assert visited_kept: visited_set(visited, count, n);
         //@ assert pass: pass_call(rng, decay, scores, n, visited, count, &race, &next);
         //@ assert thinning_valid: valid_thinning(thinning);
         //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
         //@ assert thinning_apart_race: thinning_apart(thinning, &race);
         //@ assert thinning_apart_next: thinning_apart(thinning, &next);
-        rc = race_block(rng, decay, thinning, scores, top, visited, count, &race, &next, start,
-                        len) /*@ ghost (n) */;
+        rc = race_span(rng, decay, thinning, scores, top, maxima[s], visited, count, &race,
+                       &next, start, len) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {
             return rc;
         }

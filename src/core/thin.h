@@ -11,6 +11,27 @@
 #define DPSEL_RACE_BLOCK 1024u
 #define DPSEL_RACE_SUBBLOCK 32u
 
+/* The length of the spans for n candidates: the least number of whole
+ * blocks that makes at most DPSEL_RACE_SPANS spans. */
+/*@ requires n <= DPSEL_MAX_CANDIDATES;
+    assigns \nothing;
+    ensures whole: DPSEL_RACE_BLOCK <= \result <= DPSEL_MAX_CANDIDATES;
+    ensures covers: n <= DPSEL_RACE_SPANS * \result;
+*/
+size_t dpsel_core_race_span(size_t n);
+
+/* A best candidate (the first with the largest score) and the largest
+ * score of each span: maxima[s] for candidates s span .. s span + span - 1. */
+/*@ requires scores: valid_scores(scores, n) && 1 <= n;
+    requires span: 1 <= span <= DPSEL_MAX_CANDIDATES && n <= DPSEL_RACE_SPANS * span;
+    requires maxima: \valid(maxima + (0 .. DPSEL_RACE_SPANS - 1)) &&
+                     \separated(maxima + (0 .. DPSEL_RACE_SPANS - 1), scores + (0 .. n - 1));
+    assigns maxima[0 .. DPSEL_RACE_SPANS - 1];
+    ensures top: \result < n && scores_at_most(scores, n, scores[\result]);
+    ensures maxima: span_maxima(scores, n, span, maxima);
+*/
+size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, int64_t *maxima);
+
 /* A bound k with beta^t <= 2^-k, from the decay table: the sum of the leads
  * (zeros after the point) of the coins of dpsel_core_coin_wide for t,
  * capped at DPSEL_LEAD_BOUND_MAX.  The scale that coin can take off. */
@@ -40,6 +61,9 @@ unsigned dpsel_core_thin_level(uint64_t k);
                        thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, index);
     requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires spans: 1 <= span <= DPSEL_MAX_CANDIDATES && n <= DPSEL_RACE_SPANS * span &&
+                    \valid_read(maxima + (0 .. DPSEL_RACE_SPANS - 1)) &&
+                    span_maxima(scores, n, span, maxima);
     requires visited: count < n && visited_set(visited, count, n);
     requires visited_apart: \separated(visited + (0 .. count - 1), rng, index,
                                        scores + (0 .. n - 1), decay);
@@ -48,6 +72,7 @@ unsigned dpsel_core_thin_level(uint64_t k);
 */
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
                          const dpsel_thinning *thinning, const int64_t *scores, size_t n,
-                         size_t top, const uint64_t *visited, size_t count, size_t *index);
+                         size_t top, const int64_t *maxima, size_t span,
+                         const uint64_t *visited, size_t count, size_t *index);
 
 #endif

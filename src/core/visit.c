@@ -93,8 +93,15 @@ int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
                          const dpsel_thinning *thinning, const int64_t *scores, size_t n,
                          uint64_t *visited, size_t visits, size_t *index)
 {
-    size_t top = dpsel_core_argmax(scores, n);
+    /* The race's spans' largest scores come with the pass for the best. */
+    int64_t maxima[DPSEL_RACE_SPANS];
+    size_t span = dpsel_core_race_span(n);
+    size_t top = dpsel_core_top_and_maxima(scores, n, span, maxima);
     int64_t best = scores[top];
+    /* The call's facts, once: the frame goals of the loop need them and
+     * take long to find them inside sampler_call. */
+    //@ assert apart_rng: decay_apart(decay, rng);
+    //@ assert apart_index: decay_apart(decay, index);
     size_t count = 0;
     /*@ loop invariant 0 <= count <= visits;
         loop invariant visited_set(visited, count, n);
@@ -118,9 +125,15 @@ int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
             return DPSEL_OK;
         }
     }
-    /* The table's facts one at a time (together they time out). */
+    /* The call's facts one at a time (together they time out). */
+    //@ assert decay_kept: valid_decay(decay);
+    //@ assert apart_rng_kept: decay_apart(decay, rng);
+    //@ assert apart_index_kept: decay_apart(decay, index);
+    //@ assert call_kept: sampler_call(rng, decay, scores, n, index);
     //@ assert thinning_valid: valid_thinning(thinning);
     //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
     //@ assert thinning_apart_index: thinning_apart(thinning, index);
-    return dpsel_core_race_rest(rng, decay, thinning, scores, n, top, visited, count, index);
+    //@ assert spans_kept: span_maxima(scores, n, span, &maxima[0]);
+    return dpsel_core_race_rest(rng, decay, thinning, scores, n, top, maxima, span, visited,
+                                count, index);
 }
