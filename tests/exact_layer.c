@@ -31,8 +31,13 @@ static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
     case PF_HARDENED:
         return dpsel_select_hardened(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
     case PF_THINNED_RACE:
+    case PF_THINNED_SPANS: {
+        int64_t maxima[DPSEL_RACE_SPANS];
+        size_t span = s->form == PF_THINNED_SPANS ? 2 : dpsel_core_race_span(s->n);
+        size_t top = dpsel_core_top_and_maxima(s->scores, s->n, span, maxima);
         return dpsel_core_race_rest(rng, &s->decay, &s->selector->thinning.core, s->scores,
-                                    s->n, dpsel_core_argmax(s->scores, s->n), NULL, 0, out);
+                                    s->n, top, maxima, span, NULL, 0, out);
+    }
     default:
         return dpsel_select(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
     }

@@ -30,8 +30,10 @@ void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
 /* Which PF sampler to enumerate: the one dpsel_select runs (the race when
  * the decay table allows it), the permutation form (dpsel_core_pf),
  * dpsel_select_hardened, or the thinned race alone (dpsel_core_race_rest
- * with no visits: every candidate through its blocks). */
-typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED, PF_THINNED_RACE } pf_form;
+ * with no visits: every candidate through its spans and blocks), in the
+ * spans dpsel_select takes or in spans of two candidates. */
+typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED, PF_THINNED_RACE,
+               PF_THINNED_SPANS } pf_form;
 
 /* PF in the given form, enumerated whole against the pmf; n <= MAX_ENUMERATED. */
 void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,

@@ -230,22 +230,28 @@ static const int64_t thinning_vectors[][4] = {
 typedef struct {
     size_t vector;
     size_t n;
+    pf_form form;
 } thinning_case;
 
-/* Each vector at n = 3 and 4, one case per Criterion job: the cases take
- * from seconds to a minute each, and run side by side. */
+/* Each vector at n = 3 and 4 in blocks; then n = 3 in spans of two
+ * candidates, the top first (the span after it thinned whole, unread) and
+ * third (the span of two before it).  One case per Criterion job: the cases
+ * take from a second to a minute each, and run side by side. */
 ParameterizedTestParameters(race, thinned_race_realises_the_pmf)
 {
-    static thinning_case cases[2 * sizeof thinning_vectors / sizeof *thinning_vectors];
-    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-        cases[c] = (thinning_case){ c / 2, 3 + c % 2 };
+    enum { in_blocks = 2 * sizeof thinning_vectors / sizeof *thinning_vectors };
+    static thinning_case cases[in_blocks + 2];
+    for (size_t c = 0; c < in_blocks; c++) {
+        cases[c] = (thinning_case){ c / 2, 3 + c % 2, PF_THINNED_RACE };
     }
+    cases[in_blocks] = (thinning_case){ 0, 3, PF_THINNED_SPANS };
+    cases[in_blocks + 1] = (thinning_case){ 2, 3, PF_THINNED_SPANS };
     return cr_make_param_array(thinning_case, cases, sizeof cases / sizeof *cases);
 }
 
-/* The thinned race (no visits: every candidate through its blocks) against
- * the pmf, at beta = 2^-8 and cap 1: unit 1,
- * and beta^1 < 2^-7, so every candidate below the top is in a thinned block
+/* The thinned race (no visits: every candidate through its blocks or
+ * spans) against the pmf, at beta = 2^-8 and cap 1: unit 1, and beta^1 <
+ * 2^-7, so every candidate below the top is in a thinned block or span
  * (level k = 7 when the top's noise is 0, k = 14 when it is 1, ...): the
  * dominating coins, the digits of the first heads and the thinning coins
  * are all enumerated. */
@@ -254,8 +260,9 @@ ParameterizedTest(thinning_case *c, race, thinned_race_realises_the_pmf, .timeou
     dpsel_params p = base_params(1, 8, 1, 0);
     cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
     char what[96];
-    snprintf(what, sizeof what, "thinned race, vector %zu, n %zu", c->vector, c->n);
-    check_pf_by_enumeration(&p, thinning_vectors[c->vector], c->n, PF_THINNED_RACE, what);
+    snprintf(what, sizeof what, "thinned race in %s, vector %zu, n %zu",
+             c->form == PF_THINNED_SPANS ? "spans of 2" : "blocks", c->vector, c->n);
+    check_pf_by_enumeration(&p, thinning_vectors[c->vector], c->n, c->form, what);
 }
 
 #define STAIRCASE_N 4000
@@ -282,10 +289,14 @@ Test(race, thinned_race_fits_the_pmf, .timeout = 600)
     cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, STAIRCASE_N), DPSEL_OK);
     dpsel_decay decay = dpsel_selector_decay(selector);
     dpsel_rng rng = seeded_rng(1713);
+    int64_t maxima[DPSEL_RACE_SPANS];
+    size_t span = dpsel_core_race_span(STAIRCASE_N);
+    size_t top = dpsel_core_top_and_maxima(scores, STAIRCASE_N, span, maxima);
+    cr_assert_eq(top, STAIRCASE_N - 1);
     for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
         size_t index;
         cr_assert_eq(dpsel_core_race_rest(&rng, &decay, &selector->thinning.core, scores,
-                                          STAIRCASE_N, STAIRCASE_N - 1, NULL, 0, &index),
+                                          STAIRCASE_N, top, maxima, span, NULL, 0, &index),
                      DPSEL_OK);
         counts[index]++;
     }

@@ -249,7 +249,9 @@ static void check_tool_fit(const char *tool, const char *mechanism)
     }
     cr_assert_eq(pclose(pipe), 0);
     cr_assert_eq(draws, 100000);
-    expect_fit_and_clear(counts, prob, n, draws, mechanism);
+    char label[32];
+    snprintf(label, sizeof label, "tool, %s", mechanism);
+    expect_fit_and_clear(counts, prob, n, draws, label);
 }
 
 Test(statistical_layer, tool_draws_fit_the_tool_pmf)
