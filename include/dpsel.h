@@ -251,8 +251,8 @@ DPSEL_API void dpsel_selector_free(dpsel_selector *selector);
  * memory, 8 KiB of stack.  Otherwise PF permutes, in n machine words of
  * scratch memory.  EM draws uniform candidates and keeps each with
  * probability beta^g'; after 1024 rejected draws it counts the candidates
- * per clamped gap (gap caps below 2^13 and n below 2^31: cap + 1 words of
- * heap) and samples a gap level, then one of its candidates.
+ * per clamped gap (when n is below 2^31: cap + 1 words of heap, at most
+ * max(n, 2^13)) and samples a gap level, then one of its candidates.
  * Errors: DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (n > 2^62, or
  * an unknown mechanism), DPSEL_ENOMEM, DPSEL_ERANDOM (also for a wiped
  * rng), DPSEL_EUNLIKELY, DPSEL_EINTERNAL (a bug). */

@@ -68,6 +68,11 @@ static int pf_by_visits(dpsel_rng *rng, const dpsel_selector *selector,
 /* EM runs this many uniform trials before it counts the levels. */
 #define EM_TRIALS_FIRST 1024
 
+/* EM by levels may always take this many words of scratch; beyond it, no
+ * more than the scores' own count (a larger cap with fewer candidates
+ * leaves uniform trials, at most about n of them, the cheaper way). */
+#define EM_LEVELS_SCRATCH_FLOOR 8192
+
 /* EM: uniform trials while they are cheap, then, if none kept its
  * candidate and the table and n allow it, EM by levels (spec/mechanisms.md
  * §12); a kept trial is EM-distributed whenever it comes, so switching
@@ -76,10 +81,12 @@ static int em_default(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
                       size_t n, size_t *chosen)
 {
     unsigned bits = dpsel_core_bitlen((uint64_t)n);
-    if (decay->npowers > DPSEL_LEVELS_MAX_POWERS || bits > 31) {
+    int scratch_fits = decay->cap < EM_LEVELS_SCRATCH_FLOOR || decay->cap < n;
+    if (decay->npowers > DPSEL_LEVELS_MAX_POWERS || bits > 31 || !scratch_fits) {
         return dpsel_core_em(rng, decay, scores, n, chosen);
     }
-    int64_t best = scores[dpsel_core_argmax(scores, n)];
+    size_t top = dpsel_core_argmax(scores, n);
+    int64_t best = scores[top];
     int kept;
     int rc = dpsel_core_em_attempts(rng, decay, scores, n, best, EM_TRIALS_FIRST, chosen, &kept);
     if (rc != DPSEL_OK || kept) {
@@ -90,7 +97,7 @@ static int em_default(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
         return DPSEL_ENOMEM;
     }
     /* n 2^envelope <= 2^63 bounds the sums; 2^envelope >= n, the trials */
-    rc = dpsel_core_em_levels(rng, decay, scores, n, best, 63 - bits, levels, chosen);
+    rc = dpsel_core_em_levels(rng, decay, scores, n, top, 63 - bits, levels, chosen);
     free(levels);
     return rc;
 }

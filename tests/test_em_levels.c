@@ -123,11 +123,11 @@ Test(em_levels, sampler_fits_the_pmf, .timeout = 300)
             pmf_rational(pmf, r, prob[r]);
         }
         dpsel_rng rng = seeded_rng(700 + e);
-        int64_t best = scores[dpsel_core_argmax(scores, N)];
+        size_t top = dpsel_core_argmax(scores, N);
         const uint64_t draws = 200000;
         for (uint64_t d = 0; d < draws; d++) {
             size_t index = N;
-            cr_assert_eq(dpsel_core_em_levels(&rng, &decay, scores, N, best, 57, levels, &index),
+            cr_assert_eq(dpsel_core_em_levels(&rng, &decay, scores, N, top, 57, levels, &index),
                          DPSEL_OK);
             counts[index]++;
         }
@@ -143,31 +143,44 @@ Test(em_levels, sampler_fits_the_pmf, .timeout = 300)
 
 /* Through dpsel_select: 2^17 candidates of which few are near the top, so
  * that the 1024 uniform trials mostly fail and the levels decide; the
- * released candidates' gaps against the exact pmf summed per gap. */
-Test(em_levels, select_switches_to_levels_exactly, .timeout = 300)
+ * released candidates' gaps against the exact pmf summed per gap.  The
+ * cells: the top (candidate 77), gaps near and middle (every 4096th and
+ * 1024th candidate, or at epsilon 0.01 every 32768th and 16384th) and a gap
+ * beyond the cap (the rest). */
+enum { LEVELS_N = 1 << 17, CELLS = 4 };
+
+typedef struct {
+    const char *epsilon;
+    int64_t cell_score[CELLS];
+    size_t near_every, middle_every;
+} levels_case;
+
+static void check_select_by_levels(const levels_case *c)
 {
-    enum { N = 1 << 17, CELLS = 4 };
-    int64_t *scores = malloc(N * sizeof *scores);
+    int64_t *scores = malloc(LEVELS_N * sizeof *scores);
     cr_assert(scores != NULL);
-    for (size_t i = 0; i < N; i++) {
-        scores[i] = i == 77 ? 0 : i % 4096 == 5 ? -1 : i % 1024 == 9 ? -4 : -1000;
+    for (size_t i = 0; i < LEVELS_N; i++) {
+        scores[i] = i == 77                        ? c->cell_score[0]
+                    : i % c->near_every == 5       ? c->cell_score[1]
+                    : i % c->middle_every == 9     ? c->cell_score[2]
+                                                   : c->cell_score[3];
     }
     dpsel_params p;
-    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_params_from_epsilon(&p, c->epsilon, 1, 0), DPSEL_OK);
+    cr_assert_lt(p.gap_cap, LEVELS_N, "the levels' scratch fits: cap %llu",
+                 (unsigned long long)p.gap_cap);
     dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, N), DPSEL_OK);
-    /* cells: gap 0, 1, 4, the cap */
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, LEVELS_N), DPSEL_OK);
     mpq_t prob[CELLS], each;
     for (size_t k = 0; k < CELLS; k++) {
         mpq_init(prob[k]);
     }
     mpq_init(each);
-    static const int64_t cell_score[CELLS] = { 0, -1, -4, -1000 };
     for (size_t k = 0; k < CELLS; k++) {
         size_t members = 0;
         size_t some = 0;
-        for (size_t i = 0; i < N; i++) {
-            if (scores[i] == cell_score[k]) {
+        for (size_t i = 0; i < LEVELS_N; i++) {
+            if (scores[i] == c->cell_score[k]) {
                 members++;
                 some = i;
             }
@@ -183,19 +196,37 @@ Test(em_levels, select_switches_to_levels_exactly, .timeout = 300)
     uint64_t counts[CELLS] = { 0 };
     const uint64_t draws = 20000;
     for (uint64_t d = 0; d < draws; d++) {
-        size_t index = N;
-        cr_assert_eq(dpsel_select(selector, DPSEL_EM, scores, N, &rng, &index), DPSEL_OK);
+        size_t index = LEVELS_N;
+        cr_assert_eq(dpsel_select(selector, DPSEL_EM, scores, LEVELS_N, &rng, &index), DPSEL_OK);
         size_t k = 0;
-        while (k < CELLS && scores[index] != cell_score[k]) {
+        while (k < CELLS && scores[index] != c->cell_score[k]) {
             k++;
         }
         cr_assert_lt(k, CELLS);
         counts[k]++;
     }
-    expect_fit_and_clear(counts, prob, CELLS, draws, "levels");
+    char label[48];
+    snprintf(label, sizeof label, "levels at epsilon %s", c->epsilon);
+    expect_fit_and_clear(counts, prob, CELLS, draws, label);
     mpq_clear(each);
     dpsel_selector_free(selector);
     dpsel_pmf_free(pmf);
     dpsel_rng_wipe(&rng);
     free(scores);
+}
+
+Test(em_levels, select_switches_to_levels_exactly, .timeout = 300)
+{
+    check_select_by_levels(&(levels_case){ "1", { 0, -1, -4, -1000 }, 4096, 1024 });
+}
+
+/* Epsilon 0.01: the gap cap 8873 takes a table of 14 powers, once left to
+ * uniform trials (about n / 11 of them per selection here). */
+Test(em_levels, select_takes_levels_at_a_cap_above_2_to_the_13, .timeout = 300)
+{
+    const levels_case c = { "0.01", { 0, -1, -40, -100000 }, 32768, 16384 };
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, c.epsilon, 1, 0), DPSEL_OK);
+    cr_assert_gt(p.gap_cap, 8192);
+    check_select_by_levels(&c);
 }

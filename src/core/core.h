@@ -82,10 +82,11 @@ typedef struct {
 } dpsel_thinning;
 
 /* EM by levels (src/core/em_levels.c, spec/mechanisms.md §12) takes decay
- * tables of at most DPSEL_LEVELS_MAX_POWERS powers (gap caps below 2^13:
- * a scratch of at most 2^13 words), and its running sums stay at most
- * DPSEL_LEVELS_TOTAL_MAX (the largest range of dpsel_core_uniform). */
-#define DPSEL_LEVELS_MAX_POWERS 13u
+ * tables of at most DPSEL_LEVELS_MAX_POWERS powers (gap caps below 2^21,
+ * which holds every cap dpsel makes, 2^20 at most: a scratch of cap + 1
+ * words), and its running sums stay at most DPSEL_LEVELS_TOTAL_MAX (the
+ * largest range of dpsel_core_uniform). */
+#define DPSEL_LEVELS_MAX_POWERS 21u
 #define DPSEL_LEVELS_TOTAL_MAX ((uint64_t)1 << 63)
 
 #include "logic.h"

@@ -58,14 +58,25 @@ int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, 
     for (uint64_t g = 0; g <= cap; g++) {
         levels[g] = 0;
     }
+    /* The capped level is counted in a local: it is the crowded one where
+     * the uniform trials failed, and a counter in memory, incremented again
+     * and again, waits each time for its own store. */
+    uint64_t capped = 0;
     /*@ loop invariant 0 <= i <= n;
-        loop invariant \forall integer h; 0 <= h <= cap ==> levels[h] <= i;
-        loop assigns i, levels[0 .. cap];
+        loop invariant capped <= i;
+        loop invariant \forall integer h; 0 <= h < cap ==> levels[h] <= i;
+        loop assigns i, capped, levels[0 .. cap - 1];
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
-        levels[dpsel_core_clamped_gap(best, scores[i], cap)]++;
+        uint64_t g = dpsel_core_clamped_gap(best, scores[i], cap);
+        if (g == cap) {
+            capped++;
+        } else {
+            levels[g]++;
+        }
     }
+    levels[cap] = capped;
     /* The counts become running sums of c_g 2^(envelope - e_g). */
     uint64_t total = 0;
     /*@ loop invariant 0 <= g <= cap + 1;
@@ -139,14 +150,16 @@ static int find_member(const dpsel_decay *decay, const int64_t *scores, size_t n
 }
 
 int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, unsigned envelope, uint64_t *levels,
+                         size_t n, size_t top, unsigned envelope, uint64_t *levels,
                          size_t *index)
 {
+    int64_t best = scores[top];
     int rc = dpsel_core_em_levels_build(decay, scores, n, best, envelope, levels);
     if (rc != DPSEL_OK) {
         return rc;
     }
-    /* A trial keeps with probability at least 2^-(npowers + 1) >= 2^-14 (spec §12). */
+    //@ assert apart_rng: decay_apart(decay, rng);
+    /* A trial keeps with probability at least 2^-(npowers + 1) >= 2^-22 (spec §12). */
     const uint64_t trials = (uint64_t)DPSEL_REJECTION_ROUNDS << (DPSEL_LEVELS_MAX_POWERS + 1);
     /*@ loop invariant 0 <= trial <= trials;
         loop invariant *index == \at(*index, Pre);
@@ -156,6 +169,8 @@ int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
     for (uint64_t trial = 0; trial < trials; trial++) {
         uint64_t g;
         int kept;
+        //@ assert decay_kept: valid_decay(decay);
+        //@ assert apart_rng_kept: decay_apart(decay, rng);
         rc = dpsel_core_em_level_trial(rng, decay, levels, envelope, &g, &kept);
         if (rc != DPSEL_OK) {
             return rc;
@@ -170,6 +185,11 @@ int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
             rc = dpsel_core_uniform(rng, members, &member);
             if (rc != DPSEL_OK) {
                 return rc;
+            }
+            //@ assert decay_member: valid_decay(decay);
+            if (g == 0 && member == 0) {
+                *index = top;  /* the first candidate of gap 0: no pass */
+                return DPSEL_OK;
             }
             return find_member(decay, scores, n, best, g, member, index);
         }

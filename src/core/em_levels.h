@@ -50,11 +50,12 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
 
 /* The exponential mechanism by levels: levels built, trials until one
  * keeps its level (each keeps with probability at least 2^-(npowers + 1)
- * when 2^envelope >= n; DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS 2^14
- * trials), then a uniform member of the kept level.  levels[0 .. cap] is
- * scratch. */
+ * when 2^envelope >= n; DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS 2^22
+ * trials), then a uniform member of the kept level (the first of gap 0 is
+ * top, the first best candidate).  levels[0 .. cap] is scratch. */
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
-    requires best: scores_at_most(scores, n, best);
+    requires top: top < n && scores_at_most(scores, n, scores[top]) &&
+                  \forall integer i; 0 <= i < top ==> scores[i] < scores[top];
     requires decay: levels_decay(decay, envelope);
     requires levels: \valid(levels + (0 .. decay->cap)) &&
                      \separated(levels + (0 .. decay->cap), rng, index, scores + (0 .. n - 1),
@@ -65,7 +66,7 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
     ensures released: released(\result, *index, \old(*index), n);
 */
 int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, int64_t best, unsigned envelope, uint64_t *levels,
+                         size_t n, size_t top, unsigned envelope, uint64_t *levels,
                          size_t *index);
 
 #endif
