@@ -81,22 +81,27 @@ static int read_scores(bench_case *c, uint64_t *out)
     return DPSEL_OK;
 }
 
-static int dpsel_run(bench_case *c, dpsel_mechanism mechanism, uint64_t *out)
+typedef int (*select_fn)(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                         const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index);
+
+/* A selection by select (dpsel_select or dpsel_select_hardened). */
+static int dpsel_run(bench_case *c, select_fn select, dpsel_mechanism mechanism, uint64_t *out)
 {
     size_t index = 0;
-    int rc = dpsel_select(c->selector, mechanism, c->scores, c->n, c->rng, &index);
+    int rc = select(c->selector, mechanism, c->scores, c->n, c->rng, &index);
     *out = index;
     return rc;
 }
 
-static int dpsel_em(bench_case *c, uint64_t *out)
+static int dpsel_em(bench_case *c, uint64_t *out) { return dpsel_run(c, dpsel_select, DPSEL_EM, out); }
+static int dpsel_pf(bench_case *c, uint64_t *out) { return dpsel_run(c, dpsel_select, DPSEL_PF, out); }
+static int hardened_em(bench_case *c, uint64_t *out)
 {
-    return dpsel_run(c, DPSEL_EM, out);
+    return dpsel_run(c, dpsel_select_hardened, DPSEL_EM, out);
 }
-
-static int dpsel_pf(bench_case *c, uint64_t *out)
+static int hardened_pf(bench_case *c, uint64_t *out)
 {
-    return dpsel_run(c, DPSEL_PF, out);
+    return dpsel_run(c, dpsel_select_hardened, DPSEL_PF, out);
 }
 
 static int pmf_run(bench_case *c, dpsel_mechanism mechanism, uint64_t *out)
@@ -128,6 +133,15 @@ static const contender selections[] = {
     { "dpsel-PF", dpsel_pf, DPSEL_PF, 1 },
 };
 enum { SELECTIONS = sizeof selections / sizeof *selections };
+
+/* Each mechanism's default beside its hardened mode (dpsel_select_hardened). */
+static const contender hardened[] = {
+    { "dpsel-EM", dpsel_em, DPSEL_EM, 1 },
+    { "hardened-EM", hardened_em, DPSEL_EM, 1 },
+    { "dpsel-PF", dpsel_pf, DPSEL_PF, 1 },
+    { "hardened-PF", hardened_pf, DPSEL_PF, 1 },
+};
+enum { HARDENED = sizeof hardened / sizeof *hardened };
 
 static const contender pmfs[] = {
     { "pmf-EM", pmf_em, DPSEL_EM, 1 },
@@ -476,6 +490,83 @@ static void bench_selections(const settings *s, dpsel_selector *const *selectors
     free(scores);
 }
 
+/* The hardened mode beside the default, at one epsilon (1 if listed, else
+ * the first), for n up to HARDENED_MAX_N (its EM takes 128 n uniform
+ * trials: seconds at 10^6), on two vectors whose default costs differ: its
+ * work should not.  At HARDENED_MAX_N one round and no count of the random
+ * bytes; below it at least 3 rounds. */
+#define HARDENED_MAX_N 1000000
+static void bench_hardened(const settings *s, dpsel_selector *const *selectors,
+                           const dpsel_params *params, FILE *csv)
+{
+    static const int vectors[] = { UNIFORM, TWO_LEVEL };
+    int any = 0;
+    for (size_t i = 0; i < s->n_count; i++) {
+        any |= s->n[i] <= HARDENED_MAX_N;
+    }
+    if (!any) {
+        return;
+    }
+    size_t e = 0;
+    while (e + 1 < s->eps_count && strcmp(s->eps[e], "1") != 0) {
+        e++;
+    }
+    e = strcmp(s->eps[e], "1") == 0 ? e : 0;
+    dpsel_rng os;
+    random_source(dpsel_rng_init_os(&os));
+    printf("\nhardened mode (dpsel_select_hardened) beside the default, epsilon %s\n", s->eps[e]);
+    printf("%-9s %9s %-4s %12s %13s %10s %12s %13s\n", "scores", "n", "mech",
+           "default ns/c", "hardened ns/c", "x default", "default B/sel", "hardened B/sel");
+    for (size_t i = 0; i < s->n_count; i++) {
+        size_t n = s->n[i];
+        if (n > HARDENED_MAX_N) {
+            continue;
+        }
+        int64_t *scores = malloc(n * sizeof *scores);
+        if (scores == NULL) {
+            fprintf(stderr, "bench: cannot allocate %zu scores\n", n);
+            exit(1);
+        }
+        for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++) {
+            fill_scores(vectors[v], scores, n, NULL, 0);
+            bench_case c = { scores, n, 0, &params[e], selectors[e], &os, { 0 } };
+            measurement m[HARDENED];
+            size_t batch = n < BATCH_CANDIDATES ? BATCH_CANDIDATES / n : 1;
+            time_contenders(hardened, HARDENED, &c, s, n >= HARDENED_MAX_N ? 1 : 3, batch, m);
+            if (n < HARDENED_MAX_N) {
+                count_resources(hardened, HARDENED, &c, s->budget / 4, m);
+            } else {  /* a bit at a time through the counter: minutes; the bytes grow as n */
+                for (size_t k = 0; k < HARDENED; k++) {
+                    m[k].random_bytes = NAN;
+                    m[k].peak_bytes = 0;
+                }
+            }
+            for (size_t k = 0; k < HARDENED; k += 2) {
+                const measurement *plain = &m[k], *hard = &m[k + 1];
+                char plain_bytes[32] = "-", hard_bytes[32] = "-";
+                if (!isnan(hard->random_bytes)) {
+                    snprintf(plain_bytes, sizeof plain_bytes, "%.1f", plain->random_bytes);
+                    snprintf(hard_bytes, sizeof hard_bytes, "%.1f", hard->random_bytes);
+                }
+                printf("%-9s %9zu %-4s %12.2f %13.2f %10.1f %12s %13s%s\n",
+                       vector_names[vectors[v]], n, k == 0 ? "EM" : "PF",
+                       ns_per_candidate(plain, n), ns_per_candidate(hard, n),
+                       hard->median / plain->median, plain_bytes, hard_bytes,
+                       hard->status == DPSEL_OK ? "" : status_name(hard->status));
+            }
+            for (size_t k = 0; k < HARDENED; k++) {
+                fprintf(csv, "%s,%zu,%s,%s,%s,%u,%.9g,%.4g,,,%.4g,,,%zu\n",
+                        vector_names[vectors[v]], n, s->eps[e], hardened[k].name,
+                        status_name(m[k].status), m[k].runs, m[k].median,
+                        ns_per_candidate(&m[k], n), m[k].random_bytes, m[k].peak_bytes);
+            }
+        }
+        free(scores);
+        fflush(stdout);
+    }
+    dpsel_rng_wipe(&os);
+}
+
 /* The exact pmf on each DPBench histogram, summed to 1024 bins. */
 static void bench_pmfs(const settings *s, const dpsel_params *params, FILE *csv)
 {
@@ -617,6 +708,7 @@ int main(int argc, char **argv)
            "1 for the pmf); sensitivity 1, not monotonic; CSV in %s\n", s.budget, s.csv);
     print_load("at the start");
     bench_selections(&s, selectors, params, csv);
+    bench_hardened(&s, selectors, params, csv);
     bench_pmfs(&s, params, csv);
     if (s.cli != NULL) {
         bench_cli(s.cli, s.cli_n);
