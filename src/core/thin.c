@@ -101,6 +101,11 @@ static int race_plainly(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         loop variant start + len - i;
     */
     for (size_t i = start; i < start + len; i++) {
+        /* What race_step reads, one fact at a time (together they are slow). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, next);
         if (skipped(i, top, visited, count, next)) {
             continue;
         }
@@ -198,6 +203,8 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_
     if (rc != DPSEL_OK || !heads) {
         return rc;
     }
+    //@ assert decay_kept: race_decay(decay);
+    //@ assert apart_rng_kept: decay_apart(decay, rng);
     rc = dpsel_core_coin_wide(rng, decay, (uint64_t)(threshold - bar), &heads);
     if (rc != DPSEL_OK || !heads) {
         return rc;
@@ -447,6 +454,13 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
         if (piece > end - sub) {
             piece = end - sub;
         }
+        /* What both racers read, one fact at a time (as in race_rest). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, next);
+        //@ assert visited_kept: visited_set(visited, count, n);
+        //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
         int64_t bar;
         unsigned level = span_level(decay, scores, top, race, sub, piece, &bar);
         if (level == DPSEL_THIN_LEVELS && piece > DPSEL_RACE_SUBBLOCK) {
