@@ -16,6 +16,7 @@ typedef struct {
     const dpsel_selector *selector;
     dpsel_rng *rng;                  /* the OS source when timed, a counting one when not */
     uint64_t prng[4];                /* the baselines' xoshiro256** state */
+    int64_t best;                    /* the largest score (the stream's first pass) */
 } bench_case;
 
 /* A contender: one call on a cell.  Returns a dpsel code; *out receives the

@@ -19,7 +19,7 @@
 
 #define MAX_LIST 8
 #define MAX_RUNS 101
-#define MAX_CONTENDERS 5
+#define MAX_CONTENDERS 6
 #define ENTROPY_PMF_MAX 1000   /* entropy from the exact pmf up to this n */
 #define FLOOR (-1)             /* the mechanism field of the bandwidth floor */
 #define BATCH_CANDIDATES 10000 /* a timed sample of selections covers this many */
@@ -40,6 +40,7 @@ typedef struct {
     run_fn run;
     int mechanism;             /* DPSEL_PF, DPSEL_EM or FLOOR */
     int exact;                 /* dpsel: draws from the dpsel_rng */
+    const char *label;         /* the table's mechanism column */
 } contender;
 
 typedef struct {
@@ -95,6 +96,23 @@ static int dpsel_run(bench_case *c, select_fn select, dpsel_mechanism mechanism,
 
 static int dpsel_em(bench_case *c, uint64_t *out) { return dpsel_run(c, dpsel_select, DPSEL_EM, out); }
 static int dpsel_pf(bench_case *c, uint64_t *out) { return dpsel_run(c, dpsel_select, DPSEL_PF, out); }
+/* PF streamed: dpsel_pf_stream_add for every score, the largest given (a
+ * streaming caller's first pass, not timed). */
+static int stream_pf(bench_case *c, uint64_t *out)
+{
+    dpsel_pf_stream stream;
+    size_t index = 0;
+    int rc = dpsel_pf_stream_start(&stream, c->selector, c->best);
+    for (size_t i = 0; i < c->n && rc == DPSEL_OK; i++) {
+        rc = dpsel_pf_stream_add(&stream, c->scores[i], c->rng);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_pf_stream_finish(&stream, c->rng, &index);
+    }
+    *out = index;
+    return rc;
+}
+
 static int hardened_em(bench_case *c, uint64_t *out)
 {
     return dpsel_run(c, dpsel_select_hardened, DPSEL_EM, out);
@@ -126,26 +144,27 @@ static int pmf_pf(bench_case *c, uint64_t *out)
 }
 
 static const contender selections[] = {
-    { "floor", read_scores, FLOOR, 0 },
-    { "float-EM", naive_em, DPSEL_EM, 0 },
-    { "float-PF", naive_pf, DPSEL_PF, 0 },
-    { "dpsel-EM", dpsel_em, DPSEL_EM, 1 },
-    { "dpsel-PF", dpsel_pf, DPSEL_PF, 1 },
+    { "floor", read_scores, FLOOR, 0, "-" },
+    { "float-EM", naive_em, DPSEL_EM, 0, "EM" },
+    { "float-PF", naive_pf, DPSEL_PF, 0, "PF" },
+    { "dpsel-EM", dpsel_em, DPSEL_EM, 1, "EM" },
+    { "dpsel-PF", dpsel_pf, DPSEL_PF, 1, "PF" },
+    { "stream-PF", stream_pf, DPSEL_PF, 1, "PFs" },
 };
 enum { SELECTIONS = sizeof selections / sizeof *selections };
 
 /* Each mechanism's default beside its hardened mode (dpsel_select_hardened). */
 static const contender hardened[] = {
-    { "dpsel-EM", dpsel_em, DPSEL_EM, 1 },
-    { "hardened-EM", hardened_em, DPSEL_EM, 1 },
-    { "dpsel-PF", dpsel_pf, DPSEL_PF, 1 },
-    { "hardened-PF", hardened_pf, DPSEL_PF, 1 },
+    { "dpsel-EM", dpsel_em, DPSEL_EM, 1, "EM" },
+    { "hardened-EM", hardened_em, DPSEL_EM, 1, "EM" },
+    { "dpsel-PF", dpsel_pf, DPSEL_PF, 1, "PF" },
+    { "hardened-PF", hardened_pf, DPSEL_PF, 1, "PF" },
 };
 enum { HARDENED = sizeof hardened / sizeof *hardened };
 
 static const contender pmfs[] = {
-    { "pmf-EM", pmf_em, DPSEL_EM, 1 },
-    { "pmf-PF", pmf_pf, DPSEL_PF, 1 },
+    { "pmf-EM", pmf_em, DPSEL_EM, 1, "EM" },
+    { "pmf-PF", pmf_pf, DPSEL_PF, 1, "PF" },
 };
 enum { PMFS = sizeof pmfs / sizeof *pmfs };
 
@@ -357,7 +376,7 @@ static void report_cell(FILE *csv, const char *vector, const bench_case *c, cons
                 x_floor, bytes, h, source, m[k].peak_bytes);
         if (who->exact) {
             printf("%-9s %9zu %5s %-4s %10.2f %10.2f %7.2f %10.2f %7.2f %10.1f %7.2f %10zu%s\n",
-                   vector, c->n, eps, who->mechanism == DPSEL_EM ? "EM" : "PF", ns,
+                   vector, c->n, eps, who->label, ns,
                    ns_per_candidate(baseline, c->n), x_float, ns_per_candidate(bandwidth, c->n),
                    x_floor, bytes, h, m[k].peak_bytes,
                    m[k].status == DPSEL_OK ? "" : status_name(m[k].status));
@@ -453,6 +472,15 @@ static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *he
 
 /* ------------------------------------------------------------ the runs */
 
+static int64_t largest(const int64_t *scores, size_t n)
+{
+    int64_t best = scores[0];
+    for (size_t i = 1; i < n; i++) {
+        best = scores[i] > best ? scores[i] : best;
+    }
+    return best;
+}
+
 static void bench_selections(const settings *s, dpsel_selector *const *selectors,
                              const dpsel_params *params, FILE *csv)
 {
@@ -474,7 +502,7 @@ static void bench_selections(const settings *s, dpsel_selector *const *selectors
             fill_scores(v, scores, s->n[i], hepth, hepth_n);
             for (size_t e = 0; e < s->eps_count; e++) {
                 bench_case c = { scores, s->n[i], strtod(s->eps[e], NULL), &params[e],
-                                 selectors[e], &os, { 0 } };
+                                 selectors[e], &os, { 0 }, largest(scores, s->n[i]) };
                 measurement m[SELECTIONS];
                 prng_seed(c.prng, 1 + i);
                 size_t batch = s->n[i] < BATCH_CANDIDATES ? BATCH_CANDIDATES / s->n[i] : 1;
@@ -529,7 +557,7 @@ static void bench_hardened(const settings *s, dpsel_selector *const *selectors,
         }
         for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++) {
             fill_scores(vectors[v], scores, n, NULL, 0);
-            bench_case c = { scores, n, 0, &params[e], selectors[e], &os, { 0 } };
+            bench_case c = { scores, n, 0, &params[e], selectors[e], &os, { 0 }, 0 };
             measurement m[HARDENED];
             size_t batch = n < BATCH_CANDIDATES ? BATCH_CANDIDATES / n : 1;
             time_contenders(hardened, HARDENED, &c, s, n >= HARDENED_MAX_N ? 1 : 3, batch, m);
@@ -592,7 +620,7 @@ static void bench_pmfs(const settings *s, const dpsel_params *params, FILE *csv)
         }
         free(counts);
         for (size_t e = 0; e < s->eps_count; e++) {
-            bench_case c = { bins, 1024, 0, &params[e], NULL, NULL, { 0 } };
+            bench_case c = { bins, 1024, 0, &params[e], NULL, NULL, { 0 }, 0 };
             measurement m[PMFS];
             char cell[PMFS][32];
             time_contenders(pmfs, PMFS, &c, s, 1, 1, m);

@@ -276,24 +276,29 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_hardened(const dpsel_selector *sele
 
 /* ----------------------------------------------------------- streaming PF */
 
-/* PF on scores given one at a time, for candidates too many to hold in
- * memory: PF's race of geometric noise (spec/mechanisms.md §10) in a few
- * machine words, whatever n.  The caller passes the largest score first (a
- * first pass over its data), then every score in order; the released index
- * is the 0-based position of a score in that order, with exactly the
- * distribution of dpsel_select's PF on the same scores.  The fields are
- * private: use the functions below.  Lives wherever the caller puts it (no
- * allocation); one thread at a time.  A zero-initialised stream counts as
- * not started. */
+/* PF on scores given one at a time or in blocks, for candidates too many
+ * to hold in memory: PF's race of geometric noise (spec/mechanisms.md §10,
+ * §13) in about 8 KiB, whatever n.  The caller passes the largest score
+ * first (a first pass over its data), then every score in order; the
+ * released index is the 0-based position of a score in that order, with
+ * exactly the distribution of dpsel_select's PF on the same scores.  The
+ * stream holds up to DPSEL_PF_STREAM_BLOCK scores and races them when the
+ * block is full (a block far below the leader costs about one coin).  The
+ * fields are private: use the functions below.  Lives wherever the caller
+ * puts it (no allocation); one thread at a time.  A zero-initialised
+ * stream counts as not started. */
+#define DPSEL_PF_STREAM_BLOCK 1024
 typedef struct {
     const dpsel_selector *selector_;
     int64_t best_;
-    uint64_t added_;
+    uint64_t raced_;
+    size_t held_;
     int state_;
     int best_added_;
     int64_t race_value_;
     uint64_t race_ties_;
     uint64_t race_chosen_;
+    int64_t block_[DPSEL_PF_STREAM_BLOCK];
 } dpsel_pf_stream;
 
 /* Starts (or restarts) a selection whose largest score is `best`.  The
@@ -305,21 +310,31 @@ typedef struct {
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_start(dpsel_pf_stream *stream, const dpsel_selector *selector,
                                     int64_t best);
 
-/* Adds the next candidate's score.  Errors: DPSEL_ENULL; DPSEL_ERANGE when
- * score > best, for a score past the 2^62nd, or when the stream is not
- * started, has failed or is finished; DPSEL_ERANDOM (also for a wiped
- * rng), DPSEL_EUNLIKELY.  Any error fails the stream for good: every later
- * dpsel_pf_stream_add and dpsel_pf_stream_finish returns DPSEL_ERANGE
- * until it is started again. */
+/* Adds the next candidate's score (raced when the block is full, with bits
+ * from rng).  Errors: DPSEL_ENULL; DPSEL_ERANGE when score > best, for a
+ * score past the 2^62nd, or when the stream is not started, has failed or
+ * is finished; DPSEL_ERANDOM (also for a wiped rng), DPSEL_EUNLIKELY.  Any
+ * error fails the stream for good: every later dpsel_pf_stream_add,
+ * dpsel_pf_stream_add_scores and dpsel_pf_stream_finish returns
+ * DPSEL_ERANGE until it is started again. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_add(dpsel_pf_stream *stream, int64_t score, dpsel_rng *rng);
 
-/* Ends the selection: stores in *index the released position.  Errors:
- * DPSEL_ENULL; DPSEL_EEMPTY when no score was added; DPSEL_ERANGE when no
- * added score equalled `best` (it was not the largest score, so the gaps
- * were wrong: nothing is released), or the stream is not started, has
- * failed or is finished.  An error fails the stream, as above; on failure
- * *index is left untouched. */
-DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_finish(dpsel_pf_stream *stream, size_t *index);
+/* Adds the next n candidates' scores at once, raced now without a copy
+ * (after the scores the stream holds): the same as n calls of
+ * dpsel_pf_stream_add, in fewer steps.  n = 0 adds nothing.  Errors as
+ * dpsel_pf_stream_add, and DPSEL_ENULL for scores NULL with n > 0. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_add_scores(dpsel_pf_stream *stream, const int64_t *scores,
+                                    size_t n, dpsel_rng *rng);
+
+/* Ends the selection: races the scores it holds (with bits from rng) and
+ * stores in *index the released position.  Errors: DPSEL_ENULL;
+ * DPSEL_EEMPTY when no score was added; DPSEL_ERANGE when no added score
+ * equalled `best` (it was not the largest score, so the gaps were wrong:
+ * nothing is released), or the stream is not started, has failed or is
+ * finished; DPSEL_ERANDOM, DPSEL_EUNLIKELY.  An error fails the stream, as
+ * above; on failure *index is left untouched. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_finish(dpsel_pf_stream *stream, dpsel_rng *rng,
+                                    size_t *index);
 
 /* --------------------------------------------------- exact distribution */
 

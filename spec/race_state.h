@@ -9,12 +9,13 @@
 /*@ // noisy values of the race (G - g') stay below this
     logic integer race_limit(integer npowers) = DPSEL_RACE_ROUNDS * pow2(npowers - 1);
 
-    // the race after at most `seen` candidates: nobody yet, or a leader's
-    // value in [-cap, race_limit) and 1 .. seen candidates tied at it (the
-    // index kept among them is bounded by the callers, who know the range)
+    // the race after at most `seen` candidates: nobody yet at or above the
+    // floor 0 (value 0: spec/mechanisms.md §10), or a leader's value in
+    // [-cap, race_limit) and 1 .. seen candidates tied at it (the index kept
+    // among them is bounded by the callers, who know the range)
     predicate race_state{L}(dpsel_race *r, dpsel_decay *d, integer seen) =
         \valid(r) &&
-        ((r->ties == 0 && r->chosen == 0) ||
+        ((r->ties == 0 && r->chosen == 0 && r->value == 0) ||
          (1 <= r->ties <= seen && -d->cap <= r->value < race_limit(d->npowers)));
     // the race after one step for candidate c: it has a leader, kept as
     // before or c itself (c alone if there was none)
@@ -29,13 +30,13 @@
         \valid_read(visited + (0 .. count - 1)) &&
         (\forall integer i; 0 <= i < count ==> visited[i] < n) &&
         (\forall integer i, j; 0 <= i < j < count ==> visited[i] < visited[j]);
-    // the race over the candidates after PF's visits, at position pos: the
-    // best candidate raced first, then those before pos not visited (the
-    // race has a leader, kept among the n), and *next past the visited
-    // indices below pos
-    predicate pass_state{L}(dpsel_race *r, dpsel_decay *d, integer n, integer pos,
-                            uint64_t *visited, integer count, size_t *next) =
-        race_state(r, d, pos + 1) && 1 <= r->ties && r->chosen < n &&
+    // the race over candidates first .. first + n - 1 (scores[0 .. n - 1]),
+    // at position pos: those before pos raced unless skipped (and maybe
+    // first .. first - 1 before them), the one kept below first + n, and
+    // *next past the visited indices below pos
+    predicate pass_state{L}(dpsel_race *r, dpsel_decay *d, integer n, integer first,
+                            integer pos, uint64_t *visited, integer count, size_t *next) =
+        race_state(r, d, first + pos + 1) && r->chosen < first + n &&
         \valid(next) && 0 <= *next <= count &&
         (\forall integer k; 0 <= k < *next ==> visited[k] < pos);
 */

@@ -38,11 +38,12 @@
     logic integer clamped(integer best, integer score, integer cap) =
         best - score > cap ? cap : best - score;
     // the bar of candidates from .. to - 1 other than top: each one's
-    // threshold (the leader's value plus its clamped gap) is at least bar
-    predicate under_bar{L}(int64_t *scores, integer top, dpsel_race *r, dpsel_decay *d,
-                           integer from, integer to, integer bar) =
+    // threshold (the leader's value plus its clamped gap from best) is at
+    // least bar
+    predicate under_bar{L}(int64_t *scores, integer best, integer top, dpsel_race *r,
+                           dpsel_decay *d, integer from, integer to, integer bar) =
         \forall integer i; from <= i < to && i != top ==>
-            bar <= r->value + clamped(scores[top], scores[i], d->cap);
+            bar <= r->value + clamped(best, scores[i], d->cap);
     // the largest scores of the race's spans (src/core/thin.c): maxima[s]
     // is the largest score of candidates s span .. s span + span - 1 (those
     // below n)

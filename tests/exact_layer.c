@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 #include <mpfr.h>
+#include <stdlib.h>
 
 #include "core/gap.h"
 #include "core/pf.h"
@@ -22,6 +23,22 @@ typedef struct {
     size_t scratch[MAX_ENUMERATED];
 } selection;
 
+/* The scores through a stream, in the form s->form says. */
+static int streamed(const selection *s, dpsel_rng *rng, size_t *out)
+{
+    int64_t best = s->scores[0];
+    for (size_t i = 1; i < s->n; i++) {
+        best = s->scores[i] > best ? s->scores[i] : best;
+    }
+    dpsel_pf_stream stream;
+    int rc = dpsel_pf_stream_start(&stream, s->selector, best);
+    for (size_t i = 0; i < s->n && rc == DPSEL_OK; i++) {
+        rc = s->form == PF_STREAMED ? dpsel_pf_stream_add(&stream, s->scores[i], rng)
+                                    : dpsel_pf_stream_add_scores(&stream, &s->scores[i], 1, rng);
+    }
+    return rc == DPSEL_OK ? dpsel_pf_stream_finish(&stream, rng, out) : rc;
+}
+
 static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
 {
     selection *s = arg;
@@ -38,6 +55,9 @@ static int select_sampler(void *arg, dpsel_rng *rng, size_t *out)
         return dpsel_core_race_rest(rng, &s->decay, &s->selector->thinning.core, s->scores,
                                     s->n, top, maxima, span, NULL, 0, out);
     }
+    case PF_STREAMED:
+    case PF_STREAMED_SINGLY:
+        return streamed(s, rng, out);
     default:
         return dpsel_select(s->selector, DPSEL_PF, s->scores, s->n, rng, out);
     }
@@ -126,6 +146,42 @@ void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_
     }
     mpq_clears(residual, upper, (mpq_ptr)0);
     dpsel_exact_decay_table_free(&table);
+    dpsel_pmf_free(pmf);
+    dpsel_selector_free(selector);
+}
+
+#define STAIRCASE_N 4000
+#define STAIRCASE_DRAWS 50000
+
+void check_pf_staircase_fit(pf_form form, uint64_t seed, const char *what)
+{
+    static int64_t scores[STAIRCASE_N];
+    static uint64_t counts[STAIRCASE_N];
+    static mpq_t prob[STAIRCASE_N];
+    unsigned fill = 17;
+    for (size_t i = 0; i < STAIRCASE_N; i++) {
+        scores[i] = i + 1 == STAIRCASE_N ? 100 : 76 + rand_r(&fill) % 13;
+        counts[i] = 0;
+    }
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, STAIRCASE_N), DPSEL_OK);
+    selection s = { selector, scores, STAIRCASE_N, form, dpsel_selector_decay(selector), { 0 } };
+    dpsel_rng rng = seeded_rng(seed);
+    for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
+        size_t index;
+        cr_assert_eq(select_sampler(&s, &rng, &index), DPSEL_OK, "%s", what);
+        counts[index]++;
+    }
+    for (size_t r = 0; r < STAIRCASE_N; r++) {
+        mpq_init(prob[r]);
+        pmf_value(pmf, r, prob[r]);
+    }
+    expect_fit_and_clear(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, what);
+    dpsel_rng_wipe(&rng);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);
 }

@@ -32,8 +32,18 @@ void expect_pmf_within(const dpsel_pmf *pmf, size_t r, const mpq_t lower,
  * dpsel_select_hardened, or the thinned race alone (dpsel_core_race_rest
  * with no visits: every candidate through its spans and blocks), in the
  * spans dpsel_select takes or in spans of two candidates. */
+/* PF_STREAMED: the scores through dpsel_pf_stream_add (one block, raced at
+ * the finish); PF_STREAMED_SINGLY: through dpsel_pf_stream_add_scores one
+ * at a time (a race of one candidate per call, from the floor on). */
 typedef enum { PF_AS_SELECTED, PF_PERMUTATION, PF_HARDENED, PF_THINNED_RACE,
-               PF_THINNED_SPANS } pf_form;
+               PF_THINNED_SPANS, PF_STREAMED, PF_STREAMED_SINGLY } pf_form;
+
+/* PF in the given form (PF_THINNED_RACE or a stream) at epsilon 1 on 4000
+ * candidates, the top last (100), the rest in [76, 88] (gaps 12 to 24:
+ * levels k = 7 to 16 and blocks split into sub-blocks, dominating heads in
+ * about one piece in ten), 50 000 draws from the seed fitted to the exact
+ * pmf by chi-square (false-alarm probability 1e-6). */
+void check_pf_staircase_fit(pf_form form, uint64_t seed, const char *what);
 
 /* PF in the given form, enumerated whole against the pmf; n <= MAX_ENUMERATED. */
 void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_t n,

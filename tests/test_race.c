@@ -235,18 +235,40 @@ typedef struct {
 
 /* Each vector at n = 3 and 4 in blocks; then n = 3 in spans of two
  * candidates, the top first (the span after it thinned whole, unread) and
- * third (the span of two before it).  One case per Criterion job: the cases
- * take from a second to a minute each, and run side by side. */
+ * third (the span of two before it); then each vector at n = 3 through a
+ * stream (test_stream.c), in one block and one score per call (every
+ * candidate raced from the floor until a leader).  One case per Criterion
+ * job: the cases take from a second to a minute each, and run side by
+ * side. */
 ParameterizedTestParameters(race, thinned_race_realises_the_pmf)
 {
-    enum { in_blocks = 2 * sizeof thinning_vectors / sizeof *thinning_vectors };
-    static thinning_case cases[in_blocks + 2];
+    enum { vectors = sizeof thinning_vectors / sizeof *thinning_vectors,
+           in_blocks = 2 * vectors, streamed = in_blocks + 2 };
+    static thinning_case cases[streamed + 2 * vectors];
     for (size_t c = 0; c < in_blocks; c++) {
         cases[c] = (thinning_case){ c / 2, 3 + c % 2, PF_THINNED_RACE };
     }
     cases[in_blocks] = (thinning_case){ 0, 3, PF_THINNED_SPANS };
     cases[in_blocks + 1] = (thinning_case){ 2, 3, PF_THINNED_SPANS };
+    for (size_t c = 0; c < 2 * vectors; c++) {
+        cases[streamed + c] = (thinning_case){ c / 2, 3,
+                                               c % 2 ? PF_STREAMED_SINGLY : PF_STREAMED };
+    }
     return cr_make_param_array(thinning_case, cases, sizeof cases / sizeof *cases);
+}
+
+static const char *form_name(pf_form form)
+{
+    switch (form) {
+    case PF_THINNED_SPANS:
+        return "spans of 2";
+    case PF_STREAMED:
+        return "a stream's block";
+    case PF_STREAMED_SINGLY:
+        return "a stream, one score per call";
+    default:
+        return "blocks";
+    }
 }
 
 /* The thinned race (no visits: every candidate through its blocks or
@@ -260,52 +282,13 @@ ParameterizedTest(thinning_case *c, race, thinned_race_realises_the_pmf, .timeou
     dpsel_params p = base_params(1, 8, 1, 0);
     cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
     char what[96];
-    snprintf(what, sizeof what, "thinned race in %s, vector %zu, n %zu",
-             c->form == PF_THINNED_SPANS ? "spans of 2" : "blocks", c->vector, c->n);
+    snprintf(what, sizeof what, "thinned race in %s, vector %zu, n %zu", form_name(c->form),
+             c->vector, c->n);
     check_pf_by_enumeration(&p, thinning_vectors[c->vector], c->n, c->form, what);
 }
 
-#define STAIRCASE_N 4000
-#define STAIRCASE_DRAWS 50000
-
-/* The thinned race alone at epsilon 1 on 4000 candidates: the top last
- * (100), the rest in [76, 88] (gaps 12 to 24: levels k = 7 to 16 and blocks
- * split into sub-blocks, dominating heads in about one piece in ten), fitted
- * to the exact pmf by chi-square (false-alarm probability 1e-6). */
+/* The thinned race alone (no visits) on the staircase of exact_layer.h. */
 Test(race, thinned_race_fits_the_pmf, .timeout = 600)
 {
-    static int64_t scores[STAIRCASE_N];
-    static uint64_t counts[STAIRCASE_N];
-    static mpq_t prob[STAIRCASE_N];
-    unsigned seed = 17;
-    for (size_t i = 0; i < STAIRCASE_N; i++) {
-        scores[i] = i + 1 == STAIRCASE_N ? 100 : 76 + rand_r(&seed) % 13;
-    }
-    dpsel_params p;
-    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
-    dpsel_selector *selector = NULL;
-    dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, STAIRCASE_N), DPSEL_OK);
-    dpsel_decay decay = dpsel_selector_decay(selector);
-    dpsel_rng rng = seeded_rng(1713);
-    int64_t maxima[DPSEL_RACE_SPANS];
-    size_t span = dpsel_core_race_span(STAIRCASE_N);
-    size_t top = dpsel_core_top_and_maxima(scores, STAIRCASE_N, span, maxima);
-    cr_assert_eq(top, STAIRCASE_N - 1);
-    for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
-        size_t index;
-        cr_assert_eq(dpsel_core_race_rest(&rng, &decay, &selector->thinning.core, scores,
-                                          STAIRCASE_N, top, maxima, span, NULL, 0, &index),
-                     DPSEL_OK);
-        counts[index]++;
-    }
-    for (size_t r = 0; r < STAIRCASE_N; r++) {
-        mpq_init(prob[r]);
-        pmf_value(pmf, r, prob[r]);
-    }
-    expect_fit_and_clear(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, "thinned race");
-    dpsel_rng_wipe(&rng);
-    dpsel_pmf_free(pmf);
-    dpsel_selector_free(selector);
+    check_pf_staircase_fit(PF_THINNED_RACE, 1713, "thinned race");
 }

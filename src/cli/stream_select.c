@@ -8,7 +8,8 @@
  *      filter in this pass, then a pass comparing the suspects exactly;
  *      40 MiB at most): every error is reported before any random bit is
  *      drawn;
- *   2. the scores go to the streams, one per selection;
+ *   2. the scores go to the streams, one per selection, a block at a
+ *      time (4096 selections per pass at most);
  *   3. for a file with labels, the chosen candidates' labels are fetched
  *      (a `score` line's label is its position: no pass needed).
  * The file may change between passes: each pass hashes the bytes it reads
@@ -182,11 +183,32 @@ static int library_failure(streamed *s, int code)
                             dpsel_strerror(code));
 }
 
+/* At most this many selections share a pass (about 8 KiB each); more take
+ * more passes. */
+#define STREAMS_PER_PASS 4096u
+
+/* The selections of one pass, fed the scores a block at a time. */
 typedef struct {
     dpsel_pf_stream *streams;
     uint64_t count;
     dpsel_rng *rng;
+    size_t held;
+    int64_t block[DPSEL_PF_STREAM_BLOCK];
 } race_pass;
+
+/* The scores held, added to every stream. */
+static int feed_block(streamed *s, race_pass *race)
+{
+    for (uint64_t i = 0; i < race->count; i++) {
+        int rc = dpsel_pf_stream_add_scores(&race->streams[i], race->block, race->held,
+                                            race->rng);
+        if (rc != DPSEL_OK) {
+            return library_failure(s, rc);
+        }
+    }
+    race->held = 0;
+    return 0;
+}
 
 static int feed(streamed *s, void *arg, const char *label, int64_t score)
 {
@@ -195,13 +217,8 @@ static int feed(streamed *s, void *arg, const char *label, int64_t score)
     if (score > s->best || s->reader.count > s->count) {
         return changed(s);
     }
-    for (uint64_t i = 0; i < race->count; i++) {
-        int rc = dpsel_pf_stream_add(&race->streams[i], score, race->rng);
-        if (rc != DPSEL_OK) {
-            return library_failure(s, rc);
-        }
-    }
-    return 0;
+    race->block[race->held++] = score;
+    return race->held == DPSEL_PF_STREAM_BLOCK ? feed_block(s, race) : 0;
 }
 
 /* The chosen positions in increasing order, as slots of chosen[]. */
@@ -264,27 +281,52 @@ static int number_choices(streamed *s, uint64_t count, const size_t *chosen, cha
     return 0;
 }
 
-static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
-                        uint64_t count, size_t *chosen)
+/* count selections (at most STREAMS_PER_PASS) in one pass over the file,
+ * with the streams and block of race. */
+static int race_pass_choices(streamed *s, const dpsel_selector *selector, race_pass *race,
+                             uint64_t count, size_t *chosen)
 {
-    race_pass race = { calloc(count, sizeof *race.streams), count, rng };
-    if (race.streams == NULL) {
-        return reader_fail_with(&s->reader, EXIT_CANNOT_COMPLETE, 0,
-                                "out of memory for --count %" PRIu64, count);
-    }
+    race->count = count;
+    race->held = 0;
     int rc = 0;
     for (uint64_t i = 0; i < count && rc == 0; i++) {
-        int code = dpsel_pf_stream_start(&race.streams[i], selector, s->best);
+        int code = dpsel_pf_stream_start(&race->streams[i], selector, s->best);
         rc = code == DPSEL_OK ? 0 : library_failure(s, code);
     }
     if (rc == 0) {
-        rc = pass(s, feed, &race);
+        rc = pass(s, feed, race);
+    }
+    if (rc == 0 && race->held > 0) {
+        rc = feed_block(s, race);
     }
     for (uint64_t i = 0; i < count && rc == 0; i++) {
-        int code = dpsel_pf_stream_finish(&race.streams[i], &chosen[i]);
+        int code = dpsel_pf_stream_finish(&race->streams[i], race->rng, &chosen[i]);
         rc = code == DPSEL_OK ? 0 : library_failure(s, code);
     }
-    free(race.streams);
+    return rc;
+}
+
+static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
+                        uint64_t count, size_t *chosen)
+{
+    uint64_t batch = count < STREAMS_PER_PASS ? count : STREAMS_PER_PASS;
+    race_pass *race = malloc(sizeof *race);
+    dpsel_pf_stream *streams = calloc(batch, sizeof *streams);
+    if (race == NULL || streams == NULL) {
+        free(race);
+        free(streams);
+        return reader_fail_with(&s->reader, EXIT_CANNOT_COMPLETE, 0,
+                                "out of memory for --count %" PRIu64, count);
+    }
+    race->streams = streams;
+    race->rng = rng;
+    int rc = 0;
+    for (uint64_t done = 0; done < count && rc == 0; done += batch) {
+        uint64_t now = count - done < batch ? count - done : batch;
+        rc = race_pass_choices(s, selector, race, now, chosen + done);
+    }
+    free(streams);
+    free(race);
     return rc;
 }
 

@@ -33,10 +33,12 @@ void streamed_init(streamed *s, FILE *stream, const char *name, cli_error *error
 int streamed_check(streamed *s);
 
 /* `count` independent PF selections in one more pass (the race, one
- * dpsel_pf_stream each, one rng for all): chosen[i] and labels[i] (new
- * strings; a third pass fetches them when the file has labels) for each.
- * The file must not change between passes (a BLAKE2b hash of its bytes is
- * compared).  Returns 0, or the exit status with one line in the error. */
+ * dpsel_pf_stream each, fed a block of scores at a time, one rng for all;
+ * up to 4096 selections per pass, more passes for more): chosen[i] and
+ * labels[i] (new strings; a last pass fetches them when the file has labels)
+ * for each.  The file must not change between passes (a BLAKE2b hash of
+ * its bytes is compared).  Returns 0, or the exit status with one line in
+ * the error. */
 int streamed_select(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
                     uint64_t count, size_t *chosen, char **labels);
 

@@ -153,10 +153,11 @@ int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64
     return dpsel_core_coin_power_scaled(rng, decay->powers, top, rest, scale, heads);
 }
 
-/* The candidate ties with the leader: it becomes the kept one with
- * probability 1 / (number tied), which keeps the choice uniform. */
+/* The candidate ties with the leader (or, with none, reaches the floor 0:
+ * it is kept for sure): it becomes the kept one with probability
+ * 1 / (number tied), which keeps the choice uniform. */
 /*@ requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
-    requires tied: 1 <= race->ties <= candidate + 1 && candidate < DPSEL_MAX_CANDIDATES;
+    requires tied: race->ties <= candidate + 1 && candidate < DPSEL_MAX_CANDIDATES;
     assigns *rng, race->ties, race->chosen;
     ensures status: sampler_status(\result);
     ensures joined: \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1;
@@ -177,13 +178,14 @@ static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
     return DPSEL_OK;
 }
 
-/* The candidate's noise exceeds the leader's threshold by excess: a tie at
- * 0, else a new leader at value + excess. */
+/* The candidate's noise exceeds the leader's threshold (or with no leader
+ * the floor's, its gap) by excess: a tie at 0, else a new leader at
+ * value + excess. */
 /*@ requires decay: race_decay(decay);
     requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
     requires candidate: candidate < DPSEL_MAX_CANDIDATES;
-    requires state: race_state(race, decay, candidate + 1) && race->ties >= 1;
+    requires state: race_state(race, decay, candidate + 1);
     assigns *rng, race->value, race->ties, race->chosen;
     ensures status: sampler_status(\result);
     ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);

@@ -99,14 +99,15 @@ int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64
 int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                          uint64_t gap, uint64_t candidate);
 
-/* The candidate is known to reach the leader's value (its noise G is at
- * least the threshold): G minus the threshold is geometric again, so a
- * fresh draw says whether it ties or leads, as in dpsel_core_race_step. */
+/* The candidate is known to reach the leader's value, or with no leader
+ * the floor 0 (its noise G is at least the threshold value + gap): G minus
+ * the threshold is geometric again, so a fresh draw says whether it ties or
+ * leads, as in dpsel_core_race_step. */
 /*@ requires decay: race_decay(decay);
     requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
     requires candidate: candidate < DPSEL_MAX_CANDIDATES;
-    requires state: race_state(race, decay, candidate + 1) && race->ties >= 1;
+    requires state: race_state(race, decay, candidate + 1);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
     ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);

@@ -1,7 +1,8 @@
 /*
  * The race over the candidates PF's visits left (spec/mechanisms.md §11),
- * with block thinning (§13): the best candidate first, then blocks in index
- * order.  Where even a block's largest score cannot come within k halvings
+ * and over the stream's blocks, with block thinning (§13): the best
+ * candidate first (or for the stream the floor of §10), then blocks in
+ * index order.  Where even a block's largest score cannot come within k halvings
  * of the leader (beta^t <= 2^-k for every candidate), the block's coins are
  * drawn as a dominating coin 2^-k, found a piece at a time, and a thinning
  * coin only where it is heads: about one coin per block instead of one per
@@ -83,20 +84,21 @@ static int skipped(size_t i, size_t top, const uint64_t *visited, size_t count, 
 /* Candidates start .. start + len - 1 through dpsel_core_race_step, one by
  * one (those not skipped). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     requires span: 1 <= len && start + len <= n;
-    requires state: pass_state(race, decay, n, start, visited, count, next);
+    requires state: pass_state(race, decay, n, first, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
     ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, start + len, visited, count, next);
+            pass_state(race, decay, n, first, start + len, visited, count, next);
 */
 static int race_plainly(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                        size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
-                        size_t *next, size_t start, size_t len) /*@ ghost (size_t n) */
+                        int64_t best, size_t top, size_t first, const uint64_t *visited,
+                        size_t count, dpsel_race *race, size_t *next, size_t start, size_t len)
+    /*@ ghost (size_t n) */
 {
     /*@ loop invariant start <= i <= start + len;
-        loop invariant pass_state(race, decay, n, i, visited, count, next);
+        loop invariant pass_state(race, decay, n, first, i, visited, count, next);
         loop assigns i, *rng, *race, *next;
         loop variant start + len - i;
     */
@@ -109,8 +111,8 @@ static int race_plainly(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         if (skipped(i, top, visited, count, next)) {
             continue;
         }
-        uint64_t gap = dpsel_core_clamped_gap(scores[top], scores[i], decay->cap);
-        int rc = dpsel_core_race_step(rng, decay, race, gap, i);
+        uint64_t gap = dpsel_core_clamped_gap(best, scores[i], decay->cap);
+        int rc = dpsel_core_race_step(rng, decay, race, gap, first + i);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -172,30 +174,30 @@ static int first_heads(dpsel_rng *rng, const dpsel_dyadic *none, unsigned npiece
     return dpsel_core_odds_digits(rng, none, j, tails);
 }
 
-/* The dominating coin of candidate p came up heads: its thinning coin,
- * beta^t 2^k for its threshold t >= bar, flipped as two: beta^bar 2^k (the
- * coin beta^bar with k of its leading zeros taken off; the span's level
- * makes k at most dpsel_core_lead_bound(bar)) and beta^(t - bar).  On heads
- * the candidate reaches the leader. */
-/*@ requires scores: \valid_read(scores + p) && \valid_read(scores + top) &&
-                    scores[p] <= scores[top];
+/* The dominating coin of candidate `candidate` (score `score`) came up
+ * heads: its thinning coin, beta^t 2^k for its threshold t >= bar, flipped
+ * as two: beta^bar 2^k (the coin beta^bar with k of its leading zeros taken
+ * off; the span's level makes k at most dpsel_core_lead_bound(bar)) and
+ * beta^(t - bar).  On heads the candidate reaches the leader (or the floor). */
+/*@ requires score: score <= best;
     requires decay: race_decay(decay);
-    requires writable: \valid(rng) && \valid(race) &&
-                       \separated(rng, race, scores + p, scores + top, decay);
+    requires writable: \valid(rng) && \valid(race) && \separated(rng, race, decay);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
-    requires candidate: p < DPSEL_MAX_CANDIDATES && p != top;
-    requires state: race_state(race, decay, p + 1) && race->ties >= 1;
-    requires bar: 0 < bar && under_bar(scores, top, race, decay, p, p + 1, bar);
+    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires state: race_state(race, decay, candidate + 1);
+    requires bar: 0 < bar <= race->value + clamped(best, score, decay->cap);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==> race_state(race, decay, p + 2);
-    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, p);
+    ensures state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
+    ensures kept: \result == DPSEL_OK ==>
+            race->chosen == \old(race->chosen) || race->chosen == candidate;
     ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
 */
-static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                          size_t top, dpsel_race *race, size_t p, int64_t bar, uint64_t k)
+static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, int64_t best,
+                          int64_t score, dpsel_race *race, size_t candidate, int64_t bar,
+                          uint64_t k)
 {
-    uint64_t gap = dpsel_core_clamped_gap(scores[top], scores[p], decay->cap);
+    uint64_t gap = dpsel_core_clamped_gap(best, score, decay->cap);
     int64_t threshold = race->value + (int64_t)gap;
     //@ assert bar <= threshold;
     int heads;
@@ -209,29 +211,31 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, const int64_
     if (rc != DPSEL_OK || !heads) {
         return rc;
     }
-    return dpsel_core_race_reached(rng, decay, race, p);
+    return dpsel_core_race_reached(rng, decay, race, candidate);
 }
 
 /* A dominating heads at candidate p: its thinning coin (thin_candidate),
  * unless p is out of the pass (skipped). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     requires candidate: p < n;
-    requires state: pass_state(race, decay, n, p, visited, count, next);
-    requires bar: 0 < bar && under_bar(scores, top, race, decay, p, p + 1, bar);
+    requires state: pass_state(race, decay, n, first, p, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, best, top, race, decay, p, p + 1, bar);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, p + 1, visited, count, next);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, first, p + 1, visited, count, next);
     ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
 */
 static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                      size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
-                      size_t *next, size_t p, int64_t bar, uint64_t k) /*@ ghost (size_t n) */
+                      int64_t best, size_t top, size_t first, const uint64_t *visited,
+                      size_t count, dpsel_race *race, size_t *next, size_t p, int64_t bar,
+                      uint64_t k) /*@ ghost (size_t n) */
 {
     if (skipped(p, top, visited, count, next)) {
         return DPSEL_OK;
     }
-    return thin_candidate(rng, decay, scores, top, race, p, bar, k);
+    return thin_candidate(rng, decay, best, scores[p], race, first + p, bar, k);
 }
 
 /* One piece of a thinned span, from *pos (< end): where its first
@@ -240,23 +244,26 @@ static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
     requires level_apart: powers_apart(none, npieces, rng);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     requires position: \valid(pos) && \separated(pos, rng) && \separated(pos, race) &&
                        \separated(pos, next) && \separated(pos, scores + (0 .. n - 1)) &&
                        \separated(pos, visited + (0 .. count - 1)) && decay_apart(decay, pos);
     requires span: *pos < end <= n;
-    requires state: pass_state(race, decay, n, *pos, visited, count, next);
-    requires bar: 0 < bar && under_bar(scores, top, race, decay, *pos, end, bar);
+    requires state: pass_state(race, decay, n, first, *pos, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, best, top, race, decay, *pos, end, bar);
     assigns *rng, *race, *next, *pos;
     ensures status: sampler_status(\result);
     ensures moved: \result == DPSEL_OK ==> \old(*pos) < *pos <= end;
-    ensures state: \result == DPSEL_OK ==> pass_state(race, decay, n, *pos, visited, count, next);
-    ensures bar: \result == DPSEL_OK ==> under_bar(scores, top, race, decay, *pos, end, bar);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, first, *pos, visited, count, next);
+    ensures bar: \result == DPSEL_OK ==>
+            under_bar(scores, best, top, race, decay, *pos, end, bar);
 */
 static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                      size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
-                      size_t *next, const dpsel_dyadic *none, unsigned npieces, uint64_t k,
-                      int64_t bar, size_t end, size_t *pos) /*@ ghost (size_t n) */
+                      int64_t best, size_t top, size_t first, const uint64_t *visited,
+                      size_t count, dpsel_race *race, size_t *next, const dpsel_dyadic *none,
+                      unsigned npieces, uint64_t k, int64_t bar, size_t end, size_t *pos)
+    /*@ ghost (size_t n) */
 {
     uint64_t tails;
     int heads;
@@ -265,6 +272,9 @@ static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
         return rc;
     }
     if (!heads) {
+        /* The state and the bar at the new position, before the write. */
+        //@ assert moved_state: pass_state(race, decay, n, first, *pos + tails, visited, count, next);
+        //@ assert moved_bar: under_bar(scores, best, top, race, decay, *pos + tails, end, bar);
         *pos += (size_t)tails;
         return DPSEL_OK;
     }
@@ -275,11 +285,14 @@ static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
     //@ assert apart_race: decay_apart(decay, race);
     //@ assert apart_next: decay_apart(decay, next);
     //@ assert visited_kept: visited_set(visited, count, n);
-    rc = thin_heads(rng, decay, scores, top, visited, count, race, next, p, bar,
-                    k) /*@ ghost (n) */;
+    rc = thin_heads(rng, decay, scores, best, top, first, visited, count, race, next, p,
+                    bar, k) /*@ ghost (n) */;
     if (rc != DPSEL_OK) {
         return rc;
     }
+    /* The state and the bar past p, before the write. */
+    //@ assert next_state: pass_state(race, decay, n, first, p + 1, visited, count, next);
+    //@ assert next_bar: under_bar(scores, best, top, race, decay, p + 1, end, bar);
     *pos = p + 1;
     return DPSEL_OK;
 }
@@ -290,19 +303,20 @@ static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
     requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
     requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
                           powers_apart(none, npieces, next);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     requires span: 1 <= len && start + len <= n;
-    requires state: pass_state(race, decay, n, start, visited, count, next);
-    requires bar: 0 < bar && under_bar(scores, top, race, decay, start, start + len, bar);
+    requires state: pass_state(race, decay, n, first, start, visited, count, next);
+    requires bar: 0 < bar && under_bar(scores, best, top, race, decay, start, start + len, bar);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
     ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, start + len, visited, count, next);
+            pass_state(race, decay, n, first, start + len, visited, count, next);
 */
 static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                        size_t top, const uint64_t *visited, size_t count, dpsel_race *race,
-                        size_t *next, const dpsel_dyadic *none, unsigned npieces, uint64_t k,
-                        int64_t bar, size_t start, size_t len) /*@ ghost (size_t n) */
+                        int64_t best, size_t top, size_t first, const uint64_t *visited,
+                        size_t count, dpsel_race *race, size_t *next, const dpsel_dyadic *none,
+                        unsigned npieces, uint64_t k, int64_t bar, size_t start, size_t len)
+    /*@ ghost (size_t n) */
 {
     size_t end = start + len;
     size_t pos = start;
@@ -310,8 +324,9 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
      * the loop need it and take long to find it. */
     //@ assert position_apart: decay_apart(decay, &pos);
     /*@ loop invariant start <= pos <= end;
-        loop invariant pass_state(race, decay, n, pos, visited, count, next);
-        loop invariant under_bar(scores, top, race, decay, pos, end, bar);
+        loop invariant pass_state(race, decay, n, first, pos, visited, count, next);
+        loop invariant under_bar(scores, best, top, race, decay, pos, end, bar);
+        loop invariant race_apart: decay_apart(decay, race);
         loop assigns pos, *rng, *race, *next;
         loop variant end - pos;
     */
@@ -323,8 +338,8 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
         //@ assert apart_next: decay_apart(decay, next);
         //@ assert visited_kept: visited_set(visited, count, n);
         //@ assert level_kept: valid_powers(none, npieces) && powers_apart(none, npieces, rng);
-        int rc = thin_piece(rng, decay, scores, top, visited, count, race, next, none, npieces,
-                            k, bar, end, &pos) /*@ ghost (n) */;
+        int rc = thin_piece(rng, decay, scores, best, top, first, visited, count, race, next,
+                            none, npieces, k, bar, end, &pos) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -393,29 +408,29 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
  * No level (DPSEL_THIN_LEVELS) if the bar's bound is below DPSEL_THIN_MIN_K
  * or no candidate is left. */
 /*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
-                    \valid_read(scores + (start .. start + len - 1)) && \valid_read(scores + top);
+                    \valid_read(scores + (start .. start + len - 1));
     requires decay: race_decay(decay);
-    requires top: \forall integer i; start <= i < start + len ==> scores[i] <= scores[top];
+    requires best: \forall integer i; start <= i < start + len ==> scores[i] <= best;
     requires race: \valid_read(race) && -decay->cap <= race->value < race_limit(decay->npowers);
     requires writable: \valid(bar) && \separated(bar, race) && \separated(bar, decay) &&
-                       \separated(bar, scores + top) &&
                        \separated(bar, scores + (start .. start + len - 1));
     assigns *bar;
     ensures level: \result <= DPSEL_THIN_LEVELS;
     ensures bar: \result < DPSEL_THIN_LEVELS ==>
-            0 < *bar && under_bar(scores, top, race, decay, start, start + len, *bar);
+            0 < *bar && under_bar(scores, best, top, race, decay, start, start + len, *bar);
 */
-static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, size_t top,
-                           const dpsel_race *race, size_t start, size_t len, int64_t *bar)
+static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, int64_t best,
+                           size_t top, const dpsel_race *race, size_t start, size_t len,
+                           int64_t *bar)
 {
     int found;
     int64_t largest = largest_but_top(scores, top, start, len, &found);
     if (!found) {
         return DPSEL_THIN_LEVELS;
     }
-    //@ assert largest <= scores[top];
-    uint64_t gap = dpsel_core_clamped_gap(scores[top], largest, decay->cap);
-    //@ assert gap == clamped(scores[top], largest, decay->cap);
+    //@ assert largest <= best;
+    uint64_t gap = dpsel_core_clamped_gap(best, largest, decay->cap);
+    //@ assert gap == clamped(best, largest, decay->cap);
     *bar = race->value + (int64_t)gap;
     if (*bar <= 0) {
         return DPSEL_THIN_LEVELS;
@@ -429,24 +444,24 @@ static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, size
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     requires span: 1 <= len && start + len <= n;
-    requires state: pass_state(race, decay, n, start, visited, count, next);
+    requires state: pass_state(race, decay, n, first, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
     ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, start + len, visited, count, next);
+            pass_state(race, decay, n, first, start + len, visited, count, next);
 */
 static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
-                      const int64_t *scores, size_t top, const uint64_t *visited, size_t count,
-                      dpsel_race *race, size_t *next, size_t start, size_t len)
-    /*@ ghost (size_t n) */
+                      const int64_t *scores, int64_t best, size_t top, size_t first,
+                      const uint64_t *visited, size_t count, dpsel_race *race, size_t *next,
+                      size_t start, size_t len) /*@ ghost (size_t n) */
 {
     size_t end = start + len;
     size_t sub = start;
     size_t piece = len;  /* the whole block first */
     /*@ loop invariant start <= sub <= end && 1 <= piece;
-        loop invariant pass_state(race, decay, n, sub, visited, count, next);
+        loop invariant pass_state(race, decay, n, first, sub, visited, count, next);
         loop assigns sub, piece, *rng, *race, *next;
         loop variant 2 * (end - sub) + (piece > DPSEL_RACE_SUBBLOCK ? 1 : 0);
     */
@@ -462,7 +477,7 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
         //@ assert visited_kept: visited_set(visited, count, n);
         //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
         int64_t bar;
-        unsigned level = span_level(decay, scores, top, race, sub, piece, &bar);
+        unsigned level = span_level(decay, scores, best, top, race, sub, piece, &bar);
         if (level == DPSEL_THIN_LEVELS && piece > DPSEL_RACE_SUBBLOCK) {
             piece = DPSEL_RACE_SUBBLOCK;
             continue;
@@ -474,12 +489,12 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
             //@ assert level_apart_rng: powers_apart(thinning->levels[level], level + 2, rng);
             //@ assert level_apart_race: powers_apart(thinning->levels[level], level + 2, race);
             //@ assert level_apart_next: powers_apart(thinning->levels[level], level + 2, next);
-            rc = race_thinned(rng, decay, scores, top, visited, count, race, next,
+            rc = race_thinned(rng, decay, scores, best, top, first, visited, count, race, next,
                               thinning->levels[level], level + 2,
                               DPSEL_THIN_MIN_K + level, bar, sub, piece) /*@ ghost (n) */;
         } else {
-            rc = race_plainly(rng, decay, scores, top, visited, count, race, next, sub,
-                              piece) /*@ ghost (n) */;
+            rc = race_plainly(rng, decay, scores, best, top, first, visited, count, race, next,
+                              sub, piece) /*@ ghost (n) */;
         }
         if (rc != DPSEL_OK) {
             return rc;
@@ -547,11 +562,11 @@ size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, i
     requires span: 1 <= len && start + len <= n;
     requires largest: (\forall integer i; start <= i < start + len ==> scores[i] <= largest) &&
                       (\exists integer i; start <= i < start + len && scores[i] == largest);
-    requires state: pass_state(race, decay, n, start, visited, count, next);
+    requires state: pass_state(race, decay, n, 0, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
     ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, start + len, visited, count, next);
+            pass_state(race, decay, n, 0, start + len, visited, count, next);
 */
 static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
                      const int64_t *scores, size_t top, int64_t largest,
@@ -572,14 +587,14 @@ static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinn
             //@ assert level_apart_rng: powers_apart(thinning->levels[level], level + 2, rng);
             //@ assert level_apart_race: powers_apart(thinning->levels[level], level + 2, race);
             //@ assert level_apart_next: powers_apart(thinning->levels[level], level + 2, next);
-            return race_thinned(rng, decay, scores, top, visited, count, race, next,
-                                thinning->levels[level], level + 2, DPSEL_THIN_MIN_K + level,
-                                bar, start, len) /*@ ghost (n) */;
+            return race_thinned(rng, decay, scores, scores[top], top, 0, visited, count, race,
+                                next, thinning->levels[level], level + 2,
+                                DPSEL_THIN_MIN_K + level, bar, start, len) /*@ ghost (n) */;
         }
     }
     size_t end = start + len;
     /*@ loop invariant start <= block <= end;
-        loop invariant pass_state(race, decay, n, block, visited, count, next);
+        loop invariant pass_state(race, decay, n, 0, block, visited, count, next);
         loop assigns block, *rng, *race, *next;
         loop variant end - block;
     */
@@ -596,8 +611,8 @@ static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinn
         //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
         //@ assert thinning_apart_race: thinning_apart(thinning, race);
         //@ assert thinning_apart_next: thinning_apart(thinning, next);
-        int rc = race_block(rng, decay, thinning, scores, top, visited, count, race, next, block,
-                            block_len) /*@ ghost (n) */;
+        int rc = race_block(rng, decay, thinning, scores, scores[top], top, 0, visited, count,
+                            race, next, block, block_len) /*@ ghost (n) */;
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -625,7 +640,7 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
     //@ assert next_apart: decay_apart(decay, &next);
     size_t s = 0;
     /*@ loop invariant 0 <= start <= n && (start < n ==> start == s * span);
-        loop invariant pass_state(&race, decay, n, start, visited, count, &next);
+        loop invariant pass_state(&race, decay, n, 0, start, visited, count, &next);
         loop assigns s, start, next, race, rc, *rng;
         loop variant n - start;
     */
@@ -651,5 +666,40 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
         start += len;
     }
     *index = (size_t)race.chosen;
+    return DPSEL_OK;
+}
+
+int dpsel_core_race_more(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
+                         int64_t best, size_t first, dpsel_race *race)
+{
+    /* No candidate is skipped: top is past them all, and none is visited. */
+    size_t none = DPSEL_MAX_CANDIDATES;
+    size_t next = 0;
+    //@ assert next_apart: decay_apart(decay, &next);
+    /*@ loop invariant 0 <= start <= n;
+        loop invariant pass_state(race, decay, n, first, start, \null, 0, &next);
+        loop assigns start, next, *race, *rng;
+        loop variant n - start;
+    */
+    for (size_t start = 0; start < n;) {
+        size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
+        /* The call's facts one at a time (together they time out). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, &next);
+        //@ assert pass: pass_call(rng, decay, scores, n, \null, 0, race, &next);
+        //@ assert thinning_valid: valid_thinning(thinning);
+        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
+        //@ assert thinning_apart_race: thinning_apart(thinning, race);
+        //@ assert thinning_apart_next: thinning_apart(thinning, &next);
+        int rc = race_block(rng, decay, thinning, scores, best, none, first, NULL, 0, race,
+                            &next, start, len) /*@ ghost (n) */;
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        start += len;
+    }
     return DPSEL_OK;
 }

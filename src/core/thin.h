@@ -75,4 +75,28 @@ int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
                          size_t top, const int64_t *maxima, size_t span,
                          const uint64_t *visited, size_t count, size_t *index);
 
+/* The race of PF continued over candidates first .. first + n - 1, whose
+ * scores are scores[0 .. n - 1], at most best, the best score of all
+ * candidates (so gaps are from best): in blocks of DPSEL_RACE_BLOCK, each
+ * thinned as in dpsel_core_race_rest.  *race is the race over candidates
+ * 0 .. first - 1 (the stream's race, src/stream.c): a leader, or none above
+ * the floor 0 (spec/mechanisms.md §10, §13). */
+/*@ requires scores: valid_scores(scores, n) && 1 <= n && scores_at_most(scores, n, best);
+    requires candidates: first + n <= DPSEL_MAX_CANDIDATES;
+    requires decay: race_decay(decay);
+    requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, race);
+    requires writable: \valid(rng) && \valid(race) &&
+                       \separated(rng, race, scores + (0 .. n - 1), decay) &&
+                       decay_apart(decay, rng) && decay_apart(decay, race);
+    requires state: race_state(race, decay, first + 1) && race->chosen < first + n;
+    assigns *rng, *race;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            race_state(race, decay, first + n + 1) && race->chosen < first + n;
+*/
+int dpsel_core_race_more(dpsel_rng *rng, const dpsel_decay *decay,
+                         const dpsel_thinning *thinning, const int64_t *scores, size_t n,
+                         int64_t best, size_t first, dpsel_race *race);
+
 #endif
