@@ -2,7 +2,7 @@
  * make bench: dpsel's exact PF and EM (OS random source) against textbook
  * double-precision code and against just reading the scores once (the
  * memory-bandwidth floor), timed in alternation in one process; then the
- * exact pmf on the DPBench histograms summed to 1024 bins.
+ * exact pmf on the DPBench histograms (4096 bins, and summed to 1024).
  *
  * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--budget SECONDS]
  *                     [--csv FILE] [--hepth FILE] [--dpbench DIR] [--cli TOOL]
@@ -595,9 +595,11 @@ static void bench_hardened(const settings *s, dpsel_selector *const *selectors,
     dpsel_rng_wipe(&os);
 }
 
-/* The exact pmf on each DPBench histogram, summed to 1024 bins. */
+/* The exact pmf on each DPBench histogram (4096 bins), whole and summed to
+ * 1024 bins. */
 static void bench_pmfs(const settings *s, const dpsel_params *params, FILE *csv)
 {
+    static const size_t bin_counts[] = { 1024, 4096 };
     char pattern[4096];
     glob_t files;
     snprintf(pattern, sizeof pattern, "%s/*.csv", s->dpbench);
@@ -605,38 +607,44 @@ static void bench_pmfs(const settings *s, const dpsel_params *params, FILE *csv)
         printf("\nexact pmf: no DPBench histograms in %s, skipped\n", s->dpbench);
         return;
     }
-    printf("\nexact pmf (dpsel_pmf_new), DPBench histograms summed to 1024 bins\n");
-    printf("%-12s %5s %14s %14s\n", "histogram", "eps", "pmf-EM ms", "pmf-PF ms");
+    printf("\nexact pmf (dpsel_pmf_new), DPBench histograms summed to 1024 bins and whole\n");
+    printf("%-12s %5s %5s %14s %14s\n", "histogram", "bins", "eps", "pmf-EM ms", "pmf-PF ms");
     for (size_t f = 0; f < files.gl_pathc; f++) {
-        int64_t *counts, bins[1024] = { 0 };
+        int64_t *counts = NULL;
         size_t n;
         const char *path = files.gl_pathv[f], *name = strrchr(path, '/') + 1;
-        if (read_counts(path, &counts, &n) != 0 || n % 1024 != 0) {
-            printf("%-12s unreadable or not a multiple of 1024 bins, skipped\n", name);
+        int name_length = (int)(strlen(name) - 4);
+        if (read_counts(path, &counts, &n) != 0 || n % 4096 != 0) {
+            printf("%-12s unreadable or not a multiple of 4096 bins, skipped\n", name);
+            free(counts);
             continue;
         }
-        for (size_t i = 0; i < n; i++) {
-            bins[i / (n / 1024)] += counts[i];
+        for (size_t b = 0; b < sizeof bin_counts / sizeof *bin_counts; b++) {
+            int64_t bins[4096] = { 0 };
+            size_t bin_count = bin_counts[b];
+            for (size_t i = 0; i < n; i++) {
+                bins[i / (n / bin_count)] += counts[i];
+            }
+            for (size_t e = 0; e < s->eps_count; e++) {
+                bench_case c = { bins, bin_count, 0, &params[e], NULL, NULL, { 0 }, 0 };
+                measurement m[PMFS];
+                char cell[PMFS][32];
+                time_contenders(pmfs, PMFS, &c, s, 1, 1, m);
+                for (size_t k = 0; k < PMFS; k++) {
+                    if (m[k].status == DPSEL_OK) {
+                        snprintf(cell[k], sizeof cell[k], "%.3f", 1e3 * m[k].median);
+                    } else {
+                        snprintf(cell[k], sizeof cell[k], "%s", status_name(m[k].status));
+                    }
+                    fprintf(csv, "pmf:%.*s,%zu,%s,%s,%s,%u,%.9g,,,,,,,\n", name_length, name,
+                            bin_count, s->eps[e], pmfs[k].name, status_name(m[k].status),
+                            m[k].runs, m[k].median);
+                }
+                printf("%-12.*s %5zu %5s %14s %14s\n", name_length, name, bin_count, s->eps[e],
+                       cell[0], cell[1]);
+            }
         }
         free(counts);
-        for (size_t e = 0; e < s->eps_count; e++) {
-            bench_case c = { bins, 1024, 0, &params[e], NULL, NULL, { 0 }, 0 };
-            measurement m[PMFS];
-            char cell[PMFS][32];
-            time_contenders(pmfs, PMFS, &c, s, 1, 1, m);
-            for (size_t k = 0; k < PMFS; k++) {
-                if (m[k].status == DPSEL_OK) {
-                    snprintf(cell[k], sizeof cell[k], "%.3f", 1e3 * m[k].median);
-                } else {
-                    snprintf(cell[k], sizeof cell[k], "%s", status_name(m[k].status));
-                }
-                fprintf(csv, "pmf:%.*s,1024,%s,%s,%s,%u,%.9g,,,,,,,\n",
-                        (int)(strlen(name) - 4), name, s->eps[e], pmfs[k].name,
-                        status_name(m[k].status), m[k].runs, m[k].median);
-            }
-            printf("%-12.*s %5s %14s %14s\n", (int)(strlen(name) - 4), name, s->eps[e], cell[0],
-                   cell[1]);
-        }
     }
     globfree(&files);
 }

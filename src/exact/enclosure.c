@@ -33,35 +33,51 @@
  * polynomials: (1 - t)^N s^i (1 + v_h s)^m = sum_j C(m, j) v_h^j
  * t^(i+j) (1 - t)^(N-i-j), so its factor becomes the integration weights
  * kernel_i = sum_j C(m, j) v_h^j lambda_(i+j), again sums of products of
- * non-negative numbers.  The polynomials of the other ("light") levels,
- * all but one factor each, come from a divide and conquer over the levels:
- * a range of levels carries the product of all the factors outside it; it is
- * split in two halves of about equal candidate counts, each half receiving
- * the outer product times the other half's factors.  Cost:
- * O(n'^2 log L + n' m_h + n) multiply-adds, n' the light candidates, L levels.
+ * non-negative numbers.  For the other ("light") levels, P_l = w_l <kernel,
+ * B_l> with B_l the product of all light factors but one of level l's, and
+ * <f, B> = sum_i f_i B_i.  All of them come from one subproduct tree over the
+ * light levels, walked twice (the transposed product tree of multipoint
+ * evaluation):
+ *   - up: a node S (a range of levels, split in two halves S1, S2 of about
+ *     equal candidate counts) holds T_S = T_S1 T_S2, the product of its
+ *     factors (1 + v s)^m, of degree |S| (its candidates);
+ *   - down: a node holds the functional f_S with <f_S, B> = <kernel,
+ *     T_outside B> for every B of degree below |S| (T_outside: the factors
+ *     of the light levels outside S); the root's is the kernel itself, and
+ *     <f_S, T_S2 B> = <f_S1, B> gives f_S1[j] = sum_i f_S[i + j] T_S2[i]
+ *     (a "middle product"; f_S2 likewise with T_S1);
+ *   - a leaf l: P_l = w_l <f_l, (1 + v_l s)^(m_l - 1)>.
+ * Every step is again a sum of products of non-negative numbers.  Cost: one
+ * multiply-add per pair of light candidates in different levels for the
+ * products, two for the middle products, so at most 3 n'^2 / 2 for n' light
+ * candidates, plus n' m_h + n for the kernel.
  */
 #include <stdlib.h>
 
 #include "exact.h"
 
 /* One directed pass of PF: every number is a lower (MPFR_RNDD) or an upper
- * (MPFR_RNDU) bound of the exact one.  The heaviest level (most candidates)
- * is kept out of the polynomials: its factor (1 + v s)^m is folded into the
- * integration weights, kernel[i] = sum_j C(m, j) v^j lambda_(i+j), so the
- * polynomials only have the degree of the other candidates. */
+ * (MPFR_RNDU) bound of the exact one. */
 typedef struct {
     mpfr_rnd_t rnd;
     mpfr_prec_t prec;
-    size_t size;           /* coefficients of a polynomial: light candidates + 1 */
     const size_t *light;   /* the levels but the heaviest, in gap order */
     const size_t *members; /* per level */
     const size_t *prefix;  /* prefix[k]: candidates in light[0..k-1] */
     mpfr_t *v;             /* bounds of 1 - w_l, per level */
     mpfr_t *w;             /* bounds of w_l, per level */
-    mpfr_t *kernel;        /* integration weights of the light levels */
-    mpfr_t **scratch;      /* one polynomial per recursion depth, made on demand */
     mpfr_t *out;           /* bounds of P_l, per level */
+    mpfr_t term;           /* scratch: one product */
 } pf_pass;
+
+/* A node of the subproduct tree: the light levels light[a..b-1], with the
+ * product of their factors (degree: their candidates). */
+typedef struct product_node {
+    size_t a, b;
+    size_t degree;
+    mpfr_t *product;               /* degree + 1 coefficients */
+    struct product_node *left, *right;
+} product_node;
 
 mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec)
 {
@@ -84,41 +100,57 @@ void dpsel_exact_numbers_free(mpfr_t *a, size_t count)
     }
 }
 
-/* poly (degree *degree) *= (1 + v s)^times.  The degree stays below the size
- * because no polynomial gets more factors than there are light candidates. */
-static void multiply_power(mpfr_t *poly, size_t *degree, const mpfr_t v, size_t times,
-                           mpfr_rnd_t rnd)
+/* A new polynomial (1 + v s)^m: its coefficients C(m, j) v^j, by their
+ * recurrence; NULL if out of memory. */
+static mpfr_t *binomial_power(const pf_pass *p, const mpfr_t v, size_t m)
 {
-    if (mpfr_zero_p(v)) {
-        return;
+    mpfr_t *poly = dpsel_exact_numbers_new(m + 1, p->prec);
+    if (poly != NULL) {
+        mpfr_set_ui(poly[0], 1, p->rnd);
+        for (size_t j = 1; j <= m; j++) {
+            mpfr_mul(poly[j], poly[j - 1], v, p->rnd);
+            mpfr_mul_ui(poly[j], poly[j], (unsigned long)(m - j + 1), p->rnd);
+            mpfr_div_ui(poly[j], poly[j], (unsigned long)j, p->rnd);
+        }
     }
-    for (size_t k = 0; k < times; k++) {
-        size_t d = (*degree)++;
-        mpfr_mul(poly[d + 1], poly[d], v, rnd);
-        for (size_t i = d; i > 0; i--) {
-            mpfr_fma(poly[i], poly[i - 1], v, poly[i], rnd);
+    return poly;
+}
+
+/* out = x y, of degree dx + dy. */
+static void multiply(pf_pass *p, mpfr_t *out, mpfr_t *x, size_t dx, mpfr_t *y, size_t dy)
+{
+    for (size_t k = 0; k <= dx + dy; k++) {
+        size_t first = k > dy ? k - dy : 0, last = k < dx ? k : dx;
+        mpfr_set_ui(out[k], 0, p->rnd);
+        for (size_t i = first; i <= last; i++) {
+            mpfr_mul(p->term, x[i], y[k - i], p->rnd);
+            mpfr_add(out[k], out[k], p->term, p->rnd);
         }
     }
 }
 
-/* poly *= every factor of the light levels light[a..b-1]. */
-static void multiply_levels(const pf_pass *p, mpfr_t *poly, size_t *degree, size_t a, size_t b)
+/* out[j] = sum_{i <= degree} f[i + j] poly[i] for j < count (f has at least
+ * count + degree entries). */
+static void middle_product(pf_pass *p, mpfr_t *out, size_t count, mpfr_t *f, mpfr_t *poly,
+                           size_t degree)
 {
-    for (size_t k = a; k < b; k++) {
-        size_t l = p->light[k];
-        multiply_power(poly, degree, p->v[l], p->members[l], p->rnd);
+    for (size_t j = 0; j < count; j++) {
+        mpfr_set_ui(out[j], 0, p->rnd);
+        for (size_t i = 0; i <= degree; i++) {
+            mpfr_mul(p->term, f[i + j], poly[i], p->rnd);
+            mpfr_add(out[j], out[j], p->term, p->rnd);
+        }
     }
 }
 
-/* out = w sum_i poly_i kernel_i. */
-static void integrate(const pf_pass *p, mpfr_t *poly, size_t degree, mpfr_t *kernel,
-                      const mpfr_t w, mpfr_t out)
+static void node_free(product_node *node)
 {
-    mpfr_set_ui(out, 0, p->rnd);
-    for (size_t i = 0; i <= degree; i++) {
-        mpfr_fma(out, poly[i], kernel[i], out, p->rnd);
+    if (node != NULL) {
+        node_free(node->left);
+        node_free(node->right);
+        dpsel_exact_numbers_free(node->product, node->degree + 1);
+        free(node);
     }
-    mpfr_mul(out, out, w, p->rnd);
 }
 
 /* The first position c in (a, b) such that light[a..c-1] holds at least half
@@ -133,37 +165,67 @@ static size_t split_point(const pf_pass *p, size_t a, size_t b)
     return c;
 }
 
-/* Sets out[l] for the light levels l = light[a..b-1]; poly (degree `degree`,
- * destroyed) is the product of the factors of all light candidates outside
- * those levels. */
-static int pf_solve(pf_pass *p, size_t a, size_t b, size_t depth, mpfr_t *poly,
-                    size_t degree)
+/* The subproduct tree over light[a..b-1] (a < b); NULL if out of memory. */
+static product_node *build_tree(pf_pass *p, size_t a, size_t b)
 {
+    product_node *node = calloc(1, sizeof *node);
+    if (node == NULL) {
+        return NULL;
+    }
+    node->a = a;
+    node->b = b;
+    node->degree = p->prefix[b] - p->prefix[a];
     if (b - a == 1) {
         size_t l = p->light[a];
-        multiply_power(poly, &degree, p->v[l], p->members[l] - 1, p->rnd);
-        integrate(p, poly, degree, p->kernel, p->w[l], p->out[l]);
-        return DPSEL_OK;
-    }
-    if (p->scratch[depth] == NULL) {
-        p->scratch[depth] = dpsel_exact_numbers_new(p->size, p->prec);
-        if (p->scratch[depth] == NULL) {
-            return DPSEL_ENOMEM;
+        node->product = binomial_power(p, p->v[l], p->members[l]);
+    } else {
+        size_t c = split_point(p, a, b);
+        node->left = build_tree(p, a, c);
+        node->right = node->left != NULL ? build_tree(p, c, b) : NULL;
+        node->product = node->right != NULL
+                      ? dpsel_exact_numbers_new(node->degree + 1, p->prec) : NULL;
+        if (node->product != NULL) {
+            multiply(p, node->product, node->left->product, node->left->degree,
+                     node->right->product, node->right->degree);
         }
     }
-    mpfr_t *left = p->scratch[depth];
-    size_t left_degree = degree;
-    for (size_t i = 0; i <= degree; i++) {
-        mpfr_set(left[i], poly[i], p->rnd);  /* same precision: exact */
+    if (node->product == NULL) {
+        node_free(node);
+        return NULL;
     }
-    size_t c = split_point(p, a, b);
-    multiply_levels(p, left, &left_degree, c, b);
-    int rc = pf_solve(p, a, c, depth + 1, left, left_degree);
-    if (rc != DPSEL_OK) {
-        return rc;
+    return node;
+}
+
+/* Sets out[l] for the levels under node, whose functional f (node->degree
+ * entries) is given. */
+static int descend(pf_pass *p, const product_node *node, mpfr_t *f)
+{
+    if (node->left == NULL) {
+        size_t l = p->light[node->a];
+        mpfr_t *own = binomial_power(p, p->v[l], p->members[l] - 1);
+        if (own == NULL) {
+            return DPSEL_ENOMEM;
+        }
+        middle_product(p, &p->out[l], 1, f, own, p->members[l] - 1);
+        mpfr_mul(p->out[l], p->out[l], p->w[l], p->rnd);
+        dpsel_exact_numbers_free(own, p->members[l]);
+        return DPSEL_OK;
     }
-    multiply_levels(p, poly, &degree, a, c);
-    return pf_solve(p, c, b, depth + 1, poly, degree);
+    const product_node *half[2] = { node->left, node->right };
+    for (int k = 0; k < 2; k++) {
+        const product_node *other = half[1 - k];
+        mpfr_t *g = dpsel_exact_numbers_new(half[k]->degree, p->prec);
+        if (g == NULL) {
+            return DPSEL_ENOMEM;
+        }
+        middle_product(p, g, half[k]->degree, f, other->product, other->degree);
+        int rc = descend(p, half[k], g);
+        dpsel_exact_numbers_free(g, half[k]->degree);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+    }
+    return DPSEL_OK;
 }
 
 /* lambda[i] for i < n, rounded in the direction rnd. */
@@ -178,61 +240,58 @@ static void beta_integrals(mpfr_t *lambda, size_t n, mpfr_rnd_t rnd)
 }
 
 /* kernel[i] = sum_{j <= m} C(m, j) v^j lambda[i + j] for i < size, where
- * size - 1 + m < n (the length of lambda); C(m, j) v^j by its recurrence. */
-static void fold_kernel(mpfr_t *kernel, size_t size, mpfr_t *lambda, const mpfr_t v,
-                        size_t m, mpfr_rnd_t rnd, mpfr_prec_t prec)
+ * size - 1 + m < n (the length of lambda). */
+static int fold_kernel(pf_pass *p, mpfr_t *kernel, size_t size, mpfr_t *lambda, const mpfr_t v,
+                       size_t m)
 {
-    mpfr_t coefficient;
-    mpfr_init2(coefficient, prec);
-    mpfr_set_ui(coefficient, 1, rnd);
-    for (size_t i = 0; i < size; i++) {
-        mpfr_set(kernel[i], lambda[i], rnd);
+    mpfr_t *factor = binomial_power(p, v, m);
+    if (factor == NULL) {
+        return DPSEL_ENOMEM;
     }
-    for (size_t j = 1; j <= m && !mpfr_zero_p(v); j++) {
-        mpfr_mul(coefficient, coefficient, v, rnd);
-        mpfr_mul_ui(coefficient, coefficient, (unsigned long)(m - j + 1), rnd);
-        mpfr_div_ui(coefficient, coefficient, (unsigned long)j, rnd);
-        for (size_t i = 0; i < size; i++) {
-            mpfr_fma(kernel[i], coefficient, lambda[i + j], kernel[i], rnd);
-        }
-    }
-    mpfr_clear(coefficient);
+    middle_product(p, kernel, size, lambda, factor, m);
+    dpsel_exact_numbers_free(factor, m + 1);
+    return DPSEL_OK;
 }
 
-/* One PF pass over all levels; heavy is the heaviest level. */
-static int pf_pass_run(pf_pass *p, size_t nlight, size_t heavy, size_t n)
+/* The heavy level's P from the product of all light factors (root, NULL if
+ * none) and the kernel with m_h - 1 of its factors; then the light levels'
+ * from the kernel with all m_h, one more factor (1 + v_h s) folded in. */
+static int pf_solve(pf_pass *p, const product_node *root, size_t heavy, mpfr_t *kernel,
+                    size_t size)
+{
+    if (root == NULL) {
+        mpfr_mul(p->out[heavy], kernel[0], p->w[heavy], p->rnd);
+        return DPSEL_OK;
+    }
+    middle_product(p, &p->out[heavy], 1, kernel, root->product, root->degree);
+    mpfr_mul(p->out[heavy], p->out[heavy], p->w[heavy], p->rnd);
+    for (size_t i = 0; i + 1 < size; i++) {
+        mpfr_mul(p->term, kernel[i + 1], p->v[heavy], p->rnd);
+        mpfr_add(kernel[i], kernel[i], p->term, p->rnd);
+    }
+    return descend(p, root, kernel);
+}
+
+/* One PF pass over all levels; heavy is the heaviest level, size - 1 the
+ * light candidates. */
+static int pf_pass_run(pf_pass *p, size_t nlight, size_t heavy, size_t size, size_t n)
 {
     int rc = DPSEL_ENOMEM;
-    size_t m = p->members[heavy];
+    mpfr_init2(p->term, p->prec);
     mpfr_t *lambda = dpsel_exact_numbers_new(n, p->prec);
-    mpfr_t *kernel = dpsel_exact_numbers_new(p->size, p->prec);
-    mpfr_t *root = dpsel_exact_numbers_new(p->size, p->prec);
-    p->scratch = calloc(nlight + 1, sizeof *p->scratch);
-    if (lambda != NULL && kernel != NULL && root != NULL && p->scratch != NULL) {
+    mpfr_t *kernel = dpsel_exact_numbers_new(size, p->prec);
+    product_node *root = nlight > 0 ? build_tree(p, 0, nlight) : NULL;
+    if (lambda != NULL && kernel != NULL && (root != NULL || nlight == 0)) {
         beta_integrals(lambda, n, p->rnd);
-        /* the heavy level: all light factors, and m - 1 of its own folded */
-        size_t degree = 0;
-        mpfr_set_ui(root[0], 1, p->rnd);
-        multiply_levels(p, root, &degree, 0, nlight);
-        fold_kernel(kernel, p->size, lambda, p->v[heavy], m - 1, p->rnd, p->prec);
-        integrate(p, root, degree, kernel, p->w[heavy], p->out[heavy]);
-        rc = DPSEL_OK;
-        if (nlight > 0) {
-            fold_kernel(kernel, p->size - 1, lambda, p->v[heavy], m, p->rnd, p->prec);
-            p->kernel = kernel;
-            mpfr_set_ui(root[0], 1, p->rnd);
-            rc = pf_solve(p, 0, nlight, 0, root, 0);
+        rc = fold_kernel(p, kernel, size, lambda, p->v[heavy], p->members[heavy] - 1);
+        if (rc == DPSEL_OK) {
+            rc = pf_solve(p, root, heavy, kernel, size);
         }
     }
-    if (p->scratch != NULL) {
-        for (size_t d = 0; d <= nlight; d++) {
-            dpsel_exact_numbers_free(p->scratch[d], p->size);
-        }
-        free(p->scratch);
-    }
-    dpsel_exact_numbers_free(root, p->size);
-    dpsel_exact_numbers_free(kernel, p->size);
+    node_free(root);
+    dpsel_exact_numbers_free(kernel, size);
     dpsel_exact_numbers_free(lambda, n);
+    mpfr_clear(p->term);
     return rc;
 }
 
@@ -260,13 +319,11 @@ static int pf_enclose(const size_t *members, size_t count, size_t n, mpfr_prec_t
             }
         }
         size_t size = n - members[heavy] + 1;
-        pf_pass down = { MPFR_RNDD, prec, size, light, members, prefix, v_lo, w_lo,
-                         NULL, NULL, lo };
-        pf_pass up = { MPFR_RNDU, prec, size, light, members, prefix, v_hi, w_hi,
-                       NULL, NULL, hi };
-        rc = pf_pass_run(&down, nlight, heavy, n);
+        pf_pass down = { MPFR_RNDD, prec, light, members, prefix, v_lo, w_lo, lo, { { 0 } } };
+        pf_pass up = { MPFR_RNDU, prec, light, members, prefix, v_hi, w_hi, hi, { { 0 } } };
+        rc = pf_pass_run(&down, nlight, heavy, size, n);
         if (rc == DPSEL_OK) {
-            rc = pf_pass_run(&up, nlight, heavy, n);
+            rc = pf_pass_run(&up, nlight, heavy, size, n);
         }
     }
     dpsel_exact_numbers_free(v_hi, count);
