@@ -504,6 +504,53 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
     return DPSEL_OK;
 }
 
+/* Candidates start .. start + len - 1, block by block (race_block) in
+ * blocks of DPSEL_RACE_BLOCK. */
+/*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
+    requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
+                       thinning_apart(thinning, race) && thinning_apart(thinning, next);
+    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
+    requires span: 1 <= len && start + len <= n;
+    requires state: pass_state(race, decay, n, first, start, visited, count, next);
+    assigns *rng, *race, *next;
+    ensures status: sampler_status(\result);
+    ensures state: \result == DPSEL_OK ==>
+            pass_state(race, decay, n, first, start + len, visited, count, next);
+*/
+static int race_blocks(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
+                       const int64_t *scores, int64_t best, size_t top, size_t first,
+                       const uint64_t *visited, size_t count, dpsel_race *race, size_t *next,
+                       size_t start, size_t len) /*@ ghost (size_t n) */
+{
+    size_t end = start + len;
+    /*@ loop invariant start <= block <= end;
+        loop invariant pass_state(race, decay, n, first, block, visited, count, next);
+        loop assigns block, *rng, *race, *next;
+        loop variant end - block;
+    */
+    for (size_t block = start; block < end;) {
+        size_t block_len = end - block < DPSEL_RACE_BLOCK ? end - block : DPSEL_RACE_BLOCK;
+        /* The call's facts one at a time (together they time out). */
+        //@ assert decay_kept: race_decay(decay);
+        //@ assert apart_rng: decay_apart(decay, rng);
+        //@ assert apart_race: decay_apart(decay, race);
+        //@ assert apart_next: decay_apart(decay, next);
+        //@ assert visited_kept: visited_set(visited, count, n);
+        //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
+        //@ assert thinning_valid: valid_thinning(thinning);
+        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
+        //@ assert thinning_apart_race: thinning_apart(thinning, race);
+        //@ assert thinning_apart_next: thinning_apart(thinning, next);
+        int rc = race_block(rng, decay, thinning, scores, best, top, first, visited, count,
+                            race, next, block, block_len) /*@ ghost (n) */;
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        block += block_len;
+    }
+    return DPSEL_OK;
+}
+
 size_t dpsel_core_race_span(size_t n)
 {
     /* DPSEL_RACE_SPANS spans of `blocks` blocks hold n candidates. */
@@ -554,7 +601,7 @@ size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, i
 
 /* A span of whole blocks, candidates start .. start + len - 1, none above
  * largest: thinned as a whole if it does not hold top and its bar allows,
- * else block by block (race_block). */
+ * else block by block (race_blocks). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
@@ -592,33 +639,8 @@ static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinn
                                 DPSEL_THIN_MIN_K + level, bar, start, len) /*@ ghost (n) */;
         }
     }
-    size_t end = start + len;
-    /*@ loop invariant start <= block <= end;
-        loop invariant pass_state(race, decay, n, 0, block, visited, count, next);
-        loop assigns block, *rng, *race, *next;
-        loop variant end - block;
-    */
-    for (size_t block = start; block < end;) {
-        size_t block_len = end - block < DPSEL_RACE_BLOCK ? end - block : DPSEL_RACE_BLOCK;
-        /* The call's facts one at a time (together they time out). */
-        //@ assert decay_kept: race_decay(decay);
-        //@ assert apart_rng: decay_apart(decay, rng);
-        //@ assert apart_race: decay_apart(decay, race);
-        //@ assert apart_next: decay_apart(decay, next);
-        //@ assert visited_kept: visited_set(visited, count, n);
-        //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
-        //@ assert thinning_valid: valid_thinning(thinning);
-        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
-        //@ assert thinning_apart_race: thinning_apart(thinning, race);
-        //@ assert thinning_apart_next: thinning_apart(thinning, next);
-        int rc = race_block(rng, decay, thinning, scores, scores[top], top, 0, visited, count,
-                            race, next, block, block_len) /*@ ghost (n) */;
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        block += block_len;
-    }
-    return DPSEL_OK;
+    return race_blocks(rng, decay, thinning, scores, scores[top], top, 0, visited, count, race,
+                       next, start, len) /*@ ghost (n) */;
 }
 
 int dpsel_core_race_rest(dpsel_rng *rng, const dpsel_decay *decay,
@@ -677,29 +699,6 @@ int dpsel_core_race_more(dpsel_rng *rng, const dpsel_decay *decay,
     size_t none = DPSEL_MAX_CANDIDATES;
     size_t next = 0;
     //@ assert next_apart: decay_apart(decay, &next);
-    /*@ loop invariant 0 <= start <= n;
-        loop invariant pass_state(race, decay, n, first, start, \null, 0, &next);
-        loop assigns start, next, *race, *rng;
-        loop variant n - start;
-    */
-    for (size_t start = 0; start < n;) {
-        size_t len = n - start < DPSEL_RACE_BLOCK ? n - start : DPSEL_RACE_BLOCK;
-        /* The call's facts one at a time (together they time out). */
-        //@ assert decay_kept: race_decay(decay);
-        //@ assert apart_rng: decay_apart(decay, rng);
-        //@ assert apart_race: decay_apart(decay, race);
-        //@ assert apart_next: decay_apart(decay, &next);
-        //@ assert pass: pass_call(rng, decay, scores, n, \null, 0, race, &next);
-        //@ assert thinning_valid: valid_thinning(thinning);
-        //@ assert thinning_apart_rng: thinning_apart(thinning, rng);
-        //@ assert thinning_apart_race: thinning_apart(thinning, race);
-        //@ assert thinning_apart_next: thinning_apart(thinning, &next);
-        int rc = race_block(rng, decay, thinning, scores, best, none, first, NULL, 0, race,
-                            &next, start, len) /*@ ghost (n) */;
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        start += len;
-    }
-    return DPSEL_OK;
+    return race_blocks(rng, decay, thinning, scores, best, none, first, NULL, 0, race, &next, 0,
+                       n) /*@ ghost (n) */;
 }
