@@ -87,10 +87,6 @@
 */
 
 /*@ ghost
-    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x)
-    {
-    }
-
     void dpsel_lemma_bitlen_step(uint64_t w, uint64_t v, uint64_t x, unsigned b)
     {
     }

@@ -50,6 +50,22 @@
     predicate levels_decay{L}(dpsel_decay *decay, integer envelope) =
         valid_decay(decay) && decay->npowers <= DPSEL_LEVELS_MAX_POWERS &&
         0 <= envelope <= 63;
+
+    // EM by levels' scratch for the counts: cap + 1 words apart from what
+    // the sampler reads and writes
+    predicate levels_scratch{L}(uint64_t *levels, dpsel_decay *decay, dpsel_rng *rng,
+                                size_t *index, int64_t *scores, integer n) =
+        \valid(levels + (0 .. decay->cap)) &&
+        \separated(levels + (0 .. decay->cap), rng, index, scores + (0 .. n - 1), decay) &&
+        decay_apart(decay, levels, decay->cap + 1);
+
+    // a trial of EM by levels: the source, the level and the kept flag to
+    // write, apart from each other, from the running sums and from the table
+    predicate level_trial_call{L}(dpsel_rng *rng, dpsel_decay *decay, uint64_t *levels,
+                                  uint64_t *level, int *kept) =
+        \valid(rng) && \valid(level) && \valid(kept) &&
+        \separated(rng, level, kept, levels + (0 .. decay->cap), decay) &&
+        decay_apart(decay, rng) && decay_apart(decay, level) && decay_apart(decay, kept);
 */
 
 #endif

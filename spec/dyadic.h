@@ -23,6 +23,11 @@
     predicate race_decay{L}(dpsel_decay *d) =
         valid_decay(d) && 1 <= d->npowers <= DPSEL_RACE_MAX_POWERS;
 
+    // powers whose leading zeros each fit in one read of the random source
+    // (dpsel_internal_rng_bits): at most 63
+    predicate short_leads{L}(dpsel_dyadic *powers, integer npowers) =
+        \forall integer i; 0 <= i < npowers ==> powers[i].lead <= 63;
+
     // npowers readable dyadics, the powers of a coin beta^g
     predicate valid_powers{L}(dpsel_dyadic *powers, integer npowers) =
         0 <= npowers <= 64 && \valid_read(powers + (0 .. npowers - 1)) &&

@@ -46,15 +46,6 @@
     @/
     void dpsel_lemma_squarings_fit(void);
 
-    // A running sum that a quotient bounds (em_levels.c), for one t, u, x
-    /@ requires total_bound: t <= 9223372036854775808;
-       requires unit_positive: 1 <= u;
-       requires room: x <= (9223372036854775808 - t) / u;
-       assigns \nothing;
-       ensures quotient_bound: t + u * x <= 9223372036854775808;
-    @/
-    void dpsel_lemma_quotient_bound(uint64_t t, uint64_t u, uint64_t x);
-
     // One step of bitlen (gap.c): if w 2^b <= x < (w + 1) 2^b, halving w
     // and doubling 2^b keeps x in range
     /@ requires scale_positive: 1 <= pow2(b);

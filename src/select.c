@@ -5,6 +5,7 @@
 
 #include "core/em.h"
 #include "core/em_levels.h"
+#include "core/em_levels_hardened.h"
 #include "core/gap.h"
 #include "core/pf.h"
 #include "core/race.h"
@@ -27,7 +28,10 @@ int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
     int rc = dpsel_exact_decay_table_build(&selector->table, params->x, params->y,
                                            params->gap_cap);
     if (rc == DPSEL_OK) {
-        rc = dpsel_exact_thinning_build(&selector->thinning);
+        rc = dpsel_exact_level_trials(&selector->table, &selector->level_trials);
+        if (rc == DPSEL_OK) {
+            rc = dpsel_exact_thinning_build(&selector->thinning);
+        }
         if (rc != DPSEL_OK) {
             dpsel_exact_decay_table_free(&selector->table);
         }
@@ -102,6 +106,55 @@ static int em_default(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
     return rc;
 }
 
+/* Whether the hardened EM by levels can take this decay table and n: its
+ * count holds gaps in 16 bits, its coins read each power's leading zeros at
+ * once, and its sums need n 2^envelope <= 2^63 with 2^envelope >= n. */
+static int em_levels_hardened_applies(const dpsel_decay *decay, size_t n)
+{
+    if (decay->npowers > DPSEL_LEVELS_MAX_POWERS || decay->cap >= DPSEL_HARDENED_LEVELS_CAP_MAX ||
+        dpsel_core_bitlen((uint64_t)n) > 31) {
+        return 0;
+    }
+    for (unsigned i = 0; i < decay->npowers; i++) {
+        if (decay->powers[i].lead > 63) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Hardened EM: by levels when that is the cheaper of the two hardened
+ * samplers, else by 128 n uniform trials.  Both do work that depends on n
+ * and the parameters only, and so does the choice.  In units of about one
+ * coin of a uniform trial (measured, spec/timing.md §4): 128 n (npowers + 8)
+ * for the uniform trials; by levels, n ((C + 1) / 64 + 4) for the passes
+ * over the scores and trials (C + 1 + 4 npowers) / 4 for the level trials. */
+static int em_hardened(const dpsel_selector *selector, dpsel_rng *rng,
+                       const dpsel_decay *decay, const int64_t *scores, size_t n,
+                       size_t *chosen)
+{
+    if (!em_levels_hardened_applies(decay, n)) {
+        return dpsel_core_em_hardened(rng, decay, scores, n, chosen);
+    }
+    /* n < 2^31, cap < 2^16, npowers <= 21, trials <= 2^30: each term below 2^55 */
+    uint64_t width = decay->cap + 1;
+    uint64_t by_trials = 128 * (uint64_t)n * (decay->npowers + 8);
+    uint64_t by_levels = (uint64_t)n * (width / 64 + 4) +
+                         selector->level_trials * (width + 4 * decay->npowers) / 4;
+    if (by_levels >= by_trials) {
+        return dpsel_core_em_hardened(rng, decay, scores, n, chosen);
+    }
+    uint64_t *levels = calloc(decay->cap + 1, sizeof *levels);
+    if (levels == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    unsigned bits = dpsel_core_bitlen((uint64_t)n);
+    int rc = dpsel_core_em_levels_hardened(rng, decay, scores, n, 63 - bits,
+                                           selector->level_trials, levels, chosen);
+    free(levels);
+    return rc;
+}
+
 /* Both modes: the checks and the core sampler.  PF runs by its first visits
  * and the race (no heap memory) when the decay table allows it, else by its
  * permutation; the hardened mode always permutes (spec/timing.md). */
@@ -122,7 +175,7 @@ static int select_in_mode(const dpsel_selector *selector, dpsel_mechanism mechan
     size_t chosen = 0;
     int rc;
     if (mechanism == DPSEL_EM) {
-        rc = hardened ? dpsel_core_em_hardened(rng, &decay, scores, n, &chosen)
+        rc = hardened ? em_hardened(selector, rng, &decay, scores, n, &chosen)
                       : em_default(rng, &decay, scores, n, &chosen);
     } else if (!hardened && dpsel_core_race_applies(&decay)) {
         rc = pf_by_visits(rng, selector, &decay, scores, n, &chosen);

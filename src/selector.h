@@ -9,6 +9,7 @@ struct dpsel_selector {
     dpsel_params params;
     dpsel_decay_table table;
     dpsel_thinning_table thinning;
+    uint64_t level_trials;  /* the hardened EM by levels' trials (dpsel_exact_level_trials) */
 };
 
 /* The view of the selector's decay table that the core samplers take. */

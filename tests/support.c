@@ -241,6 +241,16 @@ void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k)
     mpq_canonicalize(out);
 }
 
+void level_keep_probability(mpq_t out, uint64_t x, unsigned y, uint64_t g, uint64_t members,
+                            unsigned envelope, uint64_t draws)
+{
+    beta_power(out, x, y, g);
+    mpz_mul_ui(mpq_numref(out), mpq_numref(out), members);
+    mpz_mul_2exp(mpq_numref(out), mpq_numref(out), envelope);
+    mpz_mul_ui(mpq_denref(out), mpq_denref(out), draws);
+    mpq_canonicalize(out);
+}
+
 /* The counter gmp_count_start installed, and the functions it replaced. */
 static gmp_allocations *gmp_counter;
 static void *(*gmp_previous_alloc)(size_t);

@@ -54,6 +54,11 @@ void draw_counts(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores
 /* beta^k as a rational, beta = x / 2^y. */
 void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k);
 
+/* The probability that a trial of EM by levels keeps level g:
+ * members beta^g 2^envelope / draws, draws the size of its draw's range. */
+void level_keep_probability(mpq_t out, uint64_t x, unsigned y, uint64_t g, uint64_t members,
+                            unsigned envelope, uint64_t draws);
+
 /* GMP's (and so MPFR's) allocations counted while gmp_count_start's
  * wrappers are installed (one counter at a time; gmp_count_stop restores
  * the previous functions): the blocks allocated or grown, and the largest

@@ -78,11 +78,8 @@ Test(em_levels, one_trial_keeps_level_g_with_c_g_beta_g)
                     char what[80];
                     snprintf(what, sizeof what, "base %zu, envelope %u, vector %zu, level %lu",
                              b, envelopes[e], v, (unsigned long)g);
-                    beta_power(exact, bases[b][0], (unsigned)bases[b][1], g);
-                    mpz_mul_ui(mpq_numref(exact), mpq_numref(exact), counts[g]);
-                    mpz_mul_2exp(mpq_numref(exact), mpq_numref(exact), envelopes[e]);
-                    mpz_mul_ui(mpq_denref(exact), mpq_denref(exact), c.levels[cap]);
-                    mpq_canonicalize(exact);
+                    level_keep_probability(exact, bases[b][0], (unsigned)bases[b][1], g,
+                                           counts[g], envelopes[e], c.levels[cap]);
                     expect_realised(mass[g], residual, exact, what);
                 }
                 for (size_t g = 0; g <= cap + 1; g++) {

@@ -23,6 +23,8 @@
 
 #include "core/coin.h"
 #include "core/em.h"
+#include "core/em_levels.h"
+#include "core/em_levels_hardened.h"
 #include "core/gap.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
@@ -64,6 +66,26 @@ static int same_distribution(mpq_t *a, const mpq_t residual_a, mpq_t *b, const m
     for (size_t k = 0; k <= MAX_BITS; k++) {
         same = same && mpq_equal(a[k], b[k]);
     }
+    return same;
+}
+
+/* 1 if the sampler reads bits alike, in distribution, on the arguments a
+ * and b (its outcome being the number of bits read). */
+static int samplers_read_alike(sampler_fn sampler, void *a, void *b)
+{
+    mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
+    mpq_inits(residual_a, residual_b, (mpq_ptr)0);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    bit_count_distribution(sampler, a, ENUMERATION_DEPTH, mass_a, residual_a);
+    bit_count_distribution(sampler, b, ENUMERATION_DEPTH, mass_b, residual_b);
+    cr_expect(residual_small(residual_a), "bit count: residual %g", mpq_get_d(residual_a));
+    int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
+    for (size_t k = 0; k <= MAX_BITS; k++) {
+        mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
+    }
+    mpq_clears(residual_a, residual_b, (mpq_ptr)0);
     return same;
 }
 
@@ -210,21 +232,9 @@ static int bit_counts_equal(const dpsel_params *p, dpsel_mechanism m, int harden
 {
     dpsel_selector *selector = NULL;
     cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
-    mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
-    mpq_inits(residual_a, residual_b, (mpq_ptr)0);
-    for (size_t k = 0; k <= MAX_BITS; k++) {
-        mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
-    }
     selection sa = { selector, m, a, n, hardened };
     selection sb = { selector, m, b, n, hardened };
-    bit_count_distribution(selection_bits, &sa, ENUMERATION_DEPTH, mass_a, residual_a);
-    bit_count_distribution(selection_bits, &sb, ENUMERATION_DEPTH, mass_b, residual_b);
-    cr_expect(residual_small(residual_a), "bit count: residual %g", mpq_get_d(residual_a));
-    int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
-    for (size_t k = 0; k <= MAX_BITS; k++) {
-        mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
-    }
-    mpq_clears(residual_a, residual_b, (mpq_ptr)0);
+    int same = samplers_read_alike(selection_bits, &sa, &sb);
     dpsel_selector_free(selector);
     return same;
 }
@@ -278,18 +288,7 @@ static int trial_bit_counts_equal(const dpsel_params *p, int hardened, const int
                      dpsel_core_max_score(a, n), hardened };
     trial_arg tb = { { table.powers, table.npowers, p->gap_cap }, b, n,
                      dpsel_core_max_score(b, n), hardened };
-    mpq_t mass_a[MAX_BITS + 1], mass_b[MAX_BITS + 1], residual_a, residual_b;
-    mpq_inits(residual_a, residual_b, (mpq_ptr)0);
-    for (size_t k = 0; k <= MAX_BITS; k++) {
-        mpq_inits(mass_a[k], mass_b[k], (mpq_ptr)0);
-    }
-    bit_count_distribution(trial_bits, &ta, ENUMERATION_DEPTH, mass_a, residual_a);
-    bit_count_distribution(trial_bits, &tb, ENUMERATION_DEPTH, mass_b, residual_b);
-    int same = same_distribution(mass_a, residual_a, mass_b, residual_b);
-    for (size_t k = 0; k <= MAX_BITS; k++) {
-        mpq_clears(mass_a[k], mass_b[k], (mpq_ptr)0);
-    }
-    mpq_clears(residual_a, residual_b, (mpq_ptr)0);
+    int same = samplers_read_alike(trial_bits, &ta, &tb);
     dpsel_exact_decay_table_free(&table);
     return same;
 }
@@ -319,6 +318,223 @@ Test(hardened_exact, em_trial_realises_the_pmf_and_reads_alike)
             }
         }
     }
+}
+
+/* ---- hardened EM by levels: the count, one trial, the whole sampler ---- */
+
+#define LEVELS_MAX_CAP 8
+
+typedef struct {
+    dpsel_decay_table table;
+    dpsel_decay decay;
+    unsigned envelope, width;
+    uint64_t mask;
+    uint64_t levels[LEVELS_MAX_CAP + 1];
+    int hardened;      /* the hardened trial, or the default one */
+    int count_bits;    /* outcome: the bits read, or the kept level (cap + 1: none) */
+} level_trial_case;
+
+/* The levels of n scores by the hardened count (checked against a plain
+ * count) and their running sums; the draw's width and mask as
+ * dpsel_core_em_levels_hardened takes them. */
+static void level_trial_case_init(level_trial_case *c, const dpsel_params *p,
+                                  unsigned envelope, const int64_t *scores, size_t n)
+{
+    cr_assert_leq(p->gap_cap, LEVELS_MAX_CAP);
+    cr_assert_eq(dpsel_exact_decay_table_build(&c->table, p->x, p->y, p->gap_cap), DPSEL_OK);
+    c->decay = (dpsel_decay){ c->table.powers, c->table.npowers, p->gap_cap };
+    c->envelope = envelope;
+    int64_t best = dpsel_core_max_score(scores, n);
+    dpsel_core_em_levels_count_hardened(&c->decay, scores, n, best, c->levels);
+    for (uint64_t g = 0; g <= p->gap_cap; g++) {
+        uint64_t plain = 0;
+        for (size_t i = 0; i < n; i++) {
+            plain += dpsel_core_clamped_gap(best, scores[i], p->gap_cap) == g;
+        }
+        cr_expect_eq(c->levels[g], plain, "hardened count of level %lu", (unsigned long)g);
+    }
+    cr_assert_eq(dpsel_core_em_levels_sum(&c->decay, envelope, c->levels), DPSEL_OK);
+    c->width = dpsel_core_bitlen((uint64_t)n) + envelope;
+    for (c->mask = 0; c->mask < c->levels[p->gap_cap] - 1; c->mask = 2 * c->mask + 1) {
+    }
+}
+
+static int level_trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    const level_trial_case *c = arg;
+    counting_source counter = { rng, 0 };
+    dpsel_rng counted;
+    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    uint64_t level = 0;
+    int kept = 0;
+    int rc = c->hardened
+        ? dpsel_core_em_level_trial_hardened(&counted, &c->decay, c->levels, c->envelope,
+                                             c->width, c->mask, &level, &kept)
+        : dpsel_core_em_level_trial(&counted, &c->decay, c->levels, c->envelope, &level, &kept);
+    *out = c->count_bits ? (size_t)counter.bits
+                         : (kept ? (size_t)level : (size_t)c->decay.cap + 1);
+    return rc;
+}
+
+static const int64_t level_vectors[][4] = {
+    { 0, 0, 0, 0 }, { 0, -1, -2, -3 }, { 5, 5, -100, 3 }, { INT64_MIN, INT64_MAX, 7, 7 },
+};
+
+/* 1 if one level trial (hardened or default) reads bits alike, in
+ * distribution, on the score vectors a and b. */
+static int level_trial_bits_equal(const dpsel_params *p, unsigned envelope, int hardened,
+                                  const int64_t *a, const int64_t *b)
+{
+    level_trial_case ca = { .hardened = hardened, .count_bits = 1 };
+    level_trial_case cb = { .hardened = hardened, .count_bits = 1 };
+    level_trial_case_init(&ca, p, envelope, a, 4);
+    level_trial_case_init(&cb, p, envelope, b, 4);
+    int same = samplers_read_alike(level_trial_sampler, &ca, &cb);
+    dpsel_exact_decay_table_free(&ca.table);
+    dpsel_exact_decay_table_free(&cb.table);
+    return same;
+}
+
+/* Level g kept with probability c_g beta^g 2^envelope / (mask + 1) by
+ * enumeration. */
+static void check_level_trial(const dpsel_params *p, unsigned envelope, size_t v)
+{
+    uint64_t cap = p->gap_cap;
+    level_trial_case c = { .hardened = 1 };
+    level_trial_case_init(&c, p, envelope, level_vectors[v], 4);
+    mpq_t mass[LEVELS_MAX_CAP + 2], residual, exact;
+    for (size_t g = 0; g <= cap + 1; g++) {
+        mpq_init(mass[g]);
+    }
+    mpq_inits(residual, exact, (mpq_ptr)0);
+    cr_assert_geq(enumerate_bits(level_trial_sampler, &c, cap + 2, ENUMERATION_DEPTH, mass,
+                                 residual), 1);
+    int64_t best = dpsel_core_max_score(level_vectors[v], 4);
+    for (uint64_t g = 0; g <= cap; g++) {
+        uint64_t members = 0;
+        for (size_t i = 0; i < 4; i++) {
+            members += dpsel_core_clamped_gap(best, level_vectors[v][i], cap) == g;
+        }
+        char what[80];
+        snprintf(what, sizeof what, "base %lu/2^%u, envelope %u, vector %zu, level %lu",
+                 (unsigned long)p->x, p->y, envelope, v, (unsigned long)g);
+        level_keep_probability(exact, p->x, p->y, g, members, envelope, c.mask + 1);
+        expect_realised(mass[g], residual, exact, what);
+    }
+    for (size_t g = 0; g <= cap + 1; g++) {
+        mpq_clear(mass[g]);
+    }
+    mpq_clears(residual, exact, (mpq_ptr)0);
+    dpsel_exact_decay_table_free(&c.table);
+}
+
+/* A kept level has the EM distribution of levels; the bits read are
+ * distributed alike for every score vector (the default trial's are not,
+ * which shows that the comparison can fail). */
+Test(hardened_exact, em_level_trial_keeps_level_g_with_c_g_beta_g_and_reads_alike,
+     .timeout = 300)
+{
+    const dpsel_params params[] = { capped_params(1, 1, 3), capped_params(3, 2, 5),
+                                    capped_params(5, 3, 4) };
+    static const unsigned envelopes[] = { 0, 3 };
+    for (size_t b = 0; b < sizeof params / sizeof *params; b++) {
+        for (size_t e = 0; e < sizeof envelopes / sizeof *envelopes; e++) {
+            unsigned default_differs = 0;
+            for (size_t v = 0; v < sizeof level_vectors / sizeof *level_vectors; v++) {
+                check_level_trial(&params[b], envelopes[e], v);
+                if (v > 0) {
+                    cr_expect(level_trial_bits_equal(&params[b], envelopes[e], 1,
+                                                     level_vectors[0], level_vectors[v]),
+                              "hardened level trial, base %zu, envelope %u: bit counts of "
+                              "vectors 0 and %zu differ", b, envelopes[e], v);
+                    default_differs += !level_trial_bits_equal(&params[b], envelopes[e], 0,
+                                                               level_vectors[0],
+                                                               level_vectors[v]);
+                }
+            }
+            cr_expect_gt(default_differs, 0, "default level trial, base %zu, envelope %u: "
+                         "bit counts should differ", b, envelopes[e]);
+        }
+    }
+}
+
+/* The level trials: ceil(512 / prod m_i), m_i = beta^(2^i) 2^lead_i, by
+ * hand: base 1/2, m_i = 1/2 for each of 2 powers (cap 3), 2048; base 3/4
+ * with cap 5, m = 3/4, 9/16, 81/128: 512 8192 / 2187 = 1917.86..., 1918. */
+Test(hardened_levels, trial_counts)
+{
+    static const struct { uint64_t x; unsigned y; uint64_t cap, trials; } cases[] = {
+        { 1, 1, 3, 2048 }, { 3, 2, 5, 1918 }, { 3, 2, 3, 1214 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dpsel_decay_table table;
+        cr_assert_eq(dpsel_exact_decay_table_build(&table, cases[i].x, cases[i].y, cases[i].cap),
+                     DPSEL_OK);
+        uint64_t trials = 0;
+        cr_assert_eq(dpsel_exact_level_trials(&table, &trials), DPSEL_OK);
+        cr_expect_eq(trials, cases[i].trials, "base %lu/2^%u, cap %lu: %lu trials",
+                     (unsigned long)cases[i].x, cases[i].y, (unsigned long)cases[i].cap,
+                     (unsigned long)trials);
+        dpsel_exact_decay_table_free(&table);
+    }
+}
+
+/* Scores for the whole hardened EM by levels: N_LEVELS candidates, three in
+ * four at gaps 0 to 3 (the levels whose unit is 2^E at base 3/4), the rest
+ * at 4 and beyond the cap 5 (unit 2^(E - 1)).  The total is then about
+ * 1.75 times a power of 2, so a draw under half the mask would miss about
+ * 40% of it. */
+#define N_LEVELS 256
+static void levels_scores(int64_t *scores)
+{
+    for (size_t i = 0; i < N_LEVELS; i++) {
+        scores[i] = i % 4 ? 10 - (int64_t)((i * 7919) % 4) : 6 - (int64_t)(i % 5);
+    }
+}
+
+/* The whole sampler, directly and through dpsel_select_hardened (which
+ * takes it at this n and cap), against the exact pmf by chi-square (false
+ * alarm 1e-6 per fit). */
+Test(hardened_levels, sampler_fits_the_pmf, .timeout = 300)
+{
+    int64_t scores[N_LEVELS];
+    levels_scores(scores);
+    const dpsel_params p = capped_params(3, 2, 5);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    dpsel_decay_table table;
+    cr_assert_eq(dpsel_exact_decay_table_build(&table, p.x, p.y, p.gap_cap), DPSEL_OK);
+    dpsel_decay decay = { table.powers, table.npowers, p.gap_cap };
+    uint64_t trials;
+    cr_assert_eq(dpsel_exact_level_trials(&table, &trials), DPSEL_OK);
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, N_LEVELS), DPSEL_OK);
+    for (int through_select = 0; through_select <= 1; through_select++) {
+        uint64_t counts[N_LEVELS] = { 0 };
+        uint64_t levels[LEVELS_MAX_CAP + 1];
+        mpq_t prob[N_LEVELS];
+        for (size_t r = 0; r < N_LEVELS; r++) {
+            mpq_init(prob[r]);
+            pmf_rational(pmf, r, prob[r]);
+        }
+        dpsel_rng rng = seeded_rng(0x1e7e1 + (uint64_t)through_select);
+        const uint64_t draws = 20000;
+        for (uint64_t d = 0; d < draws; d++) {
+            size_t index = N_LEVELS;
+            int rc = through_select
+                ? dpsel_select_hardened(selector, DPSEL_EM, scores, N_LEVELS, &rng, &index)
+                : dpsel_core_em_levels_hardened(&rng, &decay, scores, N_LEVELS, 55, trials, levels,
+                                                &index);
+            cr_assert_eq(rc, DPSEL_OK);
+            counts[index]++;
+        }
+        expect_fit_and_clear(counts, prob, N_LEVELS, draws,
+                             through_select ? "dpsel_select_hardened" : "core");
+        dpsel_rng_wipe(&rng);
+    }
+    dpsel_pmf_free(pmf);
+    dpsel_exact_decay_table_free(&table);
+    dpsel_selector_free(selector);
 }
 
 /* ---- errors: the same codes as dpsel_select, the index untouched ---- */
@@ -406,6 +622,23 @@ Test(timing, hardened_bits_depend_on_the_stream_alone)
     dpsel_selector_free(selector);
 }
 
+/* The same for EM by levels (N_LEVELS candidates, base 3/4 with cap 5). */
+Test(timing, hardened_levels_bits_depend_on_the_stream_alone)
+{
+    const dpsel_params p = capped_params(3, 2, 5);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    int64_t flat[N_LEVELS] = { 0 }, spread[N_LEVELS];
+    levels_scores(spread);
+    spread[5] = INT64_MIN;
+    for (uint64_t seed = 0; seed < 20; seed++) {
+        cr_expect_eq(bits_read(selector, DPSEL_EM, 1, flat, N_LEVELS, seed),
+                     bits_read(selector, DPSEL_EM, 1, spread, N_LEVELS, seed),
+                     "hardened EM by levels, seed %lu: bit counts differ", seed);
+    }
+    dpsel_selector_free(selector);
+}
+
 /* ---- statistical layer: Welch's t-test on the bits consumed ---- */
 
 typedef struct {
@@ -442,13 +675,12 @@ static double welch_t(const moments *a, const moments *b)
 
 /* The t statistic of the bits consumed by `runs` selections per class,
  * the classes alternating on one seeded stream (as dudect interleaves them). */
-static double bits_t_statistic(dpsel_mechanism m, int hardened, const int64_t *class_a,
-                               const int64_t *class_b, size_t n, uint64_t runs, uint64_t seed)
+static double bits_t_statistic(const dpsel_params *p, dpsel_mechanism m, int hardened,
+                               const int64_t *class_a, const int64_t *class_b, size_t n,
+                               uint64_t runs, uint64_t seed)
 {
-    dpsel_params p;
-    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
     dpsel_selector *selector = NULL;
-    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
     dpsel_rng stream = seeded_rng(seed);
     moments bits[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
     for (uint64_t i = 0; i < 2 * runs; i++) {
@@ -481,11 +713,20 @@ static const int64_t dominant_scores[CLASS_N] = {
     -1000, -1000, -1000, -1000, -1000, -1000, -1000, -1000,
 };
 
+/* The classes' parameters: epsilon 1, sensitivity 1. */
+static dpsel_params epsilon_1(void)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    return p;
+}
+
 Test(timing, pf_bits_consumed_welch_t, .timeout = 300)
 {
-    double hardened = bits_t_statistic(DPSEL_PF, 1, equal_scores, dominant_scores, CLASS_N,
+    const dpsel_params p = epsilon_1();
+    double hardened = bits_t_statistic(&p, DPSEL_PF, 1, equal_scores, dominant_scores, CLASS_N,
                                        20000, 0x7131);
-    double normal = bits_t_statistic(DPSEL_PF, 0, equal_scores, dominant_scores, CLASS_N,
+    double normal = bits_t_statistic(&p, DPSEL_PF, 0, equal_scores, dominant_scores, CLASS_N,
                                      20000, 0x7131);
     cr_expect_lt(fabs(hardened), T_THRESHOLD, "hardened PF: t = %.2f", hardened);
     cr_expect_gt(fabs(normal), T_THRESHOLD, "default PF: t = %.2f", normal);
@@ -493,10 +734,26 @@ Test(timing, pf_bits_consumed_welch_t, .timeout = 300)
 
 Test(timing, em_bits_consumed_welch_t, .timeout = 300)
 {
-    double hardened = bits_t_statistic(DPSEL_EM, 1, equal_scores, dominant_scores, CLASS_N,
+    const dpsel_params p = epsilon_1();
+    double hardened = bits_t_statistic(&p, DPSEL_EM, 1, equal_scores, dominant_scores, CLASS_N,
                                        1000, 0x7132);
-    double normal = bits_t_statistic(DPSEL_EM, 0, equal_scores, dominant_scores, CLASS_N,
+    double normal = bits_t_statistic(&p, DPSEL_EM, 0, equal_scores, dominant_scores, CLASS_N,
                                      1000, 0x7132);
     cr_expect_lt(fabs(hardened), T_THRESHOLD, "hardened EM: t = %.2f", hardened);
+    cr_expect_gt(fabs(normal), T_THRESHOLD, "default EM: t = %.2f", normal);
+}
+
+/* The same classes at N_LEVELS candidates and base 3/4 with cap 5, where
+ * dpsel_select_hardened takes EM by levels. */
+Test(timing, em_by_levels_bits_consumed_welch_t, .timeout = 300)
+{
+    const dpsel_params p = capped_params(3, 2, 5);
+    int64_t equal[N_LEVELS] = { 0 }, dominant[N_LEVELS];
+    for (size_t i = 0; i < N_LEVELS; i++) {
+        dominant[i] = i == N_LEVELS / 2 ? 0 : -1000;
+    }
+    double hardened = bits_t_statistic(&p, DPSEL_EM, 1, equal, dominant, N_LEVELS, 1000, 0x7133);
+    double normal = bits_t_statistic(&p, DPSEL_EM, 0, equal, dominant, N_LEVELS, 1000, 0x7133);
+    cr_expect_lt(fabs(hardened), T_THRESHOLD, "hardened EM by levels: t = %.2f", hardened);
     cr_expect_gt(fabs(normal), T_THRESHOLD, "default EM: t = %.2f", normal);
 }

@@ -109,8 +109,56 @@ int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
         //@ assert g == 0 ==> counts == 0;
         //@ assert counted: counts == 0 || counts == 1;
         unsigned factor = (unsigned)coin * counts + (1u - counts);  /* 1 if ignored */
+        /* Case by case: a product of two flags is slow for the provers. */
+        //@ assert ignored: counts == 0 ==> factor == 1;
+        //@ assert taken: counts == 1 ==> factor == coin;
         //@ assert factor: factor == 0 || factor == 1;
         all_heads &= factor;
+    }
+    *heads = (int)all_heads;
+    return DPSEL_OK;
+}
+
+int dpsel_core_coin_power_scaled_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                       unsigned npowers, uint64_t g, uint64_t scale,
+                                       int *heads)
+{
+    /* The factors of dpsel_core_coin_power_scaled, beta^(2^i) 2^s_i for the
+     * set bits i of g, each flipped as two independent parts whose bits read
+     * do not depend on s_i: the lead_i next bits, of which the first
+     * lead_i - s_i must be 0 (probability 2^-(lead_i - s_i)), and the coin
+     * of the power's digits after its zeros (0.d_0 d_1 ...).  Every power's
+     * factor is flipped; one whose bit of g is clear is ignored by
+     * arithmetic. */
+    unsigned all_heads = 1;
+    /*@ loop invariant 0 <= i <= npowers;
+        loop invariant all_heads == 0 || all_heads == 1;
+        loop assigns i, scale, all_heads, *rng;
+        loop variant i;
+    */
+    for (unsigned i = npowers; i > 0; i--) {
+        const dpsel_dyadic *power = &powers[i - 1];
+        unsigned counts = dpsel_core_opaque((unsigned)((g >> (i - 1)) & 1u));
+        //@ assert counted: counts == 0 || counts == 1;
+        uint64_t shift = dpsel_core_choose_u64(scale < power->lead, power->lead, scale);
+        scale -= shift * counts;
+        uint64_t zeros;
+        int rc = dpsel_internal_rng_bits(rng, (unsigned)power->lead, &zeros);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        int digits;
+        rc = dpsel_core_coin_dyadic_scaled(rng, power, power->lead, &digits);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        //@ assert side: digits == 0 || digits == 1;
+        unsigned factor = (unsigned)((zeros >> shift) == 0) & (unsigned)digits;
+        //@ assert factor: factor == 0 || factor == 1;
+        unsigned counted = factor * counts + (1u - counts);  /* 1 if ignored */
+        //@ assert ignored: counts == 0 ==> counted == 1;
+        //@ assert taken: counts == 1 ==> counted == factor;
+        all_heads &= counted;
     }
     *heads = (int)all_heads;
     return DPSEL_OK;

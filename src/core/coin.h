@@ -69,4 +69,22 @@ int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
 int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
                                 unsigned npowers, uint64_t g, int *heads);
 
+/* The same coin as dpsel_core_coin_power_scaled, beta^g 2^scale, in a
+ * fixed pattern for the hardened samplers: for every i < npowers, from the
+ * highest down, powers[i]->lead bits and a coin for the power's digits
+ * after its zeros, whatever g and scale; a factor whose bit of g is clear
+ * is flipped and ignored.  The bits read are distributed alike for every g
+ * and scale (spec/timing.md).  Needs leads of at most 63 bits. */
+/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
+    requires leads: short_leads(powers, npowers);
+    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
+    assigns *rng, *heads;
+    ensures status: random_status(\result);
+    ensures flipped: flipped(\result, *heads);
+*/
+int dpsel_core_coin_power_scaled_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
+                                       unsigned npowers, uint64_t g, uint64_t scale,
+                                       int *heads);
+
 #endif

@@ -16,6 +16,7 @@
 
 uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit)
 {
+    /* Without a branch on g: the hardened trials call it with a secret g. */
     uint64_t sum = 0;
     /*@ loop invariant 0 <= i <= decay->npowers;
         loop invariant sum <= limit;
@@ -23,10 +24,11 @@ uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_
         loop variant decay->npowers - i;
     */
     for (unsigned i = 0; i < decay->npowers; i++) {
-        if ((g >> i) & 1u) {
-            uint64_t lead = decay->powers[i].lead;
-            sum = lead >= limit - sum ? limit : sum + lead;
-        }
+        unsigned counts = dpsel_core_opaque((unsigned)((g >> i) & 1u));
+        //@ assert counted: counts == 0 || counts == 1;
+        uint64_t lead = decay->powers[i].lead * counts;
+        uint64_t room = limit - sum;
+        sum += dpsel_core_choose_u64(lead < room, room, lead);
     }
     return sum;
 }
@@ -37,27 +39,40 @@ uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_
     requires envelope: envelope <= 63;
     assigns \nothing;
     ensures unit: 1 <= \result <= 9223372036854775808;
+    ensures unit_bound: \result <= pow2(envelope);
 */
 static uint64_t level_unit(const dpsel_decay *decay, uint64_t g, unsigned envelope)
 {
     unsigned shift = envelope - (unsigned)dpsel_core_level_exponent(decay, g, envelope);
     //@ ghost dpsel_lemma_pow2_shift();
     //@ assert pow2(shift) <= pow2(63) == 9223372036854775808;
+    //@ assert pow2(shift) <= pow2(envelope);
     return (uint64_t)1 << shift;
+}
+
+void dpsel_core_levels_clear(uint64_t *levels, uint64_t cap)
+{
+    /* g stops at cap without a step past it: cap may be 2^64 - 1 */
+    uint64_t g = 0;
+    /*@ loop invariant 0 <= g <= cap;
+        loop invariant \forall integer h; 0 <= h < g ==> levels[h] == 0;
+        loop assigns g, levels[0 .. cap];
+        loop variant cap - g;
+    */
+    while (1) {
+        levels[g] = 0;
+        if (g == cap) {
+            break;
+        }
+        g++;
+    }
 }
 
 int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
                                int64_t best, unsigned envelope, uint64_t *levels)
 {
     uint64_t cap = decay->cap;
-    /*@ loop invariant 0 <= g <= cap + 1;
-        loop invariant \forall integer h; 0 <= h < g ==> levels[h] == 0;
-        loop assigns g, levels[0 .. cap];
-        loop variant cap + 1 - g;
-    */
-    for (uint64_t g = 0; g <= cap; g++) {
-        levels[g] = 0;
-    }
+    dpsel_core_levels_clear(levels, cap);
     /* The capped level is counted in a local: it is the crowded one where
      * the uniform trials failed, and a counter in memory, incremented again
      * and again, waits each time for its own store. */
@@ -77,24 +92,35 @@ int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, 
         }
     }
     levels[cap] = capped;
-    /* The counts become running sums of c_g 2^(envelope - e_g). */
+    return dpsel_core_em_levels_sum(decay, envelope, levels) /*@ ghost (n) */;
+}
+
+int dpsel_core_em_levels_sum(const dpsel_decay *decay, unsigned envelope,
+                             uint64_t *levels) /*@ ghost (size_t n) */
+{
+    uint64_t cap = decay->cap;
     uint64_t total = 0;
     /*@ loop invariant 0 <= g <= cap + 1;
         loop invariant total <= DPSEL_LEVELS_TOTAL_MAX;
         loop invariant \forall integer h; 0 <= h < g ==> levels[h] <= total;
         loop invariant \forall integer h, k; 0 <= h <= k < g ==> levels[h] <= levels[k];
         loop invariant g >= 1 ==> levels[g - 1] == total;
+        loop invariant \forall integer h; g <= h <= cap ==> levels[h] <= n;
         loop assigns g, total, levels[0 .. cap];
         loop variant cap + 1 - g;
     */
     for (uint64_t g = 0; g <= cap; g++) {
+        /* A multiplication and a comparison, no division: the hardened
+         * mode's sums are computed alike for every count. */
         uint64_t unit = level_unit(decay, g, envelope);
-        uint64_t room = (DPSEL_LEVELS_TOTAL_MAX - total) / unit;
-        if (levels[g] > room) {
-            return DPSEL_EINTERNAL;  /* the caller's envelope keeps it below */
+        //@ assert count_bound: levels[g] <= n;
+        //@ assert count_weight: levels[g] * unit <= n * unit;
+        //@ assert unit_weight: n * unit <= n * pow2(envelope);
+        uint64_t weight = levels[g] * unit;
+        if (weight > DPSEL_LEVELS_TOTAL_MAX - total) {
+            return DPSEL_EINTERNAL;  /* the counts add up to n: never */
         }
-        //@ ghost dpsel_lemma_quotient_bound(total, unit, levels[g]);
-        total += levels[g] * unit;
+        total += weight;
         levels[g] = total;
     }
     return total == 0 ? DPSEL_EINTERNAL : DPSEL_OK;  /* n >= 1 candidates */

@@ -14,12 +14,20 @@
 */
 uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_t limit);
 
+/* levels[0 .. cap] = 0. */
+/*@ requires writable: \valid(levels + (0 .. cap));
+    assigns levels[0 .. cap];
+    ensures zero: \forall integer h; 0 <= h <= cap ==> levels[h] == 0;
+*/
+void dpsel_core_levels_clear(uint64_t *levels, uint64_t cap);
+
 /* Counts the candidates per clamped gap g into levels[g], then turns the
  * counts into running sums of c_g 2^(envelope - e_g), e_g the level's
  * exponent at most envelope.  DPSEL_EINTERNAL if a sum would pass
- * DPSEL_LEVELS_TOTAL_MAX (never when n 2^envelope <= 2^63). */
+ * DPSEL_LEVELS_TOTAL_MAX (never: the counts add up to n). */
 /*@ requires scores: valid_scores(scores, n) && scores_at_most(scores, n, best);
     requires decay: levels_decay(decay, envelope);
+    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
     requires writable: \valid(levels + (0 .. decay->cap));
     requires apart: \separated(levels + (0 .. decay->cap), scores + (0 .. n - 1), decay) &&
                     \forall integer i; 0 <= i < decay->npowers ==>
@@ -30,6 +38,25 @@ uint64_t dpsel_core_level_exponent(const dpsel_decay *decay, uint64_t g, uint64_
 */
 int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
                                int64_t best, unsigned envelope, uint64_t *levels);
+
+/* Turns the counts c_g in levels[0 .. cap] into running sums of
+ * c_g 2^(envelope - e_g), e_g the level's exponent at most envelope, by
+ * multiplications and comparisons alike for every count (no division).
+ * DPSEL_EINTERNAL if a sum would pass DPSEL_LEVELS_TOTAL_MAX (never when the
+ * counts add up to n) or if every count is 0. */
+/*@ requires decay: levels_decay(decay, envelope);
+    requires writable: \valid(levels + (0 .. decay->cap));
+    requires counts: \forall integer h; 0 <= h <= decay->cap ==> levels[h] <= n;
+    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
+    requires apart: \separated(levels + (0 .. decay->cap), decay) &&
+                    \forall integer i; 0 <= i < decay->npowers ==>
+                    \separated(levels + (0 .. decay->cap), decay->powers + i);
+    assigns levels[0 .. decay->cap];
+    ensures status: exact_status(\result);
+    ensures sums: \result == DPSEL_OK ==> level_sums(levels, decay->cap);
+*/
+int dpsel_core_em_levels_sum(const dpsel_decay *decay, unsigned envelope,
+                             uint64_t *levels) /*@ ghost (size_t n) */;
 
 /* One trial of EM by levels: level g proposed with probability
  * proportional to c_g 2^-e_g, kept (*kept = 1) with probability
@@ -57,10 +84,8 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
     requires top: top < n && scores_at_most(scores, n, scores[top]) &&
                   \forall integer i; 0 <= i < top ==> scores[i] < scores[top];
     requires decay: levels_decay(decay, envelope);
-    requires levels: \valid(levels + (0 .. decay->cap)) &&
-                     \separated(levels + (0 .. decay->cap), rng, index, scores + (0 .. n - 1),
-                                decay) &&
-                     decay_apart(decay, levels, decay->cap + 1);
+    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
+    requires levels: levels_scratch(levels, decay, rng, index, scores, n);
     assigns *rng, *index, levels[0 .. decay->cap];
     ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
     ensures released: released(\result, *index, \old(*index), n);

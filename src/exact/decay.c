@@ -84,6 +84,51 @@ int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned
     return rc;
 }
 
+/* m = 0.d_0 d_1 ..., the digits of a power after its leading zeros,
+ * exactly (m's precision is that of its words). */
+static int set_digits(mpfr_t m, const dpsel_dyadic *power)
+{
+    uint64_t words = (power->ndigits + 63) / 64;
+    mpz_t mantissa;
+    mpz_init(mantissa);
+    mpz_import(mantissa, words, 1, sizeof *power->words, 0, 0, power->words);
+    mpfr_set_prec(m, (mpfr_prec_t)(words * 64));
+    int inexact = mpfr_set_z_2exp(m, mantissa, -(mpfr_exp_t)(words * 64), MPFR_RNDN);
+    mpz_clear(mantissa);
+    return inexact != 0 ? DPSEL_EINEXACT : DPSEL_OK;
+}
+
+static int level_trials_in_range(const dpsel_decay_table *table, uint64_t *trials)
+{
+    int rc = DPSEL_OK;
+    mpfr_t product, m;
+    mpfr_init2(product, 128);
+    mpfr_init2(m, 64);
+    mpfr_set_ui(product, 512, MPFR_RNDN);  /* exact */
+    /* 512 / prod m_i rounded up, one division at a time: a bound above */
+    for (unsigned i = 0; i < table->npowers && rc == DPSEL_OK; i++) {
+        rc = set_digits(m, &table->powers[i]);
+        if (rc == DPSEL_OK) {
+            mpfr_div(product, product, m, MPFR_RNDU);
+        }
+    }
+    if (rc == DPSEL_OK) {
+        mpfr_ceil(product, product);
+        *trials = mpfr_get_uj(product, MPFR_RNDU);
+    }
+    mpfr_clears(product, m, (mpfr_ptr)0);
+    return rc;
+}
+
+int dpsel_exact_level_trials(const dpsel_decay_table *table, uint64_t *trials)
+{
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);
+    int rc = level_trials_in_range(table, trials);
+    dpsel_exact_mpfr_leave(&host);
+    return rc;
+}
+
 int dpsel_exact_thinning_build(dpsel_thinning_table *table)
 {
     /* Level L: q = 1 - 2^-k = (2^k - 1) / 2^k, and its powers q^(2^j): the

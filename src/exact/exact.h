@@ -26,6 +26,15 @@ int dpsel_exact_decay_table_build(dpsel_decay_table *table, uint64_t x, unsigned
                                   uint64_t cap);
 void dpsel_exact_decay_table_free(dpsel_decay_table *table);
 
+/* The number of level trials of the hardened EM by levels
+ * (src/core/em_levels_hardened.c): ceil(512 / P), P = prod_i m_i a lower
+ * bound of the product of the table's powers with their leading zeros taken
+ * off (m_i = beta^(2^i) 2^lead_i, in [1/2, 1)), rounded so that the count
+ * is never too small.  A trial keeps a level with probability at least P/4
+ * (spec/timing.md §5), so all of them fail with probability below e^-128.
+ * At most 2^(npowers + 9).  DPSEL_ENOMEM or DPSEL_EINEXACT on failure. */
+int dpsel_exact_level_trials(const dpsel_decay_table *table, uint64_t *trials);
+
 /* The table of block thinning (core.h): for level L, k = DPSEL_THIN_MIN_K +
  * L, the powers (1 - 2^-k)^(2^j), j < DPSEL_THIN_MAX_PIECES, exact: the
  * decay table of the base 1 - 2^-k (level[L]), and the core's view of
