@@ -519,10 +519,11 @@ static void bench_selections(const settings *s, dpsel_selector *const *selectors
 }
 
 /* The hardened mode beside the default, at one epsilon (1 if listed, else
- * the first), for n up to HARDENED_MAX_N (its EM takes 128 n uniform
- * trials: seconds at 10^6), on two vectors whose default costs differ: its
- * work should not.  At HARDENED_MAX_N one round and no count of the random
- * bytes; below it at least 3 rounds. */
+ * the first), for n up to HARDENED_MAX_N (its PF shuffles all n and flips
+ * n bitlen(C) coins: a third of a second at 10^6), on two vectors whose
+ * default costs differ: its work should not.  At least 3 rounds; at
+ * HARDENED_MAX_N no count of the random bytes (a bit at a time through the
+ * counter). */
 #define HARDENED_MAX_N 1000000
 static void bench_hardened(const settings *s, dpsel_selector *const *selectors,
                            const dpsel_params *params, FILE *csv)
@@ -560,7 +561,7 @@ static void bench_hardened(const settings *s, dpsel_selector *const *selectors,
             bench_case c = { scores, n, 0, &params[e], selectors[e], &os, { 0 }, 0 };
             measurement m[HARDENED];
             size_t batch = n < BATCH_CANDIDATES ? BATCH_CANDIDATES / n : 1;
-            time_contenders(hardened, HARDENED, &c, s, n >= HARDENED_MAX_N ? 1 : 3, batch, m);
+            time_contenders(hardened, HARDENED, &c, s, 3, batch, m);
             if (n < HARDENED_MAX_N) {
                 count_resources(hardened, HARDENED, &c, s->budget / 4, m);
             } else {  /* a bit at a time through the counter: minutes; the bytes grow as n */
