@@ -35,17 +35,26 @@
  * hence 5 (5.7e-7). */
 #define T_THRESHOLD 5.0
 
-/* A bit source that forwards the bits of another and counts them. */
+/* A generator that forwards the bits of another and counts them. */
 typedef struct {
     dpsel_rng *inner;
     uint64_t bits;
-} counting_source;
+    dpsel_rng rng;      /* reads from inner through counting_bit */
+} counted_rng;
 
 static int counting_bit(void *context, unsigned *bit)
 {
-    counting_source *c = context;
+    counted_rng *c = context;
     c->bits++;
     return dpsel_internal_rng_bit(c->inner, bit) == DPSEL_OK ? 0 : 1;
+}
+
+/* c->rng counts what it reads of inner in c->bits (c must not move). */
+static void counted_rng_init(counted_rng *c, dpsel_rng *inner)
+{
+    c->inner = inner;
+    c->bits = 0;
+    cr_assert_eq(dpsel_rng_init_custom(&c->rng, counting_bit, c), DPSEL_OK);
 }
 
 /* Largest number of bits whose count the exact layer records; a string
@@ -101,14 +110,14 @@ typedef struct {
 static int coin_sampler(void *arg, dpsel_rng *rng, size_t *out)
 {
     const coin_arg *c = arg;
-    counting_source counter = { rng, 0 };
-    dpsel_rng counted;
-    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    counted_rng counted;
+    counted_rng_init(&counted, rng);
     int heads = 0;
+    const dpsel_decay *d = c->decay;
     int rc = c->fixed
-        ? dpsel_core_coin_power_fixed(&counted, c->decay->powers, c->decay->npowers, c->g, &heads)
-        : dpsel_core_coin_power(&counted, c->decay->powers, c->decay->npowers, c->g, &heads);
-    *out = c->count_bits ? (size_t)counter.bits : (size_t)heads;
+        ? dpsel_core_coin_power_fixed(&counted.rng, d->powers, d->npowers, c->g, &heads)
+        : dpsel_core_coin_power(&counted.rng, d->powers, d->npowers, c->g, &heads);
+    *out = c->count_bits ? (size_t)counted.bits : (size_t)heads;
     return rc;
 }
 
@@ -187,13 +196,12 @@ typedef struct {
 static int selection_bits(void *arg, dpsel_rng *rng, size_t *out)
 {
     const selection *s = arg;
-    counting_source counter = { rng, 0 };
-    dpsel_rng counted;
-    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    counted_rng counted;
+    counted_rng_init(&counted, rng);
     size_t index = 0;
     int rc = (s->hardened ? dpsel_select_hardened : dpsel_select)(
-        s->selector, s->mechanism, s->scores, s->n, &counted, &index);
-    *out = (size_t)counter.bits;
+        s->selector, s->mechanism, s->scores, s->n, &counted.rng, &index);
+    *out = (size_t)counted.bits;
     return rc;
 }
 
@@ -266,16 +274,15 @@ typedef struct {
 static int trial_bits(void *arg, dpsel_rng *rng, size_t *out)
 {
     const trial_arg *t = arg;
-    counting_source counter = { rng, 0 };
-    dpsel_rng counted;
-    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    counted_rng counted;
+    counted_rng_init(&counted, rng);
     size_t candidate = 0;
     int kept = 0;
     int rc = t->hardened
-        ? dpsel_core_em_trial_hardened(&counted, &t->decay, t->scores, t->n, t->best,
+        ? dpsel_core_em_trial_hardened(&counted.rng, &t->decay, t->scores, t->n, t->best,
                                        &candidate, &kept)
-        : dpsel_core_em_trial(&counted, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
-    *out = (size_t)counter.bits;
+        : dpsel_core_em_trial(&counted.rng, &t->decay, t->scores, t->n, t->best, &candidate, &kept);
+    *out = (size_t)counted.bits;
     return rc;
 }
 
@@ -362,16 +369,15 @@ static void level_trial_case_init(level_trial_case *c, const dpsel_params *p,
 static int level_trial_sampler(void *arg, dpsel_rng *rng, size_t *out)
 {
     const level_trial_case *c = arg;
-    counting_source counter = { rng, 0 };
-    dpsel_rng counted;
-    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    counted_rng counted;
+    counted_rng_init(&counted, rng);
     uint64_t level = 0;
     int kept = 0;
     int rc = c->hardened
-        ? dpsel_core_em_level_trial_hardened(&counted, &c->decay, c->levels, c->envelope,
+        ? dpsel_core_em_level_trial_hardened(&counted.rng, &c->decay, c->levels, c->envelope,
                                              c->width, c->mask, &level, &kept)
-        : dpsel_core_em_level_trial(&counted, &c->decay, c->levels, c->envelope, &level, &kept);
-    *out = c->count_bits ? (size_t)counter.bits
+        : dpsel_core_em_level_trial(&counted.rng, &c->decay, c->levels, c->envelope, &level, &kept);
+    *out = c->count_bits ? (size_t)counted.bits
                          : (kept ? (size_t)level : (size_t)c->decay.cap + 1);
     return rc;
 }
@@ -584,14 +590,13 @@ static uint64_t bits_read(const dpsel_selector *selector, dpsel_mechanism m, int
                           const int64_t *scores, size_t n, uint64_t seed)
 {
     dpsel_rng stream = seeded_rng(seed);
-    counting_source counter = { &stream, 0 };
-    dpsel_rng counted;
-    cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+    counted_rng counted;
+    counted_rng_init(&counted, &stream);
     size_t index;
     int rc = (hardened ? dpsel_select_hardened : dpsel_select)(selector, m, scores, n,
-                                                               &counted, &index);
+                                                               &counted.rng, &index);
     cr_assert_eq(rc, DPSEL_OK);
-    return counter.bits;
+    return counted.bits;
 }
 
 static const int64_t mixed_scores[8] = { 3, -2, 3, 100, 7, INT64_MIN, 99, 0 };
@@ -684,15 +689,14 @@ static double bits_t_statistic(const dpsel_params *p, dpsel_mechanism m, int har
     dpsel_rng stream = seeded_rng(seed);
     moments bits[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
     for (uint64_t i = 0; i < 2 * runs; i++) {
-        counting_source counter = { &stream, 0 };
-        dpsel_rng counted;
-        cr_assert_eq(dpsel_rng_init_custom(&counted, counting_bit, &counter), DPSEL_OK);
+        counted_rng counted;
+        counted_rng_init(&counted, &stream);
         size_t index;
         const int64_t *scores = i % 2 ? class_b : class_a;
         int rc = (hardened ? dpsel_select_hardened : dpsel_select)(selector, m, scores, n,
-                                                                   &counted, &index);
+                                                                   &counted.rng, &index);
         cr_assert_eq(rc, DPSEL_OK);
-        add_sample(&bits[i % 2], (double)counter.bits);
+        add_sample(&bits[i % 2], (double)counted.bits);
     }
     dpsel_selector_free(selector);
     double t = welch_t(&bits[0], &bits[1]);
