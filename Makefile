@@ -140,7 +140,7 @@ large-file: $(TOOL) $(PEAK_RSS)
 SANITIZE_BUILD := $(BUILD)/sanitize
 SANITIZE_CC := clang -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 sanitize:
-	$(call quiet,MAKE,$(SANITIZE_BUILD))$(MAKE) BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" LTO= \
+	$(call quiet,MAKE,$(SANITIZE_BUILD))$(MAKE) -j2 BUILD=$(SANITIZE_BUILD) CC="$(SANITIZE_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(SANITIZE_BUILD)/dpsel $(SANITIZE_BUILD)/tests/dpsel-tests
 	sh tests/sanitize.sh $(SANITIZE_BUILD)
 
@@ -151,7 +151,7 @@ FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 FUZZ_HARNESSES := input params select stream rng
 fuzz-build:
-	$(call quiet,MAKE,$(FUZZ_BUILD))$(MAKE) BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
+	$(call quiet,MAKE,$(FUZZ_BUILD))$(MAKE) -j2 BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)
 
 fuzz: fuzz-build
@@ -181,9 +181,13 @@ demo: deps
 	$(MAKE) all
 	sh examples/demo.sh $(TOOL)
 
+# Two jobs at a time where they do not time anything: builds, and the
+# tests (Criterion's own two workers leave a core idle at the end).
 check: deps
-	$(MAKE) all
-	$(MAKE) test cli-test large-file valgrind sanitize readme-example exports proofs
+	$(MAKE) -j2 all
+	$(MAKE) -j2 --output-sync=target test cli-test large-file valgrind readme-example exports
+	$(MAKE) sanitize
+	$(MAKE) proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
 
 install: all

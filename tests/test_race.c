@@ -279,6 +279,14 @@ static const char *form_name(pf_form form)
  * are all enumerated. */
 ParameterizedTest(thinning_case *c, race, thinned_race_realises_the_pmf, .timeout = 600)
 {
+    /* The three largest trees (n = 4 in blocks, vectors 0 to 2) take 6
+     * minutes of the sanitizer run (tests/sanitize.sh) and run no line of
+     * the library that the other cases do not (gcov, 2026-11-25): there,
+     * vector 3 stands for n = 4. */
+    if (getenv("DPSEL_TEST_SANITIZED") && c->form == PF_THINNED_RACE && c->n == 4
+        && c->vector < 3) {
+        cr_skip_test("the sanitizer run leaves the largest enumerations to make test");
+    }
     dpsel_params p = base_params(1, 8, 1, 0);
     cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
     char what[96];
