@@ -94,9 +94,12 @@ enum {
                               size limits (see dpsel_pmf_new) */
     DPSEL_EINEXACT = -9,   /* an MPFR operation was inexact: an internal bug,
                               never a rounding that is accepted */
-    DPSEL_EINTERNAL = -10  /* an internal consistency check failed (a
+    DPSEL_EINTERNAL = -10, /* an internal consistency check failed (a
                               rigorous parameter search that did not
                               converge, counts that do not match): a bug */
+    DPSEL_EDECIMAL = -11,  /* a decimal text is malformed */
+    DPSEL_EUNIT = -12      /* a decimal is not a whole multiple of its unit
+                              (dpsel_decimal_to_units: nothing is rounded) */
 };
 
 /* A static, human-readable description of an error code ("unknown error" for
@@ -429,6 +432,23 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_task_scores(dpsel_task task, const int64_t
 /* The sensitivity (1) and monotonicity (1 for MODE, 0 for MEDIAN) of the
  * task's scores, to pass to dpsel_params_*.  DPSEL_ENULL, DPSEL_ERANGE. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_task_params(dpsel_task task, uint64_t *sensitivity, int *monotonic);
+
+/* --------------------------------------------------------- decimal scores */
+
+/* The longest decimal text dpsel_decimal_to_units reads, sign included. */
+#define DPSEL_DECIMAL_TEXT_MAX 128
+
+/* A decimal score (or sensitivity) in whole units, exactly: *out = text / unit
+ * (spec/quantiles.md §5).  text and unit are decimals [+-]?[0-9]+(.[0-9]+)?
+ * of at most DPSEL_DECIMAL_TEXT_MAX characters: no exponent, no spaces.  The
+ * unit is public and fixed before the data is read (the resolution of the
+ * scores, e.g. "0.001"); scores and sensitivity converted with the same unit
+ * give the selection on the decimals.  Errors: DPSEL_ENULL; DPSEL_EDECIMAL if
+ * either text is malformed; DPSEL_ERANGE if unit <= 0; DPSEL_EUNIT if text is
+ * not a whole multiple of unit (nothing is rounded); DPSEL_ERANGE if the
+ * quotient is outside the int64 range.  *out is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_decimal_to_units(const char *text, const char *unit,
+                                                       int64_t *out);
 
 /* ------------------------------------------------------------------ audit */
 

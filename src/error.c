@@ -17,6 +17,8 @@ const char *dpsel_strerror(int code)
     case DPSEL_ETOOLARGE: return "the exact computation exceeds dpsel's size limits";
     case DPSEL_EINEXACT: return "internal error (a bug in dpsel): an exact operation was inexact";
     case DPSEL_EINTERNAL: return "internal error (a bug in dpsel): an internal consistency check failed";
+    case DPSEL_EDECIMAL: return "not a decimal number ([+-]digits[.digits])";
+    case DPSEL_EUNIT: return "not a whole multiple of its unit";
     default: return "unknown error";
     }
 }

@@ -664,5 +664,47 @@ expect_error curve-target-too-many "curve --target: 4097 candidates, at most 409
 
 # ====================== end of exact layer, round 2 (issue 15: 7, 10, 13, 14)
 
+# ====================== decimal scores (issue 18; spec/quantiles.md §5)
+
+# same_as_integers NAME ARGS...: `select ARGS decimal.csv` prints what
+# `select ARGS basic.csv` prints with integer scores: the decimals in units
+# of 0.0001 are those integers, and the sensitivity 0.0001 is one unit.
+fixture decimal.csv 'label,score\nalice,0.0010\nbob,0.0009\ncarol,0.0007\ndave,0.001\n'
+same_as_integers() {
+    name=$1
+    shift
+    problems=
+    run select "$@" --seed 5 --count 40 --json "$d/basic.csv"
+    cp "$work/out" "$work/integer.out"
+    run select "$@" --seed 5 --count 40 --json --sensitivity 0.0001 "$d/decimal.csv"
+    [ "$status" -eq 0 ] || problem "exit status $status: $(first_line "$work/err")"
+    [ -s "$work/integer.out" ] || problem "no output with integer scores"
+    cmp -s "$work/out" "$work/integer.out" || problem "choices differ from the integer scores'"
+    record "$name"
+}
+same_as_integers decimal-pf-streamed --epsilon 1
+same_as_integers decimal-em-in-memory --epsilon 1 --mechanism em
+same_as_integers decimal-hardened --base 3/2^2 --hardened
+expect_ok decimal-resolution -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 --resolution 0.00005 --sensitivity 0.0001 "$d/decimal.csv"
+expect_ok params-resolution-json '"sensitivity": "1000", "resolution": "0.001"' -- params --epsilon 1 --sensitivity 1 --resolution 0.001 --json
+expect_ok params-decimal-sensitivity '"sensitivity": "6", "resolution": "0.25"' -- params --base 1/2^1 --sensitivity 1.5 --resolution 0.25 --json
+expect_ok params-integer-resolution "sensitivity 1${nl}resolution 1${nl}" -- params --epsilon 1
+expect_ok params-sensitivity-digits "sensitivity 25${nl}resolution 0.01${nl}" -- params --epsilon 1 --sensitivity 0.25
+fixture finer.csv 'label,score\na,0.001\nb,0.00001\n'
+expect_error decimal-finer-than-unit "$d/finer.csv:3: score is not a whole multiple of the unit 0.001: '0.00001'" -- select --epsilon 1 --sensitivity 0.001 "$d/finer.csv"
+expect_error decimal-finer-in-memory "$d/finer.csv:3: score is not a whole multiple of the unit 0.001: '0.00001'" -- select --epsilon 1 --mechanism em --sensitivity 0.001 "$d/finer.csv"
+fixture exponent.csv 'label,score\na,0.001\nb,1e-3\n'
+expect_error decimal-exponent "$d/exponent.csv:3: score is not a decimal number: '1e-3'" -- select --epsilon 1 --sensitivity 0.001 "$d/exponent.csv"
+fixture beyond.csv 'label,score\na,0.001\nb,9223372036854775.808\n'
+expect_error decimal-beyond-int64 "$d/beyond.csv:3: score out of the int64 range in units of 0.001: '9223372036854775.808'" -- select --epsilon 1 --sensitivity 0.001 "$d/beyond.csv"
+expect_error resolution-zero "--resolution must be a positive decimal number: '0'" -- select --epsilon 1 --resolution 0 "$d/decimal.csv"
+expect_error resolution-text "--resolution must be a positive decimal number: 'fine'" -- params --epsilon 1 --resolution fine
+expect_error sensitivity-not-multiple "--sensitivity must be a whole multiple of the score unit 0.001: '0.0015'" -- params --epsilon 1 --resolution 0.001 --sensitivity 0.0015
+expect_error sensitivity-decimal-zero "--sensitivity must be a positive decimal number of at most 2^63-1 score units: '0.00'" -- params --epsilon 1 --sensitivity 0.00
+expect_error sensitivity-point-alone "--sensitivity must be a positive decimal number: '1.'" -- params --epsilon 1 --sensitivity 1.
+expect_error pmf-decimal-sensitivity "--sensitivity must be an integer from 1 to 2^64-1 (decimal scores: select and params): '0.5'" -- pmf --epsilon 1 --sensitivity 0.5 "$d/basic.csv"
+expect_error pmf-resolution "option does not apply to this command: '--resolution'" -- pmf --epsilon 1 --resolution 0.1 "$d/basic.csv"
+expect_error task-with-resolution "--task scores counts, which take no --resolution: '--resolution'" -- select --task mode --resolution 0.1 --epsilon 1 "$d/hist.csv"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -614,19 +614,81 @@ Test(api_errors, task_scores_and_params)
                    dpsel_task_params((dpsel_task)-1, &o->sensitivity, &o->monotonic));
 }
 
+/* ------------------------------------------------------------ decimal scores */
+
+typedef struct {
+    const char *name;
+    const char *text, *unit;
+    int expected;
+} units_case;
+
+static const units_case units_cases[] = {
+    { "NULL text", NULL, "1", DPSEL_ENULL },
+    { "NULL unit", "1", NULL, DPSEL_ENULL },
+    { "empty", "", "1", DPSEL_EDECIMAL },
+    { "a point and no fraction", "1.", "1", DPSEL_EDECIMAL },
+    { "no whole part", ".5", "0.5", DPSEL_EDECIMAL },
+    { "an exponent", "1e3", "1", DPSEL_EDECIMAL },
+    { "a space before", " 1", "1", DPSEL_EDECIMAL },
+    { "a space after", "1 ", "1", DPSEL_EDECIMAL },
+    { "two signs", "--1", "1", DPSEL_EDECIMAL },
+    { "a sign alone", "-", "1", DPSEL_EDECIMAL },
+    { "hexadecimal", "0x10", "1", DPSEL_EDECIMAL },
+    { "a decimal comma", "1,5", "0.5", DPSEL_EDECIMAL },
+    { "nan", "nan", "1", DPSEL_EDECIMAL },
+    { "inf", "inf", "1", DPSEL_EDECIMAL },
+    { "two points", "1.2.3", "0.1", DPSEL_EDECIMAL },
+    { "a malformed unit", "1", "1e-3", DPSEL_EDECIMAL },
+    { "unit 0", "1", "0.000", DPSEL_ERANGE },
+    { "a negative unit", "1", "-0.5", DPSEL_ERANGE },
+    { "finer than the unit", "0.12345", "0.001", DPSEL_EUNIT },
+    { "not a multiple of 0.3", "1", "0.3", DPSEL_EUNIT },
+    { "above INT64_MAX", "9223372036854775808", "1", DPSEL_ERANGE },
+    { "below INT64_MIN", "-9223372036854775809", "1", DPSEL_ERANGE },
+    { "above INT64_MAX in units", "0.9223372036854775808", "0.0000000000000000001",
+      DPSEL_ERANGE },
+};
+
+Test(api_errors, decimal_to_units)
+{
+    for (size_t i = 0; i < N_OF(units_cases); i++) {
+        const units_case *c = &units_cases[i];
+        EXPECT_REFUSED(c->name, c->expected, dpsel_decimal_to_units(c->text, c->unit, o->scores));
+    }
+    EXPECT_REFUSED("NULL out", DPSEL_ENULL, dpsel_decimal_to_units("1", "1", NULL));
+}
+
+/* The longest text read is DPSEL_DECIMAL_TEXT_MAX characters, sign included. */
+Test(api_errors, decimal_to_units_length_limit)
+{
+    char text[DPSEL_DECIMAL_TEXT_MAX + 2];
+    memset(text, '0', sizeof text);
+    text[0] = '-';
+    text[DPSEL_DECIMAL_TEXT_MAX - 1] = '7';
+    text[DPSEL_DECIMAL_TEXT_MAX] = '\0';
+    int64_t value = 0;
+    cr_expect_eq(dpsel_decimal_to_units(text, "1", &value), DPSEL_OK);
+    cr_expect_eq(value, -7);
+    memmove(text + 1, text, DPSEL_DECIMAL_TEXT_MAX + 1);  /* one more '-'-led zero */
+    text[1] = '0';
+    EXPECT_REFUSED("one character too long", DPSEL_EDECIMAL,
+                   dpsel_decimal_to_units(text, "1", o->scores));
+}
+
 /* ------------------------------------------------------------- error names */
 
 Test(api_errors, every_code_has_its_own_name)
 {
     static const int codes[] = { DPSEL_OK, DPSEL_ENULL, DPSEL_EEMPTY, DPSEL_ERANGE,
                                  DPSEL_EEPSILON, DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
-                                 DPSEL_ETOOLARGE, DPSEL_EINEXACT, DPSEL_EINTERNAL };
+                                 DPSEL_ETOOLARGE, DPSEL_EINEXACT, DPSEL_EINTERNAL,
+                                 DPSEL_EDECIMAL, DPSEL_EUNIT };
     const char *unknown = dpsel_strerror(1);
     cr_assert(unknown != NULL);
     cr_expect_str_eq(unknown, "unknown error");
     cr_expect_str_eq(dpsel_strerror(INT_MIN), unknown);
     cr_expect_str_eq(dpsel_strerror(INT_MAX), unknown);
-    cr_expect_str_eq(dpsel_strerror(DPSEL_EINTERNAL - 1), unknown);
+    cr_expect_str_eq(dpsel_strerror(DPSEL_EUNIT - 1), unknown);
     for (size_t i = 0; i < N_OF(codes); i++) {
         const char *name = dpsel_strerror(codes[i]);
         cr_assert(name != NULL);

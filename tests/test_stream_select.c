@@ -42,7 +42,7 @@ static verdict in_memory(FILE *f)
     verdict v = { 0 };
     candidates c;
     rewind(f);
-    v.rc = candidates_read(f, "t.csv", &c, &v.error);
+    v.rc = candidates_read(f, "t.csv", NULL, &c, &v.error);
     if (v.rc == 0) {
         v.count = c.count;
         candidates_free(&c);
@@ -55,7 +55,7 @@ static verdict streamed_with(FILE *f, const label_check_limits *limits)
     verdict v = { 0 };
     streamed s;
     rewind(f);
-    streamed_init(&s, f, "t.csv", &v.error);
+    streamed_init(&s, f, "t.csv", NULL, &v.error);
     s.limits = *limits;
     v.rc = streamed_check(&s);
     v.count = s.count;
@@ -212,7 +212,7 @@ Test(stream_select, file_changed_between_passes)
     FILE *f = file_with("a,1\nb,5\nc,3\n");
     cli_error error = { 0 };
     streamed s;
-    streamed_init(&s, f, "t.csv", &error);
+    streamed_init(&s, f, "t.csv", NULL, &error);
     cr_assert_eq(streamed_check(&s), 0, "%s", error.message);
     cr_assert_eq(fseek(f, 4, SEEK_SET), 0);
     cr_assert_eq(fputc('B', f), 'B');  /* same length, other bytes */

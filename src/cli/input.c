@@ -11,6 +11,7 @@
  * error, never the end of the file.
  */
 #include "input.h"
+#include "dpsel.h"
 #include "status.h"
 #include "text.h"
 
@@ -157,6 +158,41 @@ const char *position_label(size_t index, char *out)
     return out;
 }
 
+static int parse_integer_score(const line_reader *r, const char *text, int64_t *score)
+{
+    char quoted[QUOTED_MAX];
+    int parsed = parse_score(text, score);
+    if (parsed == -1) {
+        return reader_fail(r, r->line, "score is not an integer: '%s'",
+                           printable(text, 0, quoted, sizeof quoted));
+    }
+    if (parsed == -2) {
+        return reader_fail(r, r->line, "score out of the int64 range: '%s'",
+                           printable(text, 0, quoted, sizeof quoted));
+    }
+    return 0;
+}
+
+/* A decimal score in whole units of r->unit: never rounded. */
+static int parse_decimal_score(const line_reader *r, const char *text, int64_t *score)
+{
+    char quoted[QUOTED_MAX];
+    int rc = dpsel_decimal_to_units(text, r->unit, score);
+    if (rc == DPSEL_OK) {
+        return 0;
+    }
+    printable(text, 0, quoted, sizeof quoted);
+    if (rc == DPSEL_EUNIT) {
+        return reader_fail(r, r->line, "score is not a whole multiple of the unit %s: '%s'",
+                           r->unit, quoted);
+    }
+    if (rc == DPSEL_ERANGE) {
+        return reader_fail(r, r->line, "score out of the int64 range in units of %s: '%s'",
+                           r->unit, quoted);
+    }
+    return reader_fail(r, r->line, "score is not a decimal number: '%s'", quoted);
+}
+
 /* Parses one content line: 1 for a candidate (*label NULL for a `score`
  * line), 0 for the header, -1 for an error. */
 static int parse_line(const line_reader *r, char *text, const char **label, int64_t *score)
@@ -180,14 +216,9 @@ static int parse_line(const line_reader *r, char *text, const char **label, int6
                                printable(label_text, 0, quoted, sizeof quoted));
         }
     }
-    int parsed = parse_score(score_text, score);
-    if (parsed == -1) {
-        return reader_fail(r, r->line, "score is not an integer: '%s'",
-                           printable(score_text, 0, quoted, sizeof quoted));
-    }
-    if (parsed == -2) {
-        return reader_fail(r, r->line, "score out of the int64 range: '%s'",
-                           printable(score_text, 0, quoted, sizeof quoted));
+    if ((r->unit != NULL ? parse_decimal_score(r, score_text, score)
+                         : parse_integer_score(r, score_text, score)) != 0) {
+        return -1;
     }
     *label = label_text;
     return 1;
@@ -321,11 +352,13 @@ static int next_content(line_reader *r, char **text)
     return -1;
 }
 
-void reader_init(line_reader *r, FILE *stream, const char *name, cli_error *error)
+void reader_init(line_reader *r, FILE *stream, const char *name, const char *unit,
+                 cli_error *error)
 {
     memset(r, 0, sizeof *r);
     r->stream = stream;
     r->name = name;
+    r->unit = unit;
     r->error = error;
 }
 
@@ -422,10 +455,11 @@ static int read_all(line_reader *r, candidates *c)
     return got;
 }
 
-int candidates_read(FILE *stream, const char *name, candidates *out, cli_error *error)
+int candidates_read(FILE *stream, const char *name, const char *unit, candidates *out,
+                    cli_error *error)
 {
     line_reader r;
-    reader_init(&r, stream, name, error);
+    reader_init(&r, stream, name, unit, error);
     candidates c = { 0 };
     int rc = read_all(&r, &c);
     if (rc == 0 && c.count == 0) {

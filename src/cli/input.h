@@ -30,6 +30,8 @@ typedef struct {
 typedef struct {
     FILE *stream;
     const char *name;                 /* the file as named in messages */
+    const char *unit;                 /* decimal scores in this unit, or NULL:
+                                       * integer scores */
     cli_error *error;                 /* receives the problem */
     crypto_generichash_state *digest; /* NULL, or fed every byte read */
     size_t line;                      /* the line last read */
@@ -42,7 +44,10 @@ typedef struct {
     char text[INPUT_LINE_MAX + 3];    /* the line last read, line end and NUL */
 } line_reader;
 
-void reader_init(line_reader *r, FILE *stream, const char *name, cli_error *error);
+/* unit: the scores are decimals taken in whole units of it
+ * (dpsel_decimal_to_units), or NULL: the scores are integers. */
+void reader_init(line_reader *r, FILE *stream, const char *name, const char *unit,
+                 cli_error *error);
 
 /* Reads on to the next candidate: returns 1 with its label (NULL for a
  * `score` line; valid until the next call) and score, 0 at the end of the
@@ -78,9 +83,11 @@ int report_duplicate(const line_reader *r, const char *label, size_t line, size_
 const char *position_label(size_t index, char *out);
 
 /* Reads `label,score` or `score` lines from stream (named `name` in
- * messages).  On a problem records one line "FILE:LINE: message" in error
- * and returns its exit status (status.h), leaving *out empty. */
-int candidates_read(FILE *stream, const char *name, candidates *out, cli_error *error);
+ * messages; scores in units of `unit` as for reader_init).  On a problem
+ * records one line "FILE:LINE: message" in error and returns its exit status
+ * (status.h), leaving *out empty. */
+int candidates_read(FILE *stream, const char *name, const char *unit, candidates *out,
+                    cli_error *error);
 
 void candidates_free(candidates *c);
 

@@ -56,7 +56,11 @@ static const char usage[] =
     "  --epsilon E         requested epsilon (a decimal); dpsel uses the largest\n"
     "                      realisable epsilon not above E\n"
     "  --base X/2^Y        the decay beta = X/2^Y per score unit instead\n"
-    "  --sensitivity D     one person moves a score by at most D (default 1)\n"
+    "  --sensitivity D     one person moves a score by at most D (default 1);\n"
+    "                      select, params: a decimal D makes the scores decimals\n"
+    "                      in units of 10^-d, d the fraction digits of D\n"
+    "  --resolution R      select, params: decimal scores in units of R (scores\n"
+    "                      and D whole multiples of R, never rounded)\n"
     "  --monotonic         adding a person never lowers a score (halves epsilon)\n"
     "  --gap-cap C         clamp gaps at C (default: least C with beta^C <= 2^-64)\n"
     "  --mechanism pf|em   permute-and-flip (default) or exponential mechanism\n"
@@ -166,7 +170,7 @@ static int read_file(run *r, const char *file, candidates *cand, const char **na
     if (status != 0) {
         return status;
     }
-    status = candidates_read(stream, *name, cand, &r->error);
+    status = candidates_read(stream, *name, r->opt.unit, cand, &r->error);
     close_file(stream);
     return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
 }
@@ -284,7 +288,7 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
 static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector,
                             dpsel_rng *rng, size_t *chosen, char **labels)
 {
-    int status = candidates_read(stream, r->file_name, &r->cand, &r->error);
+    int status = candidates_read(stream, r->file_name, r->opt.unit, &r->cand, &r->error);
     if (status == 0) {
         status = task_scores(&r->opt, &r->cand, r->file_name, &r->error);
     }
@@ -308,7 +312,7 @@ static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
                            dpsel_rng *rng, size_t *chosen, char **labels)
 {
     streamed s;
-    streamed_init(&s, stream, r->file_name, &r->error);
+    streamed_init(&s, stream, r->file_name, r->opt.unit, &r->error);
     int status = streamed_check(&s);
     if (status == 0) {
         status = init_rng(&r->opt, rng, &r->error);
@@ -505,6 +509,12 @@ static int command_pmf(run *r)
     return status;
 }
 
+/* The unit of the scores (and of the sensitivity) as text: 1 for integers. */
+static const char *score_unit_text(const options *o)
+{
+    return o->unit != NULL ? o->unit : "1";
+}
+
 static int command_params(run *r)
 {
     char epsilon[EPSILON_TEXT];
@@ -522,15 +532,16 @@ static int command_params(run *r)
         } else {
             fputs("null", r->out);
         }
-        fprintf(r->out, ", \"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 "}\n",
-                p->sensitivity, p->monotonic ? "true" : "false", p->gap_cap);
+        fprintf(r->out, ", \"sensitivity\": \"%" PRIu64 "\", \"resolution\": \"%s\", "
+                "\"monotonic\": %s, \"gap_cap\": %" PRIu64 "}\n", p->sensitivity,
+                score_unit_text(&r->opt), p->monotonic ? "true" : "false", p->gap_cap);
     } else {
         fprintf(r->out, "base %" PRIu64 "/2^%u\nepsilon <= %s\n", p->x, p->y, epsilon);
         if (r->opt.epsilon != NULL) {
             fprintf(r->out, "epsilon requested %s\n", r->opt.epsilon);
         }
-        fprintf(r->out, "sensitivity %" PRIu64 "\nmonotonic %s\ngap cap %" PRIu64 "\n",
-                p->sensitivity, p->monotonic ? "yes" : "no", p->gap_cap);
+        fprintf(r->out, "sensitivity %" PRIu64 "\nresolution %s\nmonotonic %s\ngap cap %" PRIu64 "\n",
+                p->sensitivity, score_unit_text(&r->opt), p->monotonic ? "yes" : "no", p->gap_cap);
     }
     return 0;
 }

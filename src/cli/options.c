@@ -13,7 +13,7 @@
 enum {
     OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
     OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
-    OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED,
+    OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED, OPT_RESOLUTION,
     OPT_COUNT_OF_OPTIONS
 };
 
@@ -48,6 +48,7 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
     [OPT_TARGET] = { "target", 1, FOR_CURVE },
     [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
+    [OPT_RESOLUTION] = { "resolution", 1, FOR_SELECT | FOR_PARAMS },
 };
 
 /* Every problem with the options is bad input: "WHAT: 'VALUE'". */
@@ -194,8 +195,11 @@ static int set_value(options *o, int id, const char *value, cli_error *e)
         return parse_base(value, &o->base_x, &o->base_y) == 0 ? 0
              : refuse(e, "--base must be X/2^Y with integers X and Y <= 64", value);
     case OPT_SENSITIVITY:
-        return parse_unsigned(value, 1, UINT64_MAX, &o->sensitivity) == 0 ? 0
-             : refuse(e, "--sensitivity must be an integer from 1 to 2^64-1", value);
+        o->sensitivity_text = value;  /* checked with --resolution (score_unit) */
+        return 0;
+    case OPT_RESOLUTION:
+        o->resolution = value;
+        return 0;
     case OPT_GAP_CAP:
         return parse_unsigned(value, 1, DPSEL_GAP_CAP_MAX, &o->gap_cap) == 0 ? 0
              : refuse(e, "--gap-cap must be an integer from 1 to 1048576", value);
@@ -304,15 +308,74 @@ static int parse_command(const char *word, options *o, cli_error *e)
     return 0;
 }
 
-/* --task fixes the sensitivity and monotonicity of its scores. */
+/* --task fixes the sensitivity and monotonicity of its scores (counts). */
 static int apply_task(options *o, const int *seen, cli_error *e)
 {
     if (seen[OPT_SENSITIVITY] || seen[OPT_MONOTONIC]) {
         return refuse(e, "--task sets the sensitivity and monotonicity itself",
                     seen[OPT_SENSITIVITY] ? "--sensitivity" : "--monotonic");
     }
+    if (seen[OPT_RESOLUTION]) {
+        return refuse(e, "--task scores counts, which take no --resolution", "--resolution");
+    }
     return dpsel_task_params(o->task, &o->sensitivity, &o->monotonic) == DPSEL_OK ? 0
          : refuse(e, "--task must be mode or median", "");
+}
+
+/* The unit of decimal scores: --resolution, else 10^-d for a sensitivity
+ * with d fraction digits; written into o->unit_text. */
+static int choose_unit(options *o, const char *sensitivity, cli_error *e)
+{
+    if (o->resolution != NULL) {
+        int64_t one;
+        if (dpsel_decimal_to_units(o->resolution, o->resolution, &one) != DPSEL_OK) {
+            return refuse(e, "--resolution must be a positive decimal number", o->resolution);
+        }
+        strcpy(o->unit_text, o->resolution);  /* at most DPSEL_DECIMAL_TEXT_MAX characters */
+        return 0;
+    }
+    size_t digits = strlen(strchr(sensitivity, '.') + 1);
+    if (digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX) {
+        return refuse(e, "--sensitivity must be a positive decimal number", sensitivity);
+    }
+    memset(o->unit_text, '0', digits + 1);
+    o->unit_text[1] = '.';
+    o->unit_text[digits + 1] = '1';
+    o->unit_text[digits + 2] = '\0';
+    return 0;
+}
+
+/* The scores' unit and the sensitivity in it (spec/quantiles.md §5):
+ * integer scores unless --resolution or a decimal --sensitivity is given. */
+static int score_unit(options *o, cli_error *e)
+{
+    const char *sensitivity = o->sensitivity_text != NULL ? o->sensitivity_text : "1";
+    int decimal_scores = o->cmd == COMMAND_SELECT || o->cmd == COMMAND_PARAMS;
+    if (o->resolution == NULL && (strchr(sensitivity, '.') == NULL || !decimal_scores)) {
+        return parse_unsigned(sensitivity, 1, UINT64_MAX, &o->sensitivity) == 0 ? 0
+             : refuse(e, decimal_scores ? "--sensitivity must be an integer from 1 to 2^64-1 "
+                                          "or a positive decimal number"
+                                        : "--sensitivity must be an integer from 1 to 2^64-1 "
+                                          "(decimal scores: select and params)", sensitivity);
+    }
+    if (choose_unit(o, sensitivity, e) != 0) {
+        return e->status;
+    }
+    o->unit = o->unit_text;
+    int64_t units = 0;
+    int rc = dpsel_decimal_to_units(sensitivity, o->unit, &units);
+    if (rc == DPSEL_EUNIT) {
+        char quoted[QUOTED_MAX];
+        return cli_fail(e, EXIT_BAD_INPUT, "--sensitivity must be a whole multiple of the "
+                        "score unit %s: '%s'", o->unit,
+                        printable(sensitivity, 0, quoted, sizeof quoted));
+    }
+    if (rc != DPSEL_OK || units < 1) {
+        return refuse(e, "--sensitivity must be a positive decimal number of at most "
+                      "2^63-1 score units", sensitivity);
+    }
+    o->sensitivity = (uint64_t)units;
+    return 0;
 }
 
 /* Checks that need the whole command line. */
@@ -321,7 +384,7 @@ static int check_complete(options *o, const int *seen, cli_error *e)
     if (o->help || o->version) {
         return 0;
     }
-    if (o->task_given && apply_task(o, seen, e) != 0) {
+    if (o->task_given ? apply_task(o, seen, e) != 0 : score_unit(o, e) != 0) {
         return e->status;
     }
     if (o->cmd == COMMAND_CURVE) {

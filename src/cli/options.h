@@ -17,7 +17,12 @@ typedef struct {
     uint64_t base_x;            /* --base X/2^Y when base_given */
     unsigned base_y;
     int base_given;
-    uint64_t sensitivity;
+    uint64_t sensitivity;       /* in score units */
+    const char *sensitivity_text; /* --sensitivity as given, or NULL (1) */
+    const char *resolution;     /* --resolution as given, or NULL */
+    const char *unit;           /* decimal scores in this unit (unit_text), or
+                                 * NULL: integer scores (spec/quantiles.md §5) */
+    char unit_text[DPSEL_DECIMAL_TEXT_MAX + 1];
     int monotonic;
     uint64_t gap_cap;           /* 0: the default */
     uint64_t count;

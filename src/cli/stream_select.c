@@ -23,11 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void streamed_init(streamed *s, FILE *stream, const char *name, cli_error *error)
+void streamed_init(streamed *s, FILE *stream, const char *name, const char *unit,
+                   cli_error *error)
 {
     memset(s, 0, sizeof *s);
     s->limits = (label_check_limits)LABEL_CHECK_LIMITS;
-    reader_init(&s->reader, stream, name, error);
+    reader_init(&s->reader, stream, name, unit, error);
 }
 
 void streamed_free(streamed *s)

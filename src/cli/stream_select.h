@@ -25,7 +25,8 @@ typedef struct {
 
 /* Starts on stream (a regular file, named `name` in messages; the caller
  * closes it after streamed_free).  Problems are recorded in error. */
-void streamed_init(streamed *s, FILE *stream, const char *name, cli_error *error);
+void streamed_init(streamed *s, FILE *stream, const char *name, const char *unit,
+                   cli_error *error);
 
 /* The first pass: every line checked as the in-memory reader would, the
  * candidates counted, the best score found, the labels checked unique.

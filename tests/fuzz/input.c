@@ -1,5 +1,5 @@
 /* libFuzzer harness: the tool's candidate-file parser (src/cli/input.c) on
- * arbitrary bytes.  Accepted: at least one candidate, each label non-empty,
+ * arbitrary bytes, with integer or decimal scores.  Accepted: at least one candidate, each label non-empty,
  * free of controls (C0, DEL, C1), not starting with '#', and unique.
  * Rejected: bad input, one printable line of message and the output left
  * untouched.  ASan and UBSan watch memory and arithmetic. */
@@ -57,7 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&out, 0xa5, sizeof out);
     candidates sentinel = out;
     cli_error error = { 0 };
-    int rc = candidates_read(stream, "fuzz.csv", &out, &error);
+    /* integer scores, or decimals in units of 0.01 or 0.25, by the size */
+    const char *units[] = { NULL, "0.01", "0.25" };
+    int rc = candidates_read(stream, "fuzz.csv", units[size % 3], &out, &error);
     fclose(stream);
     if (rc == 0) {
         check_accepted(&out);
