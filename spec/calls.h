@@ -66,6 +66,20 @@
         \valid(rng) && \valid(level) && \valid(kept) &&
         \separated(rng, level, kept, levels + (0 .. decay->cap), decay) &&
         decay_apart(decay, rng) && decay_apart(decay, level) && decay_apart(decay, kept);
+
+    // EM over runs: a sampler's arguments with nruns runs, their lengths to
+    // read, the levels' scratch, and the released offset to write, apart
+    // from each other and from all that is read
+    predicate runs_call{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                           uint64_t *lengths, integer nruns, uint64_t *levels,
+                           size_t *run, uint64_t *offset) =
+        sampler_call(rng, decay, scores, nruns, run) &&
+        \valid_read(lengths + (0 .. nruns - 1)) && \valid(offset) &&
+        levels_scratch(levels, decay, rng, run, scores, nruns) &&
+        \separated(offset, rng, run, scores + (0 .. nruns - 1), decay,
+                   lengths + (0 .. nruns - 1), levels + (0 .. decay->cap)) &&
+        \separated(lengths + (0 .. nruns - 1), rng, run, levels + (0 .. decay->cap)) &&
+        decay_apart(decay, offset);
 */
 
 #endif

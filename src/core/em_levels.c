@@ -175,29 +175,20 @@ static int find_member(const dpsel_decay *decay, const int64_t *scores, size_t n
     return DPSEL_EINTERNAL;  /* the counts came from these scores */
 }
 
-int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
-                         size_t n, size_t top, unsigned envelope, uint64_t *levels,
-                         size_t *index)
+int dpsel_core_em_levels_pick(dpsel_rng *rng, const dpsel_decay *decay, const uint64_t *levels,
+                              unsigned envelope, uint64_t *level, uint64_t *member)
 {
-    int64_t best = scores[top];
-    int rc = dpsel_core_em_levels_build(decay, scores, n, best, envelope, levels);
-    if (rc != DPSEL_OK) {
-        return rc;
-    }
-    //@ assert apart_rng: decay_apart(decay, rng);
     /* A trial keeps with probability at least 2^-(npowers + 1) >= 2^-22 (spec §12). */
     const uint64_t trials = (uint64_t)DPSEL_REJECTION_ROUNDS << (DPSEL_LEVELS_MAX_POWERS + 1);
     /*@ loop invariant 0 <= trial <= trials;
-        loop invariant *index == \at(*index, Pre);
-        loop assigns trial, rc, *rng, *index;
+        loop assigns trial, *rng, *level, *member;
         loop variant trials - trial;
     */
     for (uint64_t trial = 0; trial < trials; trial++) {
         uint64_t g;
         int kept;
         //@ assert decay_kept: valid_decay(decay);
-        //@ assert apart_rng_kept: decay_apart(decay, rng);
-        rc = dpsel_core_em_level_trial(rng, decay, levels, envelope, &g, &kept);
+        int rc = dpsel_core_em_level_trial(rng, decay, levels, envelope, &g, &kept);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -207,18 +198,33 @@ int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
             if (members == 0) {
                 return DPSEL_EINTERNAL;  /* a proposed level has members */
             }
-            uint64_t member;
-            rc = dpsel_core_uniform(rng, members, &member);
-            if (rc != DPSEL_OK) {
-                return rc;
+            rc = dpsel_core_uniform(rng, members, member);
+            if (rc == DPSEL_OK) {
+                *level = g;
             }
-            //@ assert decay_member: valid_decay(decay);
-            if (g == 0 && member == 0) {
-                *index = top;  /* the first candidate of gap 0: no pass */
-                return DPSEL_OK;
-            }
-            return find_member(decay, scores, n, best, g, member, index);
+            return rc;
         }
     }
     return DPSEL_EUNLIKELY;
+}
+
+int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
+                         size_t n, size_t top, unsigned envelope, uint64_t *levels,
+                         size_t *index)
+{
+    int64_t best = scores[top];
+    int rc = dpsel_core_em_levels_build(decay, scores, n, best, envelope, levels);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    uint64_t g, member;
+    rc = dpsel_core_em_levels_pick(rng, decay, levels, envelope, &g, &member);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    if (g == 0 && member == 0) {
+        *index = top;  /* the first candidate of gap 0: no pass */
+        return DPSEL_OK;
+    }
+    return find_member(decay, scores, n, best, g, member, index);
 }

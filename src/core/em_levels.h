@@ -75,6 +75,24 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
                               const uint64_t *levels, unsigned envelope,
                               uint64_t *level, int *kept);
 
+/* EM by levels' trials on built running sums: trials until one keeps its
+ * level g (each keeps with probability at least 2^-(npowers + 1) when the
+ * envelope's mass is at most the sums'; DPSEL_EUNLIKELY after
+ * DPSEL_REJECTION_ROUNDS 2^22 trials), then *member uniform below the
+ * level's count c_g (its weight over its unit). */
+/*@ requires decay: levels_decay(decay, envelope);
+    requires levels: level_sums(levels, decay->cap);
+    requires writable: \valid(rng) && \valid(level) && \valid(member);
+    requires apart: \separated(rng, level, member, levels + (0 .. decay->cap), decay) &&
+                    decay_apart(decay, rng) && decay_apart(decay, level) &&
+                    decay_apart(decay, member);
+    assigns *rng, *level, *member;
+    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures picked: \result == DPSEL_OK ==> *level <= decay->cap;
+*/
+int dpsel_core_em_levels_pick(dpsel_rng *rng, const dpsel_decay *decay, const uint64_t *levels,
+                              unsigned envelope, uint64_t *level, uint64_t *member);
+
 /* The exponential mechanism by levels: levels built, trials until one
  * keeps its level (each keeps with probability at least 2^-(npowers + 1)
  * when 2^envelope >= n; DPSEL_EUNLIKELY after DPSEL_REJECTION_ROUNDS 2^22
