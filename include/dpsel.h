@@ -154,6 +154,17 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_set_gap_cap(dpsel_params *params, u
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
                          char *buf, size_t buf_size);
 
+/* The total epsilon of releasing counts[i] selections with params[i] for
+ * every i < k (basic composition: the sum of counts[i] times each realised
+ * epsilon), as dpsel_params_epsilon prints one: `digits` significant
+ * digits, rounded up, a rigorous upper bound.  Errors: DPSEL_ENULL;
+ * DPSEL_ERANGE (k = 0, a count of 0, params not valid, digits not 1..100,
+ * buf_size below digits + 16). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon_total(const dpsel_params *params,
+                                                           const uint64_t *counts, size_t k,
+                                                           unsigned digits, char *buf,
+                                                           size_t buf_size);
+
 /* ------------------------------------------------------------ random source */
 
 /* A caller-supplied source of uniform random bits: store one bit (0 or 1) in
@@ -369,6 +380,20 @@ typedef struct dpsel_pmf dpsel_pmf;
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n);
 
+/* The pmf of groups of alike candidates: candidate r stands for
+ * multiplicity[r] >= 1 candidates of score scores[r], the mechanism runs on
+ * all of them (n' = the multiplicities' sum, at most 2^62), and the pmf's
+ * candidate r is the group: its probability is the chance that one of its
+ * members is released, and the expected error is summed over the members.
+ * The work is that of dpsel_pmf_new on the n' members for PF (so n' <=
+ * 32768, else DPSEL_ETOOLARGE) and linear in n for EM, whatever the
+ * multiplicities.  Errors as dpsel_pmf_new, and DPSEL_ERANGE for a
+ * multiplicity of 0 or a sum above 2^62. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
+                                                      dpsel_mechanism mechanism,
+                                                      const int64_t *scores,
+                                                      const uint64_t *multiplicity, size_t n);
+
 /* Frees a pmf; safe on NULL. */
 DPSEL_API void dpsel_pmf_free(dpsel_pmf *pmf);
 
@@ -449,6 +474,150 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_task_params(dpsel_task task, uint64_t *sen
  * quotient is outside the int64 range.  *out is written only on success. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_decimal_to_units(const char *text, const char *unit,
                                                        int64_t *out);
+
+/* units x unit as a decimal with exactly the fraction digits of unit as
+ * written ("37" for 37 units of "1", "0.75" for 3 of "0.25", "-1.50" for -6
+ * of "0.25"): the text of a decimal score, or of a quantile's grid point.
+ * buf receives at most DPSEL_UNITS_TEXT_MAX bytes; a smaller buf_size that
+ * the text does not fit gives DPSEL_ERANGE.  Also DPSEL_ENULL,
+ * DPSEL_EDECIMAL (unit malformed), DPSEL_ERANGE (unit <= 0). */
+#define DPSEL_UNITS_TEXT_MAX (DPSEL_DECIMAL_TEXT_MAX + 24)
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_units_to_decimal(int64_t units, const char *unit, char *buf,
+                                                       size_t buf_size);
+
+/* ---------------------------------------------------------------- quantiles */
+
+/* The quantile mechanism (spec/quantiles.md): a private q-quantile of raw
+ * values, released as a point of a public grid A, A + R, ..., B fixed before
+ * the data is read.  In units of the resolution R the grid is the integers
+ * lower = A / R, ..., upper = B / R, and each value w becomes the point
+ * floor(clamp(w, A, B) / R), a map applied to each record alone (so
+ * neighbouring data stay neighbours).  For q = a / b in lowest terms and a
+ * grid point v with L(v) values below it and G(v) above, the score is
+ * -|(b - a) L(v) - a G(v)|, of sensitivity max(a, b - a) and not monotonic;
+ * EM or PF then select a point with the usual base and gap cap, and the
+ * release is epsilon-DP on the raw values.  The score is constant between
+ * data values, so the grid is cut into at most 2m + 1 runs of equal score
+ * (m values), and the work grows with the values, not with the grid. */
+
+/* The grid: its ends in units of the resolution, and the resolution as
+ * written.  Fill it with dpsel_grid_init; read the fields freely. */
+typedef struct {
+    int64_t lower;                               /* A / R */
+    int64_t upper;                               /* B / R, >= lower */
+    char resolution[DPSEL_DECIMAL_TEXT_MAX + 1]; /* R */
+} dpsel_grid;
+
+/* The grid A = lower, ..., B = upper in steps of `resolution` (decimals of
+ * the form of dpsel_decimal_to_units; resolution NULL: 10^-d, d the larger
+ * number of fraction digits of A and B).  Errors: DPSEL_ENULL;
+ * DPSEL_EDECIMAL (a text malformed); DPSEL_EUNIT (A or B not a whole
+ * multiple of R); DPSEL_ERANGE (R <= 0, A > B, A / R or B / R outside the
+ * int64 range).  *grid is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_grid_init(dpsel_grid *grid, const char *lower,
+                                                const char *upper, const char *resolution);
+
+/* A raw value (a decimal of the form of dpsel_decimal_to_units) on the grid:
+ * *point = floor(clamp(value, A, B) / R), exactly; a value outside [A, B]
+ * is no error.  Errors: DPSEL_ENULL; DPSEL_EDECIMAL (value or the grid's
+ * resolution malformed); DPSEL_ERANGE (a grid with R <= 0 or lower > upper,
+ * which dpsel_grid_init never makes). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_grid_point(const dpsel_grid *grid, const char *value,
+                                                 int64_t *point);
+
+/* dpsel_grid_point for values[0 .. m - 1] into points[0 .. m - 1] (values
+ * and points may be NULL when m is 0).  On an error, *failed is the index of
+ * the value that failed (points before it are written).  Errors as
+ * dpsel_grid_point. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_grid_points(const dpsel_grid *grid,
+                                                  const char *const *values, size_t m,
+                                                  int64_t *points, size_t *failed);
+
+/* The largest denominator b of a quantile a / b (10^18). */
+#define DPSEL_QUANTILE_DENOMINATOR_MAX 1000000000000000000u
+
+/* The quantile q, a decimal strictly between 0 and 1 ("0.5", "0.95"; the
+ * form of dpsel_decimal_to_units), exactly as a / b in lowest terms, and
+ * its score's sensitivity max(a, b - a): make the selector's parameters
+ * with that sensitivity and monotonic 0.  Errors: DPSEL_ENULL;
+ * DPSEL_EDECIMAL (malformed); DPSEL_ERANGE (q not in (0, 1), or b above
+ * DPSEL_QUANTILE_DENOMINATOR_MAX). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_fraction(const char *q, uint64_t *a, uint64_t *b,
+                                                        uint64_t *sensitivity);
+
+/* The largest grid EM takes: 2^42 - 1 points (its trial bound,
+ * spec/quantiles.md §4).  PF takes up to 2^62 points, at a cost that grows
+ * with the points near the top (up to one exact coin per 32 of them). */
+#define DPSEL_QUANTILE_EM_GRID_MAX (((uint64_t)1 << 42) - 1)
+
+/* The runs of the q-quantile's score on data: the grid cut where the score
+ * changes (spec/quantiles.md §4), built once for any number of selections
+ * and for the exact distribution.  Immutable once made: may be shared
+ * read-only between threads. */
+typedef struct dpsel_quantile_runs dpsel_quantile_runs;
+
+/* The runs of the quantile a / b (lowest terms, 0 < a < b <=
+ * DPSEL_QUANTILE_DENOMINATOR_MAX) of values[0 .. m - 1] (grid points; each
+ * is clamped into [lower, upper]; values may be NULL when m is 0, and no
+ * values give one run, the whole grid) on the grid lower .. upper.  Memory:
+ * about 40 bytes per value.  Errors: DPSEL_ENULL; DPSEL_ERANGE (a / b not
+ * as above, lower > upper, a grid of more than 2^62 points, b m above
+ * 2^63 - 1 so that a score would leave the int64 range); DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a,
+                                                        uint64_t b, const int64_t *values,
+                                                        size_t m, int64_t lower, int64_t upper);
+
+/* Frees the runs; safe on NULL. */
+DPSEL_API void dpsel_quantile_runs_free(dpsel_quantile_runs *runs);
+
+/* The number of runs (at least 1, at most 2 k + 1 for k distinct values on
+ * the grid), 0 for NULL. */
+DPSEL_API size_t dpsel_quantile_runs_count(const dpsel_quantile_runs *runs);
+
+/* Run i (0 <= i < count, in the grid's order): its first grid point, its
+ * number of points and its score.  Any of the outputs may be NULL.  Errors:
+ * DPSEL_ENULL (runs NULL), DPSEL_ERANGE (i out of range). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_runs_get(const dpsel_quantile_runs *runs, size_t i,
+                                                        int64_t *first, uint64_t *points,
+                                                        int64_t *score);
+
+/* One epsilon-DP release of the quantile: stores the released grid point
+ * in *value.  The selector's parameters must have sensitivity at least
+ * max(a, b - a) of the runs' quantile and monotonic 0: its epsilon is then
+ * the release's.  EM draws by levels over the runs, with the runs' lengths
+ * as multiplicities (a few passes over the runs, whatever the grid; 8 (C +
+ * 1) bytes of heap for the gap cap C); PF races the grid's points run by run
+ * (dpsel_pf_stream: about one coin per block of 1024 points far below the
+ * top, up to one per 32 points near it).  Errors: DPSEL_ENULL;
+ * DPSEL_ERANGE (mechanism not EM or PF, a selector not made for this
+ * quantile, an EM grid above DPSEL_QUANTILE_EM_GRID_MAX points, PF with a
+ * decay table that does not allow the race: gap cap 1 with beta >= 1/2);
+ * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_EINTERNAL (a bug).
+ * *value is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select_runs(const dpsel_selector *selector,
+                                                           dpsel_mechanism mechanism,
+                                                           const dpsel_quantile_runs *runs,
+                                                           dpsel_rng *rng, int64_t *value);
+
+/* dpsel_quantile_runs_new, dpsel_quantile_select_runs and
+ * dpsel_quantile_runs_free in one call, with their errors. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *selector,
+                                                      dpsel_mechanism mechanism, uint64_t a,
+                                                      uint64_t b, const int64_t *values, size_t m,
+                                                      int64_t lower, int64_t upper, dpsel_rng *rng,
+                                                      int64_t *value);
+
+/* The exact distribution of the quantile's release over the runs: a pmf
+ * (dpsel_pmf_new_grouped) whose candidate i is run i, so that
+ * dpsel_pmf_probability(pmf, i, ...) is the chance that the released point
+ * lies in run i, and the expected error is that of the scores.  params as
+ * for dpsel_quantile_select_runs.  EM takes any grid; PF's distribution is
+ * computed for grids of at most 32768 points (else DPSEL_ETOOLARGE).
+ * Errors: as dpsel_pmf_new_grouped, and DPSEL_ERANGE for params not made
+ * for the runs' quantile. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+                                                       dpsel_mechanism mechanism,
+                                                       const dpsel_quantile_runs *runs);
 
 /* ------------------------------------------------------------------ audit */
 

@@ -25,6 +25,10 @@ typedef struct {
     int monotonic;
     dpsel_rng rng;
     char buf[200];
+    dpsel_grid grid;
+    dpsel_quantile_runs *runs;
+    uint64_t a, b;
+    size_t failed;
 } outputs;
 
 static void fill(outputs *o)
@@ -673,6 +677,253 @@ Test(api_errors, decimal_to_units_length_limit)
     text[1] = '0';
     EXPECT_REFUSED("one character too long", DPSEL_EDECIMAL,
                    dpsel_decimal_to_units(text, "1", o->scores));
+}
+
+/* --------------------------------------------------------------- quantiles */
+
+typedef struct {
+    const char *name;
+    const char *lower, *upper, *resolution;
+    int expected;
+} grid_case;
+
+static const grid_case grid_cases[] = {
+    { "NULL lower", NULL, "1", NULL, DPSEL_ENULL },
+    { "NULL upper", "0", NULL, "1", DPSEL_ENULL },
+    { "a malformed lower", "1e3", "2000", NULL, DPSEL_EDECIMAL },
+    { "a malformed upper", "0", "12 ", NULL, DPSEL_EDECIMAL },
+    { "a malformed resolution", "0", "1", ".5", DPSEL_EDECIMAL },
+    { "resolution 0", "0", "1", "0", DPSEL_ERANGE },
+    { "a negative resolution", "0", "1", "-1", DPSEL_ERANGE },
+    { "lower above upper", "2", "1", NULL, DPSEL_ERANGE },
+    { "lower not a multiple", "0.5", "10", "1", DPSEL_EUNIT },
+    { "upper not a multiple", "0", "10.25", "0.5", DPSEL_EUNIT },
+    { "upper beyond 2^63 units", "0", "9223372036854775808", NULL, DPSEL_ERANGE },
+    { "upper beyond 2^63 units of 0.5", "0", "4611686018427387904", "0.5", DPSEL_ERANGE },
+};
+
+Test(api_errors, grid_init)
+{
+    for (size_t i = 0; i < N_OF(grid_cases); i++) {
+        const grid_case *c = &grid_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_grid_init(&o->grid, c->lower, c->upper, c->resolution));
+    }
+    EXPECT_REFUSED("NULL grid", DPSEL_ENULL, dpsel_grid_init(NULL, "0", "1", NULL));
+}
+
+Test(api_errors, grid_points)
+{
+    dpsel_grid grid, inverted;
+    cr_assert_eq(dpsel_grid_init(&grid, "0", "10", "0.5"), DPSEL_OK);
+    inverted = grid;
+    inverted.lower = 21;
+    static const char *const bad[] = { "1", "x", "2" };
+    EXPECT_REFUSED("NULL grid", DPSEL_ENULL, dpsel_grid_point(NULL, "1", o->scores));
+    EXPECT_REFUSED("NULL value", DPSEL_ENULL, dpsel_grid_point(&grid, NULL, o->scores));
+    EXPECT_REFUSED("NULL point", DPSEL_ENULL, dpsel_grid_point(&grid, "1", NULL));
+    EXPECT_REFUSED("a malformed value", DPSEL_EDECIMAL, dpsel_grid_point(&grid, "1.", o->scores));
+    EXPECT_REFUSED("lower above upper", DPSEL_ERANGE, dpsel_grid_point(&inverted, "1", o->scores));
+    EXPECT_REFUSED("points: NULL failed", DPSEL_ENULL,
+                   dpsel_grid_points(&grid, bad, 1, o->scores, NULL));
+    EXPECT_REFUSED("points: NULL values", DPSEL_ENULL,
+                   dpsel_grid_points(&grid, NULL, 1, o->scores, &o->failed));
+    EXPECT_REFUSED("points: NULL points", DPSEL_ENULL,
+                   dpsel_grid_points(&grid, bad, 1, NULL, &o->failed));
+    /* the second value fails: the first point is written, and its index */
+    int64_t points[3] = { -1, -1, -1 };
+    size_t failed = 99;
+    cr_expect_eq(dpsel_grid_points(&grid, bad, 3, points, &failed), DPSEL_EDECIMAL);
+    cr_expect(failed == 1 && points[0] == 2 && points[2] == -1);
+}
+
+typedef struct {
+    const char *name, *q;
+    int expected;
+} fraction_case;
+
+static const fraction_case fraction_cases[] = {
+    { "NULL q", NULL, DPSEL_ENULL },
+    { "malformed", "1/2", DPSEL_EDECIMAL },
+    { "an exponent", "5e-1", DPSEL_EDECIMAL },
+    { "0", "0.000", DPSEL_ERANGE },
+    { "1", "1.0", DPSEL_ERANGE },
+    { "above 1", "1.5", DPSEL_ERANGE },
+    { "negative", "-0.5", DPSEL_ERANGE },
+    { "19 fraction digits", "0.1234567890123456789", DPSEL_ERANGE },
+};
+
+Test(api_errors, quantile_fraction)
+{
+    for (size_t i = 0; i < N_OF(fraction_cases); i++) {
+        const fraction_case *c = &fraction_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_quantile_fraction(c->q, &o->a, &o->b, &o->sensitivity));
+    }
+    EXPECT_REFUSED("NULL a", DPSEL_ENULL, dpsel_quantile_fraction("0.5", NULL, &o->b, &o->sensitivity));
+    EXPECT_REFUSED("NULL b", DPSEL_ENULL, dpsel_quantile_fraction("0.5", &o->a, NULL, &o->sensitivity));
+    EXPECT_REFUSED("NULL sensitivity", DPSEL_ENULL, dpsel_quantile_fraction("0.5", &o->a, &o->b, NULL));
+}
+
+typedef struct {
+    const char *name;
+    uint64_t a, b;
+    int null_values;
+    size_t m;
+    int64_t lower, upper;
+    int expected;
+} runs_case;
+
+static const runs_case runs_cases[] = {
+    { "NULL values", 1, 2, 1, 1, 0, 10, DPSEL_ENULL },
+    { "a = 0", 0, 2, 0, 2, 0, 10, DPSEL_ERANGE },
+    { "a = b", 2, 2, 0, 2, 0, 10, DPSEL_ERANGE },
+    { "a > b", 3, 2, 0, 2, 0, 10, DPSEL_ERANGE },
+    { "not in lowest terms", 2, 4, 0, 2, 0, 10, DPSEL_ERANGE },
+    { "b above 10^18", 1, 1000000000000000001u, 0, 2, 0, 10, DPSEL_ERANGE },
+    { "lower above upper", 1, 2, 0, 2, 11, 10, DPSEL_ERANGE },
+    { "2^62 + 1 points", 1, 2, 0, 2, 0, (int64_t)1 << 62, DPSEL_ERANGE },
+    { "the whole int64 range", 1, 2, 0, 2, INT64_MIN, INT64_MAX, DPSEL_ERANGE },
+    { "b m above 2^63 - 1", 1, 1000000000000000000u, 0, 10, 0, 10, DPSEL_ERANGE },
+};
+
+Test(api_errors, quantile_runs)
+{
+    int64_t values[10] = { 0 };
+    for (size_t i = 0; i < N_OF(runs_cases); i++) {
+        const runs_case *c = &runs_cases[i];
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_quantile_runs_new(&o->runs, c->a, c->b,
+                                               c->null_values ? NULL : values, c->m, c->lower,
+                                               c->upper));
+    }
+    EXPECT_REFUSED("NULL out", DPSEL_ENULL, dpsel_quantile_runs_new(NULL, 1, 2, values, 1, 0, 1));
+    dpsel_quantile_runs *runs = NULL;
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, 1, 2, values, 2, 0, 10), DPSEL_OK);
+    EXPECT_REFUSED("get: NULL runs", DPSEL_ENULL,
+                   dpsel_quantile_runs_get(NULL, 0, o->scores, &o->a, o->scores + 1));
+    EXPECT_REFUSED("get: run out of range", DPSEL_ERANGE,
+                   dpsel_quantile_runs_get(runs, 2, o->scores, &o->a, o->scores + 1));
+    cr_expect_eq(dpsel_quantile_runs_count(NULL), 0);
+    dpsel_quantile_runs_free(runs);
+    dpsel_quantile_runs_free(NULL);
+}
+
+Test(api_errors, quantile_select)
+{
+    int64_t values[3] = { 1, 5, 9 };
+    dpsel_params median, short_params, monotonic;
+    cr_assert_eq(dpsel_params_from_epsilon(&median, "1", 3, 0), DPSEL_OK);  /* for q = 1/4 */
+    cr_assert_eq(dpsel_params_from_epsilon(&short_params, "1", 2, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_params_from_epsilon(&monotonic, "1", 3, 1), DPSEL_OK);
+    dpsel_selector *selector = NULL, *too_short = NULL, *too_monotonic = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &median), DPSEL_OK);
+    cr_assert_eq(dpsel_selector_new(&too_short, &short_params), DPSEL_OK);
+    cr_assert_eq(dpsel_selector_new(&too_monotonic, &monotonic), DPSEL_OK);
+    dpsel_quantile_runs *runs = NULL;
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, 1, 4, values, 3, 0, 10), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(1);
+    EXPECT_REFUSED("NULL selector", DPSEL_ENULL,
+                   dpsel_quantile_select_runs(NULL, DPSEL_EM, runs, &rng, o->scores));
+    EXPECT_REFUSED("NULL runs", DPSEL_ENULL,
+                   dpsel_quantile_select_runs(selector, DPSEL_EM, NULL, &rng, o->scores));
+    EXPECT_REFUSED("NULL rng", DPSEL_ENULL,
+                   dpsel_quantile_select_runs(selector, DPSEL_EM, runs, NULL, o->scores));
+    EXPECT_REFUSED("NULL value", DPSEL_ENULL,
+                   dpsel_quantile_select_runs(selector, DPSEL_EM, runs, &rng, NULL));
+    EXPECT_REFUSED("mechanism 2", DPSEL_ERANGE,
+                   dpsel_quantile_select_runs(selector, (dpsel_mechanism)2, runs, &rng, o->scores));
+    EXPECT_REFUSED("sensitivity below max(a, b - a)", DPSEL_ERANGE,
+                   dpsel_quantile_select_runs(too_short, DPSEL_EM, runs, &rng, o->scores));
+    EXPECT_REFUSED("monotonic parameters", DPSEL_ERANGE,
+                   dpsel_quantile_select_runs(too_monotonic, DPSEL_PF, runs, &rng, o->scores));
+    EXPECT_REFUSED("values: NULL values", DPSEL_ENULL,
+                   dpsel_quantile_select(selector, DPSEL_EM, 1, 4, NULL, 3, 0, 10, &rng, o->scores));
+    EXPECT_REFUSED("values: not in lowest terms", DPSEL_ERANGE,
+                   dpsel_quantile_select(selector, DPSEL_EM, 2, 8, values, 3, 0, 10, &rng, o->scores));
+    EXPECT_REFUSED("values: EM on 2^42 points", DPSEL_ERANGE,
+                   dpsel_quantile_select(selector, DPSEL_EM, 1, 4, values, 3, 0,
+                                         (int64_t)DPSEL_QUANTILE_EM_GRID_MAX, &rng, o->scores));
+    dpsel_params coin;  /* a cap of 1 with beta >= 1/2: no race, so no streamed PF */
+    cr_assert_eq(dpsel_params_from_base(&coin, 3, 2, 3, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_params_set_gap_cap(&coin, 1), DPSEL_OK);
+    dpsel_selector *no_race = NULL;
+    cr_assert_eq(dpsel_selector_new(&no_race, &coin), DPSEL_OK);
+    EXPECT_REFUSED("PF without the race", DPSEL_ERANGE,
+                   dpsel_quantile_select_runs(no_race, DPSEL_PF, runs, &rng, o->scores));
+    dpsel_rng wiped = seeded_rng(2);
+    dpsel_rng_wipe(&wiped);
+    EXPECT_REFUSED("a wiped source, EM", DPSEL_ERANDOM,
+                   dpsel_quantile_select_runs(selector, DPSEL_EM, runs, &wiped, o->scores));
+    EXPECT_REFUSED("a wiped source, PF", DPSEL_ERANDOM,
+                   dpsel_quantile_select_runs(selector, DPSEL_PF, runs, &wiped, o->scores));
+    EXPECT_REFUSED("pmf: NULL out", DPSEL_ENULL, dpsel_quantile_pmf_new(NULL, &median, DPSEL_EM, runs));
+    EXPECT_REFUSED("pmf: NULL params", DPSEL_ENULL, dpsel_quantile_pmf_new(&o->pmf, NULL, DPSEL_EM, runs));
+    EXPECT_REFUSED("pmf: NULL runs", DPSEL_ENULL, dpsel_quantile_pmf_new(&o->pmf, &median, DPSEL_EM, NULL));
+    EXPECT_REFUSED("pmf: sensitivity below max(a, b - a)", DPSEL_ERANGE,
+                   dpsel_quantile_pmf_new(&o->pmf, &short_params, DPSEL_EM, runs));
+    EXPECT_REFUSED("pmf: mechanism 2", DPSEL_ERANGE,
+                   dpsel_quantile_pmf_new(&o->pmf, &median, (dpsel_mechanism)2, runs));
+    dpsel_quantile_runs *wide = NULL;
+    cr_assert_eq(dpsel_quantile_runs_new(&wide, 1, 4, values, 3, 0, 32768), DPSEL_OK);
+    EXPECT_REFUSED("pmf: PF on 32769 points", DPSEL_ETOOLARGE,
+                   dpsel_quantile_pmf_new(&o->pmf, &median, DPSEL_PF, wide));
+    dpsel_quantile_runs_free(wide);
+    dpsel_rng_wipe(&rng);
+    dpsel_quantile_runs_free(runs);
+    dpsel_selector_free(selector);
+    dpsel_selector_free(too_short);
+    dpsel_selector_free(too_monotonic);
+    dpsel_selector_free(no_race);
+}
+
+Test(api_errors, pmf_new_grouped)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    int64_t scores[2] = { 0, -1 };
+    uint64_t zero[2] = { 1, 0 }, overflowing[2] = { (uint64_t)1 << 61, ((uint64_t)1 << 61) + 1 };
+    EXPECT_REFUSED("NULL multiplicity", DPSEL_ENULL,
+                   dpsel_pmf_new_grouped(&o->pmf, &p, DPSEL_EM, scores, NULL, 2));
+    EXPECT_REFUSED("a multiplicity of 0", DPSEL_ERANGE,
+                   dpsel_pmf_new_grouped(&o->pmf, &p, DPSEL_EM, scores, zero, 2));
+    EXPECT_REFUSED("members above 2^62", DPSEL_ERANGE,
+                   dpsel_pmf_new_grouped(&o->pmf, &p, DPSEL_EM, scores, overflowing, 2));
+}
+
+Test(api_errors, epsilon_total_and_units_to_decimal)
+{
+    dpsel_params p[2] = { base_params(1, 1, 1, 0), base_params(3, 2, 1, 1) };
+    uint64_t counts[2] = { 1, 0 }, ones[2] = { 1, 1 };
+    dpsel_params invalid = p[0];
+    invalid.sensitivity = 0;
+    EXPECT_REFUSED("total: NULL params", DPSEL_ENULL,
+                   dpsel_params_epsilon_total(NULL, ones, 1, 17, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: NULL counts", DPSEL_ENULL,
+                   dpsel_params_epsilon_total(p, NULL, 1, 17, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: NULL buf", DPSEL_ENULL,
+                   dpsel_params_epsilon_total(p, ones, 1, 17, NULL, 100));
+    EXPECT_REFUSED("total: no releases", DPSEL_ERANGE,
+                   dpsel_params_epsilon_total(p, ones, 0, 17, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: a count of 0", DPSEL_ERANGE,
+                   dpsel_params_epsilon_total(p, counts, 2, 17, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: params not valid", DPSEL_ERANGE,
+                   dpsel_params_epsilon_total(&invalid, ones, 1, 17, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: 101 digits", DPSEL_ERANGE,
+                   dpsel_params_epsilon_total(p, ones, 2, 101, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("total: a buffer too small", DPSEL_ERANGE,
+                   dpsel_params_epsilon_total(p, ones, 2, 17, o->buf, 32));
+    EXPECT_REFUSED("decimal: NULL unit", DPSEL_ENULL,
+                   dpsel_units_to_decimal(1, NULL, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("decimal: NULL buf", DPSEL_ENULL, dpsel_units_to_decimal(1, "1", NULL, 10));
+    EXPECT_REFUSED("decimal: a malformed unit", DPSEL_EDECIMAL,
+                   dpsel_units_to_decimal(1, "0.", o->buf, sizeof o->buf));
+    EXPECT_REFUSED("decimal: unit 0", DPSEL_ERANGE,
+                   dpsel_units_to_decimal(1, "0.0", o->buf, sizeof o->buf));
+    EXPECT_REFUSED("decimal: a buffer too small", DPSEL_ERANGE,
+                   dpsel_units_to_decimal(-15, "0.25", o->buf, 5));  /* "-3.75" and a NUL */
+    char fits[6];
+    cr_expect_eq(dpsel_units_to_decimal(-15, "0.25", fits, sizeof fits), DPSEL_OK);
+    cr_expect_str_eq(fits, "-3.75");
 }
 
 /* ------------------------------------------------------------- error names */

@@ -1,9 +1,13 @@
-/* Decimal scores in whole units (dpsel_decimal_to_units): values by hand,
- * then random decimals against an independent computation in 128-bit
- * integers.  Bad input is in test_api_errors.c. */
+/* Decimal scores in whole units (dpsel_decimal_to_units), the quantile's
+ * grid (dpsel_grid_init, dpsel_grid_point), grid points back to decimals,
+ * quantiles as fractions and the total epsilon of several releases: values
+ * by hand, then random decimals against an independent computation in
+ * 128-bit integers (texts of up to 22 digits: both the 128-bit and the GMP
+ * path).  Bad input is in test_api_errors.c. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <stdio.h>
+
 
 #include "core/core.h"
 #include "support.h"
@@ -112,4 +116,167 @@ Test(units, random_decimals_against_128_bit_integers)
     cr_expect_geq(multiples, 10000);
     cr_expect_geq(others, 5000);
     dpsel_rng_wipe(&rng);
+}
+
+/* ----------------------------------------------------------- quantile grids */
+
+Test(units, grids_by_hand)
+{
+    static const struct {
+        const char *lower, *upper, *resolution;
+        int64_t low, high;
+        const char *unit;
+    } grids[] = {
+        { "0", "120", NULL, 0, 120, "1" },
+        { "0.5", "10", NULL, 5, 100, "0.1" },
+        { "-1.25", "3", NULL, -125, 300, "0.01" },
+        { "0", "100", "0.25", 0, 400, "0.25" },
+        { "1000", "5000", "500", 2, 10, "500" },
+        { "7", "7", NULL, 7, 7, "1" },
+    };
+    for (size_t i = 0; i < sizeof grids / sizeof *grids; i++) {
+        dpsel_grid g;
+        cr_assert_eq(dpsel_grid_init(&g, grids[i].lower, grids[i].upper, grids[i].resolution),
+                     DPSEL_OK, "grid %zu", i);
+        cr_expect(g.lower == grids[i].low && g.upper == grids[i].high, "grid %zu", i);
+        cr_expect_str_eq(g.resolution, grids[i].unit, "grid %zu", i);
+    }
+    static const struct {
+        const char *value;
+        int64_t point;
+    } points[] = {
+        /* on the grid 0 .. 10 in steps of 0.25: floor(clamp(v, 0, 10) / 0.25) */
+        { "0", 0 }, { "0.24", 0 }, { "0.25", 1 }, { "3.999", 15 }, { "10", 40 },
+        { "10.01", 40 }, { "-0.01", 0 }, { "-1000000000000000000000000", 0 },
+        { "99999999999999999999999999999999", 40 }, { "+2.5", 10 },
+        { "2.50000000000000000000000000000001", 10 }, { "2.49999999999999999999999999999999", 9 },
+    };
+    dpsel_grid g;
+    cr_assert_eq(dpsel_grid_init(&g, "0", "10", "0.25"), DPSEL_OK);
+    for (size_t i = 0; i < sizeof points / sizeof *points; i++) {
+        int64_t point = -1;
+        cr_expect_eq(dpsel_grid_point(&g, points[i].value, &point), DPSEL_OK, "%s", points[i].value);
+        cr_expect_eq(point, points[i].point, "%s: %" PRId64, points[i].value, point);
+    }
+    /* negative grids round down too: -0.5 is on the grid point -1 of unit 1 */
+    cr_assert_eq(dpsel_grid_init(&g, "-10", "10", NULL), DPSEL_OK);
+    int64_t point = 0;
+    cr_expect_eq(dpsel_grid_point(&g, "-0.5", &point), DPSEL_OK);
+    cr_expect_eq(point, -1);
+    cr_expect_eq(dpsel_grid_point(&g, "-3", &point), DPSEL_OK);
+    cr_expect_eq(point, -3);
+}
+
+/* floor(m / 10^f over k / 10^e) for random texts, short (the 128-bit
+ * path) and long (up to 30 digits: GMP), against 128-bit integers. */
+Test(units, random_grid_points_against_128_bit_integers)
+{
+    dpsel_rng rng = seeded_rng(2026112602);
+    for (unsigned trial = 0; trial < 20000; trial++) {
+        uint64_t r[6];
+        for (size_t i = 0; i < 6; i++) {
+            cr_assert_eq(dpsel_internal_rng_bits(&rng, 40, &r[i]), DPSEL_OK);
+        }
+        /* a mantissa of up to 22 digits: below 10^22 < 2^74 */
+        wide magnitude = ((wide)r[0] << 34) ^ (wide)r[1];
+        magnitude %= power_of_ten(1 + (unsigned)(r[2] % 22));
+        wide m = r[3] % 2 ? -magnitude : magnitude;
+        unsigned f = (unsigned)(r[2] / 22 % 9), e = (unsigned)(r[4] % 9);
+        int64_t k = (int64_t)(r[5] % 1000) + 1;
+        char text[64], unit[64], digits[40];
+        /* m / 10^f written out, the mantissa's digits from the 128-bit value */
+        size_t used = 0;
+        wide rest = magnitude;
+        do {
+            digits[used++] = (char)('0' + (int)(rest % 10));
+            rest /= 10;
+        } while (rest > 0);
+        while (used <= f) {
+            digits[used++] = '0';
+        }
+        size_t pos = 0;
+        if (m < 0) {
+            text[pos++] = '-';
+        }
+        for (size_t i = used; i-- > 0;) {
+            text[pos++] = digits[i];
+            if (i == f && f > 0) {
+                text[pos++] = '.';
+            }
+        }
+        text[pos] = '\0';
+        decimal_text(k, e, unit, sizeof unit);
+        /* the grid of +-2^40 units of k / 10^e */
+        char lower[48], upper[48];
+        decimal_text(-((int64_t)1 << 40) * k, e, lower, sizeof lower);
+        decimal_text(((int64_t)1 << 40) * k, e, upper, sizeof upper);
+        dpsel_grid g;
+        cr_assert_eq(dpsel_grid_init(&g, lower, upper, unit), DPSEL_OK);
+        cr_assert(g.lower == -((int64_t)1 << 40) && g.upper == (int64_t)1 << 40);
+        wide numerator = m * power_of_ten(e);
+        wide denominator = (wide)k * power_of_ten(f);
+        wide floor = numerator / denominator - (numerator % denominator < 0);
+        wide expected = floor < g.lower ? g.lower : floor > g.upper ? g.upper : floor;
+        int64_t point = 0;
+        cr_expect_eq(dpsel_grid_point(&g, text, &point), DPSEL_OK, "%s in units of %s", text, unit);
+        cr_expect(point == (int64_t)expected, "%s in units of %s: %" PRId64, text, unit, point);
+    }
+    dpsel_rng_wipe(&rng);
+}
+
+Test(units, units_to_decimal_by_hand)
+{
+    static const struct {
+        int64_t units;
+        const char *unit, *text;
+    } cases[] = {
+        { 37, "1", "37" }, { 3, "0.25", "0.75" }, { -6, "0.25", "-1.50" }, { 0, "0.01", "0.00" },
+        { 7, "0.001", "0.007" }, { -7, "0.001", "-0.007" }, { 2, "500", "1000" },
+        { 3, "1.50", "4.50" }, { INT64_MIN, "1", "-9223372036854775808" },
+        { INT64_MAX, "0.1", "922337203685477580.7" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[DPSEL_UNITS_TEXT_MAX];
+        cr_expect_eq(dpsel_units_to_decimal(cases[i].units, cases[i].unit, buf, sizeof buf),
+                     DPSEL_OK);
+        cr_expect_str_eq(buf, cases[i].text, "%" PRId64 " units of %s", cases[i].units,
+                         cases[i].unit);
+    }
+}
+
+Test(units, quantile_fractions_by_hand)
+{
+    static const struct {
+        const char *q;
+        uint64_t a, b, sensitivity;
+    } cases[] = {
+        { "0.5", 1, 2, 1 }, { "0.25", 1, 4, 3 }, { "0.75", 3, 4, 3 }, { "0.95", 19, 20, 19 },
+        { "0.333", 333, 1000, 667 }, { "0.50", 1, 2, 1 }, { "+0.1", 1, 10, 9 },
+        { "0.000000000000000001", 1, 1000000000000000000u, 999999999999999999u },
+        { "0.100000000000000000000", 1, 10, 9 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        uint64_t a = 0, b = 0, d = 0;
+        cr_expect_eq(dpsel_quantile_fraction(cases[i].q, &a, &b, &d), DPSEL_OK, "%s", cases[i].q);
+        cr_expect(a == cases[i].a && b == cases[i].b && d == cases[i].sensitivity, "%s", cases[i].q);
+    }
+}
+
+/* The total of several releases: the library's epsilon of the summed
+ * sensitivity when the bases agree, and the sum otherwise. */
+Test(units, epsilon_totals)
+{
+    dpsel_params p = base_params(3, 2, 5, 0), q = base_params(3, 2, 7, 0);
+    dpsel_params scaled = base_params(3, 2, 5 * 4 + 7 * 2, 0);
+    dpsel_params both[2] = { p, q };
+    uint64_t counts[2] = { 4, 2 };
+    char total[64], expected[64];
+    cr_assert_eq(dpsel_params_epsilon_total(both, counts, 2, 17, total, sizeof total), DPSEL_OK);
+    cr_assert_eq(dpsel_params_epsilon(&scaled, 17, expected, sizeof expected), DPSEL_OK);
+    cr_expect_str_eq(total, expected);
+    /* 2^32 releases of sensitivity 2^40: the product passes 64 bits */
+    dpsel_params big = base_params(1, 1, (uint64_t)1 << 40, 1);
+    uint64_t many = (uint64_t)1 << 32;
+    cr_assert_eq(dpsel_params_epsilon_total(&big, &many, 1, 17, total, sizeof total), DPSEL_OK);
+    cr_expect_str_eq(total, "3.2732950131718799e+21");  /* 2^72 ln 2, rounded up */
 }

@@ -82,8 +82,9 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
                                mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
 
 /* The bounds a pmf holds (relative width below 1e-30) on the probability of
- * candidate r < n and on the expected error: lo and hi, initialised by the
- * caller, are set to them at the pmf's working precision. */
+ * candidate r < n (of one member of its group, for dpsel_pmf_new_grouped)
+ * and on the expected error: lo and hi, initialised by the caller, are set
+ * to them at the pmf's working precision. */
 void dpsel_exact_pmf_probability_mpfr(const dpsel_pmf *pmf, size_t r, mpfr_t lo, mpfr_t hi);
 void dpsel_exact_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t hi);
 
@@ -92,8 +93,8 @@ void dpsel_exact_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t
  * or the error that stopped the computation (DPSEL_ENOMEM, ...). */
 int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
 
-/* The exact probability of candidate r < n (dpsel_exact_pmf_exact_ready
- * first), or NULL when the pmf cannot hold it (see
+/* The exact probability of candidate r < n (of one member of its group;
+ * dpsel_exact_pmf_exact_ready first), or NULL when the pmf cannot hold it (see
  * dpsel_exact_pmf_exact_ready). */
 mpq_srcptr dpsel_exact_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
 

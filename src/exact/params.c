@@ -201,45 +201,87 @@ int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap)
     return DPSEL_OK;
 }
 
-/* The realised epsilon of valid params as text into buf (digits + 16 bytes). */
-static int epsilon_text(const dpsel_params *params, unsigned digits, char *buf)
+/* eps += count times the realised epsilon of valid params, rounded upward
+ * (256 bits): epsilon = k D (y ln 2 - ln x), every step rounded upward (each
+ * operand enters with the sign that makes rounding it up raise the
+ * result). */
+static void add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count)
 {
-    /* epsilon = k D (y ln 2 - ln x): every step rounded upward (each operand
-     * enters with the sign that makes rounding it up raise the result). */
-    mpfr_t ln2y, lnx, eps, factor;
-    mpfr_inits2(256, ln2y, lnx, eps, factor, (mpfr_ptr)0);
+    mpfr_t ln2y, lnx, term, factor, times;
+    mpfr_inits2(256, ln2y, lnx, term, factor, times, (mpfr_ptr)0);
     mpfr_const_log2(ln2y, MPFR_RNDU);
     mpfr_mul_ui(ln2y, ln2y, params->y, MPFR_RNDU);
     mpfr_set_uj(lnx, params->x, MPFR_RNDN);
     mpfr_log(lnx, lnx, MPFR_RNDD);
-    mpfr_sub(eps, ln2y, lnx, MPFR_RNDU);
+    mpfr_sub(term, ln2y, lnx, MPFR_RNDU);
     set_epsilon_factor(factor, params->sensitivity, params->monotonic);
-    mpfr_mul(eps, eps, factor, MPFR_RNDU);
+    mpfr_set_uj(times, count, MPFR_RNDN);
+    mpfr_mul(factor, factor, times, MPFR_RNDN);       /* exact: 129 bits at most */
+    mpfr_mul(term, term, factor, MPFR_RNDU);
+    mpfr_add(eps, eps, term, MPFR_RNDU);
+    mpfr_clears(ln2y, lnx, term, factor, times, (mpfr_ptr)0);
+}
+
+/* The upper bound eps as text of `digits` digits, rounded up, into buf
+ * (digits + 16 bytes). */
+static int upper_bound_text(const mpfr_t eps, unsigned digits, char *buf)
+{
     mpfr_exp_t exponent10;
     char *text = mpfr_get_str(NULL, &exponent10, 10, digits, eps, MPFR_RNDU);
-    int rc = DPSEL_ENOMEM;
-    if (text != NULL) {
-        dpsel_exact_format_decimal(text, (long)exponent10, buf);
-        mpfr_free_str(text);
-        rc = DPSEL_OK;
+    if (text == NULL) {
+        return DPSEL_ENOMEM;
     }
-    mpfr_clears(ln2y, lnx, eps, factor, (mpfr_ptr)0);
+    dpsel_exact_format_decimal(text, (long)exponent10, buf);
+    mpfr_free_str(text);
+    return DPSEL_OK;
+}
+
+/* The total epsilon of counts[i] releases with params[i], i < k (all
+ * valid), as text into buf (digits + 16 bytes). */
+static int total_epsilon_text(const dpsel_params *params, const uint64_t *counts, size_t k,
+                              unsigned digits, char *buf)
+{
+    mpfr_t eps;
+    mpfr_init2(eps, 256);
+    mpfr_set_zero(eps, 1);
+    for (size_t i = 0; i < k; i++) {
+        add_epsilon(eps, &params[i], counts[i]);
+    }
+    int rc = upper_bound_text(eps, digits, buf);
+    mpfr_clear(eps);
     return rc;
+}
+
+/* The checks of the epsilon texts: digits 1..100 and room for them. */
+static int text_request_valid(unsigned digits, size_t buf_size)
+{
+    return digits >= 1 && digits <= 100 && buf_size >= (size_t)digits + 16;
 }
 
 int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
                          char *buf, size_t buf_size)
 {
-    if (params == NULL || buf == NULL) {
+    uint64_t one = 1;
+    return dpsel_params_epsilon_total(params, &one, 1, digits, buf, buf_size);
+}
+
+int dpsel_params_epsilon_total(const dpsel_params *params, const uint64_t *counts, size_t k,
+                               unsigned digits, char *buf, size_t buf_size)
+{
+    if (params == NULL || counts == NULL || buf == NULL) {
         return DPSEL_ENULL;
     }
-    if (!dpsel_core_params_valid(params) || digits < 1 || digits > 100
-        || buf_size < (size_t)digits + 16) {
+    if (k == 0 || !text_request_valid(digits, buf_size)) {
         return DPSEL_ERANGE;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (!dpsel_core_params_valid(&params[i]) || counts[i] == 0) {
+            return DPSEL_ERANGE;
+        }
     }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = epsilon_text(params, digits, buf);
+    int rc = total_epsilon_text(params, counts, k, digits, buf);
     dpsel_exact_mpfr_leave(&host);
     return rc;
 }

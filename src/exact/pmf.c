@@ -59,13 +59,16 @@ typedef struct {
 } exact_values;
 
 struct dpsel_pmf {
-    size_t n;
+    size_t n;              /* candidates (groups, for dpsel_pmf_new_grouped) */
+    size_t points;         /* the mechanism's candidates: the groups' members */
+    uint64_t *multiplicity; /* n entries: members of each group, or NULL: one each */
     dpsel_params params;
     dpsel_mechanism mechanism;
     levels lv;             /* kept for the exact values */
     size_t *level_of;      /* n entries: the level of each candidate */
     exact_values *exact;
-    mpfr_t *lo, *hi;       /* lv.count entries: bounds of each probability */
+    mpfr_t *lo, *hi;       /* lv.count entries: bounds of the probability of
+                              one member of the level */
     mpfr_t error_lo, error_hi;
 };
 
@@ -103,9 +106,10 @@ static void levels_free(levels *lv)
     free(lv->gap_sum);
 }
 
-/* Groups the candidates by clamped gap; fills level_of[0..n-1]. */
-static int levels_build(levels *lv, const int64_t *scores, size_t n,
-                        uint64_t cap, size_t *level_of)
+/* Groups the candidates by clamped gap, candidate r counting for
+ * multiplicity[r] members (1 each for NULL); fills level_of[0..n-1]. */
+static int levels_build(levels *lv, const int64_t *scores, const uint64_t *multiplicity,
+                        size_t n, uint64_t cap, size_t *level_of)
 {
     int64_t best = scores[dpsel_core_argmax(scores, n)];
     lv->count = 0;
@@ -134,13 +138,17 @@ static int levels_build(levels *lv, const int64_t *scores, size_t n,
     for (size_t l = 0; l < lv->count; l++) {
         mpz_init(lv->gap_sum[l]);
     }
+    mpz_t gap;
+    mpz_init(gap);
     for (size_t r = 0; r < n; r++) {
         size_t l = level_index(lv, dpsel_core_clamped_gap(best, scores[r], cap));
-        uint64_t gap = dpsel_core_clamped_gap(best, scores[r], UINT64_MAX);
+        uint64_t members = multiplicity != NULL ? multiplicity[r] : 1;
+        mpz_set_ui(gap, (unsigned long)dpsel_core_clamped_gap(best, scores[r], UINT64_MAX));
         level_of[r] = l;
-        lv->members[l]++;
-        mpz_add_ui(lv->gap_sum[l], lv->gap_sum[l], (unsigned long)gap);
+        lv->members[l] += members;  /* the members add up to at most 2^62 */
+        mpz_addmul_ui(lv->gap_sum[l], gap, (unsigned long)members);
     }
+    mpz_clear(gap);
     return DPSEL_OK;
 }
 
@@ -273,7 +281,7 @@ static int compute_exact(const dpsel_pmf *pmf, exact_values *ex, mp_bitcnt_t sca
     if (pmf->mechanism == DPSEL_EM) {
         em_probabilities(lv, params->y, weight, ex->probability, ex->expected_error);
     } else {
-        rc = pf_probabilities(lv, pmf->n, scale_bits, weight, ex->probability,
+        rc = pf_probabilities(lv, pmf->points, scale_bits, weight, ex->probability,
                               ex->expected_error);
     }
     for (size_t l = 0; l < lv->count; l++) {
@@ -301,7 +309,7 @@ static int compute_exact_values(const dpsel_pmf *pmf, exact_values *ex)
 {
     const levels *lv = &pmf->lv;
     mp_bitcnt_t scale_bits = (mp_bitcnt_t)(pmf->params.y * lv->gap[lv->count - 1]);
-    if (!within_limits(pmf->mechanism, pmf->n, lv->count, scale_bits)) {
+    if (!within_limits(pmf->mechanism, pmf->points, lv->count, scale_bits)) {
         ex->state = EXACT_TOO_LARGE;
         return DPSEL_ETOOLARGE;
     }
@@ -464,6 +472,7 @@ void dpsel_pmf_free(dpsel_pmf *pmf)
     dpsel_exact_numbers_free(pmf->hi, pmf->lv.count);
     levels_free(&pmf->lv);
     free(pmf->level_of);
+    free(pmf->multiplicity);
     free(pmf);
 }
 
@@ -479,11 +488,11 @@ int dpsel_exact_check_distribution(const dpsel_params *params, dpsel_mechanism m
     return DPSEL_OK;
 }
 
-/* The levels and the enclosure of a pmf whose n, params and mechanism are
- * set, in MPFR's widest exponent range. */
+/* The levels and the enclosure of a pmf whose n, points, multiplicity,
+ * params and mechanism are set, in MPFR's widest exponent range. */
 static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
 {
-    if (pmf->mechanism == DPSEL_PF && pmf->n > PF_ENCLOSURE_MAX_CANDIDATES) {
+    if (pmf->mechanism == DPSEL_PF && pmf->points > PF_ENCLOSURE_MAX_CANDIDATES) {
         return DPSEL_ETOOLARGE;
     }
     pmf->level_of = calloc(pmf->n, sizeof *pmf->level_of);
@@ -491,7 +500,8 @@ static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
     if (pmf->level_of == NULL || pmf->exact == NULL) {
         return DPSEL_ENOMEM;
     }
-    int rc = levels_build(&pmf->lv, scores, pmf->n, pmf->params.gap_cap, pmf->level_of);
+    int rc = levels_build(&pmf->lv, scores, pmf->multiplicity, pmf->n, pmf->params.gap_cap,
+                          pmf->level_of);
     if (rc != DPSEL_OK) {
         return rc;
     }
@@ -500,8 +510,22 @@ static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
     return pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM : compute_enclosure(pmf);
 }
 
-int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
-                  dpsel_mechanism mechanism, const int64_t *scores, size_t n)
+/* The members of all groups; 0 for a group of none or a sum above 2^62. */
+static size_t count_points(const uint64_t *multiplicity, size_t n)
+{
+    uint64_t points = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (multiplicity[r] == 0 || multiplicity[r] > DPSEL_MAX_CANDIDATES - points) {
+            return 0;
+        }
+        points += multiplicity[r];
+    }
+    return (size_t)points;
+}
+
+/* A pmf of groups (multiplicity NULL: of single candidates). */
+static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
+                   const int64_t *scores, const uint64_t *multiplicity, size_t n)
 {
     if (out == NULL || params == NULL || scores == NULL) {
         return DPSEL_ENULL;
@@ -510,24 +534,53 @@ int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     if (checked != DPSEL_OK) {
         return checked;
     }
+    size_t points = multiplicity != NULL ? count_points(multiplicity, n) : n;
+    if (points == 0) {
+        return DPSEL_ERANGE;
+    }
     dpsel_pmf *pmf = calloc(1, sizeof *pmf);
     if (pmf == NULL) {
         return DPSEL_ENOMEM;
     }
     mpfr_inits2(START_PRECISION, pmf->error_lo, pmf->error_hi, (mpfr_ptr)0);
     pmf->n = n;
+    pmf->points = points;
     pmf->params = *params;
     pmf->mechanism = mechanism;
-    dpsel_mpfr_env host;
-    dpsel_exact_mpfr_enter(&host);
-    int rc = pmf_build(pmf, scores);
-    dpsel_exact_mpfr_leave(&host);
+    int rc = DPSEL_OK;
+    if (multiplicity != NULL) {
+        pmf->multiplicity = malloc(n * sizeof *pmf->multiplicity);
+        rc = pmf->multiplicity == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    }
+    if (rc == DPSEL_OK && multiplicity != NULL) {
+        memcpy(pmf->multiplicity, multiplicity, n * sizeof *pmf->multiplicity);
+    }
+    if (rc == DPSEL_OK) {
+        dpsel_mpfr_env host;
+        dpsel_exact_mpfr_enter(&host);
+        rc = pmf_build(pmf, scores);
+        dpsel_exact_mpfr_leave(&host);
+    }
     if (rc != DPSEL_OK) {
         dpsel_pmf_free(pmf);
         return rc;
     }
     *out = pmf;
     return DPSEL_OK;
+}
+
+int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+                  dpsel_mechanism mechanism, const int64_t *scores, size_t n)
+{
+    return new_pmf(out, params, mechanism, scores, NULL, n);
+}
+
+int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
+                          dpsel_mechanism mechanism, const int64_t *scores,
+                          const uint64_t *multiplicity, size_t n)
+{
+    return multiplicity == NULL ? DPSEL_ENULL
+                                : new_pmf(out, params, mechanism, scores, multiplicity, n);
 }
 
 /* Value v of the pmf: the probability of level v, or for v == lv.count the
@@ -547,33 +600,66 @@ static mpq_srcptr value_exact(const dpsel_pmf *pmf, size_t v)
     return v < pmf->lv.count ? pmf->exact->probability[v] : pmf->exact->expected_error;
 }
 
-/* The text of value v: a decimal decided by the enclosure, else from the
- * exact rational (computed now if needed), else DPSEL_ETOOLARGE. */
-static int value_text(const dpsel_pmf *pmf, size_t v, dpsel_format format, char **out)
+/* The factor of candidate r's value over its level's: its group's
+ * members. */
+static uint64_t members_of(const dpsel_pmf *pmf, size_t r)
+{
+    return pmf->multiplicity != NULL ? pmf->multiplicity[r] : 1;
+}
+
+/* Value v's bounds times k into lo and hi (initialised), exactly: 64 bits
+ * more than the bounds' precision hold any product with k < 2^64. */
+static void scaled_bounds(const dpsel_pmf *pmf, size_t v, uint64_t k, mpfr_t lo, mpfr_t hi)
+{
+    mpfr_set_prec(lo, mpfr_get_prec(value_lo(pmf, v)) + 64);
+    mpfr_set_prec(hi, mpfr_get_prec(value_hi(pmf, v)) + 64);
+    mpfr_mul_ui(lo, value_lo(pmf, v), (unsigned long)k, MPFR_RNDD);
+    mpfr_mul_ui(hi, value_hi(pmf, v), (unsigned long)k, MPFR_RNDU);
+}
+
+/* The text of value v times k: a decimal decided by the enclosure, else
+ * from the exact rational (computed now if needed), else DPSEL_ETOOLARGE. */
+static int value_text(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format format,
+                      char **out)
 {
     int rc = DPSEL_ETOOLARGE;
     if (format == DPSEL_DECIMAL) {
         /* the enclosure decides all but a few decimals, fast */
-        rc = enclosure_to_decimal(value_lo(pmf, v), value_hi(pmf, v), out);
+        mpfr_t lo, hi;
+        mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
+        scaled_bounds(pmf, v, k, lo, hi);
+        rc = enclosure_to_decimal(lo, hi, out);
+        mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
     if (rc == DPSEL_ETOOLARGE) {
         rc = dpsel_exact_pmf_exact_ready(pmf);
-        if (rc == DPSEL_OK) {
-            rc = dpsel_exact_rational_to_string(value_exact(pmf, v), format, out);
-        }
+    }
+    if (rc == DPSEL_OK && *out == NULL) {
+        mpq_t value;
+        mpq_init(value);
+        mpq_set(value, value_exact(pmf, v));
+        mpz_mul_ui(mpq_numref(value), mpq_numref(value), (unsigned long)k);
+        mpq_canonicalize(value);
+        rc = dpsel_exact_rational_to_string(value, format, out);
+        mpq_clear(value);
     }
     return rc;
 }
 
-static int value_to_string(const dpsel_pmf *pmf, size_t v, dpsel_format format, char **out)
+static int value_to_string(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format format,
+                           char **out)
 {
     if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
         return DPSEL_ERANGE;
     }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = value_text(pmf, v, format, out);
+    char *text = NULL;
+    int rc = value_text(pmf, v, k, format, &text);
     dpsel_exact_mpfr_leave(&host);
+    if (rc == DPSEL_OK) {
+        *out = text;
+    }
     return rc;
 }
 
@@ -586,7 +672,7 @@ int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    return value_to_string(pmf, pmf->level_of[r], format, out);
+    return value_to_string(pmf, pmf->level_of[r], members_of(pmf, r), format, out);
 }
 
 int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **out)
@@ -594,7 +680,7 @@ int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **o
     if (pmf == NULL || out == NULL) {
         return DPSEL_ENULL;
     }
-    return value_to_string(pmf, pmf->lv.count, format, out);
+    return value_to_string(pmf, pmf->lv.count, 1, format, out);
 }
 
 int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
@@ -619,17 +705,21 @@ int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t r
     return DPSEL_OK;
 }
 
-/* Value v's bounds, lo rounded down and hi rounded up to `digits`
+/* Value v's bounds times k, lo rounded down and hi rounded up to `digits`
  * significant digits. */
-static int bounds_text(const dpsel_pmf *pmf, size_t v, unsigned digits, char **lo_out,
-                       char **hi_out)
+static int bounds_text(const dpsel_pmf *pmf, size_t v, uint64_t k, unsigned digits,
+                       char **lo_out, char **hi_out)
 {
     char *lo_text = NULL;
     char *hi_text = NULL;
-    int rc = dpsel_exact_mpfr_to_string(value_lo(pmf, v), digits, MPFR_RNDD, &lo_text);
+    mpfr_t lo, hi;
+    mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
+    scaled_bounds(pmf, v, k, lo, hi);
+    int rc = dpsel_exact_mpfr_to_string(lo, digits, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
-        rc = dpsel_exact_mpfr_to_string(value_hi(pmf, v), digits, MPFR_RNDU, &hi_text);
+        rc = dpsel_exact_mpfr_to_string(hi, digits, MPFR_RNDU, &hi_text);
     }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
     if (rc != DPSEL_OK) {
         dpsel_string_free(lo_text);
         return rc;
@@ -639,8 +729,8 @@ static int bounds_text(const dpsel_pmf *pmf, size_t v, unsigned digits, char **l
     return DPSEL_OK;
 }
 
-static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, unsigned digits, char **lo_out,
-                             char **hi_out)
+static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, uint64_t k, unsigned digits,
+                             char **lo_out, char **hi_out)
 {
     if (lo_out == NULL || hi_out == NULL) {
         return DPSEL_ENULL;
@@ -650,7 +740,7 @@ static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, unsigned digits, ch
     }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = bounds_text(pmf, v, digits, lo_out, hi_out);
+    int rc = bounds_text(pmf, v, k, digits, lo_out, hi_out);
     dpsel_exact_mpfr_leave(&host);
     return rc;
 }
@@ -664,7 +754,7 @@ int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    return bounds_to_strings(pmf, pmf->level_of[r], digits, lo, hi);
+    return bounds_to_strings(pmf, pmf->level_of[r], members_of(pmf, r), digits, lo, hi);
 }
 
 int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char **lo,
@@ -673,7 +763,7 @@ int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char 
     if (pmf == NULL) {
         return DPSEL_ENULL;
     }
-    return bounds_to_strings(pmf, pmf->lv.count, digits, lo, hi);
+    return bounds_to_strings(pmf, pmf->lv.count, 1, digits, lo, hi);
 }
 
 /* lo and hi set to value v's bounds, at their precision. */

@@ -1,4 +1,11 @@
-/* Decimal scores in whole units (spec/quantiles.md §5): exact, in GMP. */
+/*
+ * Decimals in whole units (spec/quantiles.md §1, §5): decimal scores, the
+ * quantile's grid, the quantile itself.  Exact: the decimal digits become
+ * integers, and a quotient is either exact or rounded down on purpose (the
+ * grid's per-record map), never by floating point.  Texts of at most 18
+ * digits are computed in 128-bit integers (every value read from a file is
+ * one of them), longer ones in GMP.
+ */
 #include <stdint.h>
 #include <string.h>
 
@@ -6,41 +13,135 @@
 
 _Static_assert(sizeof(long) == sizeof(int64_t), "mpz_get_si and mpz_cmp_si take the int64 range");
 
-/* text = mantissa / 10^fraction for the strict form [+-]?[0-9]+(.[0-9]+)? of
- * at most DPSEL_DECIMAL_TEXT_MAX characters; 0 if text has another form. */
-static int parse_decimal(const char *text, mpz_t mantissa, size_t *fraction)
+/* 128-bit integers, a GCC and clang extension: a ratio of two texts of at
+ * most 18 digits each, scaled to common fraction digits, is below 10^36. */
+__extension__ typedef __int128 wide;
+
+/* The most digits a mantissa may have for the 128-bit path. */
+#define SMALL_DIGITS 18
+
+/* The strict form [+-]?[0-9]+(.[0-9]+)? of at most DPSEL_DECIMAL_TEXT_MAX
+ * characters: its sign and digits (pointers into the text). */
+typedef struct {
+    int negative;
+    const char *whole;
+    size_t whole_digits;
+    const char *fraction;
+    size_t fraction_digits;
+} decimal_form;
+
+/* 1 if text has the strict form, 0 otherwise. */
+static int split_decimal(const char *text, decimal_form *d)
 {
-    char digits[DPSEL_DECIMAL_TEXT_MAX + 1];
-    size_t used = 0;
-    size_t pos = 0;
-    if (text[pos] == '+' || text[pos] == '-') {
-        digits[used++] = text[pos] == '-' ? '-' : '+';
-        pos++;
-    }
-    size_t whole = strspn(text + pos, "0123456789");
-    if (whole == 0 || pos + whole > DPSEL_DECIMAL_TEXT_MAX) {
-        return 0;
-    }
-    memcpy(digits + used, text + pos, whole);
-    used += whole;
-    pos += whole;
-    *fraction = 0;
+    size_t pos = text[0] == '+' || text[0] == '-';
+    d->negative = text[0] == '-';
+    d->whole = text + pos;
+    d->whole_digits = strspn(d->whole, "0123456789");
+    pos += d->whole_digits;
+    d->fraction = text + pos;
+    d->fraction_digits = 0;
     if (text[pos] == '.') {
-        pos++;
-        *fraction = strspn(text + pos, "0123456789");
-        if (*fraction == 0 || pos + *fraction > DPSEL_DECIMAL_TEXT_MAX) {
+        d->fraction = text + pos + 1;
+        d->fraction_digits = strspn(d->fraction, "0123456789");
+        pos += 1 + d->fraction_digits;
+        if (d->fraction_digits == 0) {
             return 0;
         }
-        memcpy(digits + used, text + pos, *fraction);
-        used += *fraction;
-        pos += *fraction;
     }
-    if (text[pos] != '\0') {
-        return 0;
+    return d->whole_digits > 0 && text[pos] == '\0' && pos <= DPSEL_DECIMAL_TEXT_MAX;
+}
+
+static int is_small(const decimal_form *d)
+{
+    return d->whole_digits + d->fraction_digits <= SMALL_DIGITS;
+}
+
+/* The digits of d as one integer (its value times 10^fraction_digits). */
+static wide small_mantissa(const decimal_form *d)
+{
+    wide m = 0;
+    for (size_t i = 0; i < d->whole_digits; i++) {
+        m = 10 * m + (d->whole[i] - '0');
     }
-    digits[used] = '\0';
-    /* GMP reads a leading '-' but not a '+'. */
-    return mpz_set_str(mantissa, digits + (digits[0] == '+'), 10) == 0;
+    for (size_t i = 0; i < d->fraction_digits; i++) {
+        m = 10 * m + (d->fraction[i] - '0');
+    }
+    return d->negative ? -m : m;
+}
+
+static void large_mantissa(const decimal_form *d, mpz_t m)
+{
+    char digits[DPSEL_DECIMAL_TEXT_MAX + 1];
+    memcpy(digits, d->whole, d->whole_digits);
+    memcpy(digits + d->whole_digits, d->fraction, d->fraction_digits);
+    digits[d->whole_digits + d->fraction_digits] = '\0';
+    mpz_set_str(m, digits, 10);  /* digits only: cannot fail */
+    if (d->negative) {
+        mpz_neg(m, m);
+    }
+}
+
+static wide power_of_ten(size_t e)
+{
+    wide p = 1;
+    while (e-- > 0) {
+        p *= 10;
+    }
+    return p;
+}
+
+/* The quotient saturates here: beyond the int64 range either way. */
+#define SATURATED ((wide)1 << 64)
+
+static wide saturate(wide q)
+{
+    return q > SATURATED ? SATURATED : q < -SATURATED ? -SATURATED : q;
+}
+
+/* floor(text / unit), saturated into [-2^64, 2^64] (which holds the int64
+ * range and one value beyond either end), and whether the division is
+ * exact.  DPSEL_EDECIMAL for a malformed text, DPSEL_ERANGE for unit <= 0. */
+static int decimal_quotient(const char *text, const char *unit, wide *quotient, int *exact)
+{
+    decimal_form t, u;
+    if (!split_decimal(text, &t) || !split_decimal(unit, &u)) {
+        return DPSEL_EDECIMAL;
+    }
+    if (is_small(&t) && is_small(&u)) {
+        /* text / unit = (mt 10^fu) / (mu 10^ft), both below 10^36 */
+        wide value = small_mantissa(&t) * power_of_ten(u.fraction_digits);
+        wide step = small_mantissa(&u) * power_of_ten(t.fraction_digits);
+        if (step <= 0) {
+            return DPSEL_ERANGE;
+        }
+        wide q = value / step, r = value % step;  /* C truncates toward zero */
+        *exact = r == 0;
+        *quotient = r < 0 ? q - 1 : q;
+        return DPSEL_OK;
+    }
+    mpz_t value, step, scale;
+    mpz_inits(value, step, scale, (mpz_ptr)0);
+    large_mantissa(&t, value);
+    large_mantissa(&u, step);
+    int rc = mpz_sgn(step) > 0 ? DPSEL_OK : DPSEL_ERANGE;
+    if (rc == DPSEL_OK) {
+        mpz_ui_pow_ui(scale, 10, u.fraction_digits);
+        mpz_mul(value, value, scale);
+        mpz_ui_pow_ui(scale, 10, t.fraction_digits);
+        mpz_mul(step, step, scale);
+        *exact = mpz_divisible_p(value, step);
+        mpz_fdiv_q(value, value, step);
+        *quotient = mpz_cmp_si(value, INT64_MIN) < 0 ? -SATURATED
+                  : mpz_cmp_si(value, INT64_MAX) > 0 ? SATURATED
+                                                     : (wide)mpz_get_si(value);
+    }
+    mpz_clears(value, step, scale, (mpz_ptr)0);
+    return rc;
+}
+
+static int fits_int64(wide q)
+{
+    return q >= INT64_MIN && q <= INT64_MAX;
 }
 
 int dpsel_decimal_to_units(const char *text, const char *unit, int64_t *out)
@@ -48,32 +149,191 @@ int dpsel_decimal_to_units(const char *text, const char *unit, int64_t *out)
     if (text == NULL || unit == NULL || out == NULL) {
         return DPSEL_ENULL;
     }
-    mpz_t value, step, scale;
-    size_t value_fraction, step_fraction;
-    mpz_inits(value, step, scale, (mpz_ptr)0);
-    int rc = DPSEL_OK;
-    if (!parse_decimal(text, value, &value_fraction)
-        || !parse_decimal(unit, step, &step_fraction)) {
-        rc = DPSEL_EDECIMAL;
-    } else if (mpz_sgn(step) <= 0) {
+    wide q;
+    int exact;
+    int rc = decimal_quotient(text, unit, &q, &exact);
+    if (rc == DPSEL_OK && !exact) {
+        rc = DPSEL_EUNIT;
+    }
+    if (rc == DPSEL_OK && !fits_int64(saturate(q))) {
         rc = DPSEL_ERANGE;
+    }
+    if (rc == DPSEL_OK) {
+        *out = (int64_t)q;
+    }
+    return rc;
+}
+
+/* The default resolution 10^-d, d the larger number of fraction digits of
+ * the grid's ends (both well-formed), into out (DPSEL_DECIMAL_TEXT_MAX + 1
+ * bytes). */
+static void default_resolution(const char *lower, const char *upper, char *out)
+{
+    decimal_form l, u;
+    split_decimal(lower, &l);
+    split_decimal(upper, &u);
+    size_t d = l.fraction_digits > u.fraction_digits ? l.fraction_digits : u.fraction_digits;
+    if (d == 0) {
+        strcpy(out, "1");
+        return;
+    }
+    /* "0." then d - 1 zeros and a 1: d + 2 characters, d < DPSEL_DECIMAL_TEXT_MAX */
+    memset(out, '0', d + 1);
+    out[1] = '.';
+    out[d + 1] = '1';
+    out[d + 2] = '\0';
+}
+
+int dpsel_grid_init(dpsel_grid *grid, const char *lower, const char *upper,
+                    const char *resolution)
+{
+    if (grid == NULL || lower == NULL || upper == NULL) {
+        return DPSEL_ENULL;
+    }
+    decimal_form l, u, r;
+    if (!split_decimal(lower, &l) || !split_decimal(upper, &u)
+        || (resolution != NULL && !split_decimal(resolution, &r))) {
+        return DPSEL_EDECIMAL;
+    }
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
+    if (resolution != NULL) {
+        strcpy(unit, resolution);  /* the strict form: at most DPSEL_DECIMAL_TEXT_MAX */
     } else {
-        /* text / unit = (value 10^step_fraction) / (step 10^value_fraction) */
-        mpz_ui_pow_ui(scale, 10, step_fraction);
-        mpz_mul(value, value, scale);
-        mpz_ui_pow_ui(scale, 10, value_fraction);
-        mpz_mul(step, step, scale);
-        if (!mpz_divisible_p(value, step)) {
-            rc = DPSEL_EUNIT;
-        } else {
-            mpz_divexact(value, value, step);
-            if (mpz_cmp_si(value, INT64_MIN) < 0 || mpz_cmp_si(value, INT64_MAX) > 0) {
-                rc = DPSEL_ERANGE;
-            } else {
-                *out = (int64_t)mpz_get_si(value);
-            }
+        default_resolution(lower, upper, unit);
+    }
+    int64_t low, high;
+    int rc = dpsel_decimal_to_units(lower, unit, &low);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_decimal_to_units(upper, unit, &high);
+    }
+    if (rc == DPSEL_OK && low > high) {
+        rc = DPSEL_ERANGE;
+    }
+    if (rc == DPSEL_OK) {
+        grid->lower = low;
+        grid->upper = high;
+        strcpy(grid->resolution, unit);
+    }
+    return rc;
+}
+
+int dpsel_grid_point(const dpsel_grid *grid, const char *value, int64_t *point)
+{
+    if (grid == NULL || value == NULL || point == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (grid->lower > grid->upper) {
+        return DPSEL_ERANGE;
+    }
+    wide q;
+    int exact;
+    int rc = decimal_quotient(value, grid->resolution, &q, &exact);
+    if (rc == DPSEL_OK) {
+        /* clamping into [A, B] then rounding down is rounding down then
+         * clamping: A and B are whole units */
+        *point = q < grid->lower ? grid->lower : q > grid->upper ? grid->upper : (int64_t)q;
+    }
+    return rc;
+}
+
+int dpsel_grid_points(const dpsel_grid *grid, const char *const *values, size_t m,
+                      int64_t *points, size_t *failed)
+{
+    if (grid == NULL || failed == NULL || (m > 0 && (values == NULL || points == NULL))) {
+        return DPSEL_ENULL;
+    }
+    for (size_t i = 0; i < m; i++) {
+        int rc = dpsel_grid_point(grid, values[i], &points[i]);
+        if (rc != DPSEL_OK) {
+            *failed = i;
+            return rc;
         }
     }
-    mpz_clears(value, step, scale, (mpz_ptr)0);
+    return DPSEL_OK;
+}
+
+/* value / 10^fraction as a decimal with exactly `fraction` digits after
+ * the point (none when fraction is 0) into buf; DPSEL_ERANGE if it does not
+ * fit in buf_size bytes. */
+static int write_with_point(const mpz_t value, size_t fraction, char *buf, size_t buf_size)
+{
+    int negative = mpz_sgn(value) < 0;
+    char digits[DPSEL_UNITS_TEXT_MAX];  /* |value| < 2^63 10^DPSEL_DECIMAL_TEXT_MAX */
+    mpz_get_str(digits, 10, value);
+    const char *magnitude = digits + negative;
+    size_t count = strlen(magnitude);
+    size_t whole = count > fraction ? count - fraction : 0;
+    size_t zeros = fraction - (count - whole);  /* between the point and the digits */
+    size_t needed = (size_t)negative + (whole > 0 ? whole : 1) + (fraction > 0 ? 1 + fraction : 0) + 1;
+    if (needed > buf_size) {
+        return DPSEL_ERANGE;
+    }
+    size_t pos = 0;
+    if (negative) {
+        buf[pos++] = '-';
+    }
+    if (whole == 0) {
+        buf[pos++] = '0';
+    }
+    memcpy(buf + pos, magnitude, whole);
+    pos += whole;
+    if (fraction > 0) {
+        buf[pos++] = '.';
+        memset(buf + pos, '0', zeros);
+        pos += zeros;
+        memcpy(buf + pos, magnitude + whole, count - whole);
+        pos += count - whole;
+    }
+    buf[pos] = '\0';
+    return DPSEL_OK;
+}
+
+int dpsel_units_to_decimal(int64_t units, const char *unit, char *buf, size_t buf_size)
+{
+    if (unit == NULL || buf == NULL) {
+        return DPSEL_ENULL;
+    }
+    decimal_form u;
+    if (!split_decimal(unit, &u)) {
+        return DPSEL_EDECIMAL;
+    }
+    mpz_t value;
+    mpz_init(value);
+    large_mantissa(&u, value);
+    int rc = mpz_sgn(value) > 0 ? DPSEL_OK : DPSEL_ERANGE;
+    if (rc == DPSEL_OK) {
+        /* units x unit = units x mantissa / 10^fraction: the mantissa's
+         * digits with the point put back `fraction` places from the right */
+        mpz_mul_si(value, value, (long)units);
+        rc = write_with_point(value, u.fraction_digits, buf, buf_size);
+    }
+    mpz_clear(value);
+    return rc;
+}
+
+int dpsel_quantile_fraction(const char *q, uint64_t *a, uint64_t *b, uint64_t *sensitivity)
+{
+    if (q == NULL || a == NULL || b == NULL || sensitivity == NULL) {
+        return DPSEL_ENULL;
+    }
+    decimal_form d;
+    if (!split_decimal(q, &d)) {
+        return DPSEL_EDECIMAL;
+    }
+    mpq_t ratio;
+    mpq_init(ratio);
+    large_mantissa(&d, mpq_numref(ratio));
+    mpz_ui_pow_ui(mpq_denref(ratio), 10, d.fraction_digits);
+    mpq_canonicalize(ratio);
+    /* 0 < q < 1 in lowest terms, b within the limit */
+    int rc = mpq_sgn(ratio) > 0 && mpz_cmp(mpq_numref(ratio), mpq_denref(ratio)) < 0
+             && mpz_cmp_ui(mpq_denref(ratio), DPSEL_QUANTILE_DENOMINATOR_MAX) <= 0
+             ? DPSEL_OK : DPSEL_ERANGE;
+    if (rc == DPSEL_OK) {
+        *a = mpz_get_ui(mpq_numref(ratio));
+        *b = mpz_get_ui(mpq_denref(ratio));
+        *sensitivity = *a > *b - *a ? *a : *b - *a;
+    }
+    mpq_clear(ratio);
     return rc;
 }

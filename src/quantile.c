@@ -1,0 +1,298 @@
+/*
+ * The quantile mechanism (spec/quantiles.md): the grid cut into runs of
+ * equal score, then EM by levels over the runs (core/em_runs.c) or PF's
+ * race over the grid's points, fed run by run to the stream (stream.c),
+ * and the exact distribution over the runs (a grouped pmf).
+ */
+#include <stdlib.h>
+
+#include "selector.h"
+
+#include "core/core.h"
+#include "core/em_runs.h"
+#include "core/gap.h"
+
+/* The grid lower .. upper cut where the score changes: run j holds the
+ * length[j] points from lower + start[j] on, all of score score[j]. */
+struct dpsel_quantile_runs {
+    uint64_t a, b;      /* the quantile a / b */
+    int64_t lower;
+    uint64_t points;    /* the grid's points, upper - lower + 1 */
+    size_t count;
+    uint64_t *start;    /* offsets from the grid's lower end, increasing */
+    uint64_t *length;   /* >= 1; the lengths add up to the grid's points */
+    int64_t *score;
+};
+
+static int compare_values(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The values clamped into the grid, sorted, in a new array (*sorted NULL
+ * for m = 0). */
+static int sorted_on_grid(const int64_t *values, size_t m, int64_t lower, int64_t upper,
+                          int64_t **sorted)
+{
+    *sorted = NULL;
+    if (m == 0) {
+        return DPSEL_OK;
+    }
+    int64_t *copy = malloc(m * sizeof *copy);
+    if (copy == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++) {
+        copy[i] = values[i] < lower ? lower : values[i] > upper ? upper : values[i];
+    }
+    qsort(copy, m, sizeof *copy, compare_values);
+    *sorted = copy;
+    return DPSEL_OK;
+}
+
+/* -|(b - a) L - a G|: both products are at most b m <= 2^63 - 1. */
+static int64_t quantile_score(const dpsel_quantile_runs *runs, uint64_t below, uint64_t above)
+{
+    uint64_t under = (runs->b - runs->a) * below, over = runs->a * above;
+    return under >= over ? -(int64_t)(under - over) : -(int64_t)(over - under);
+}
+
+static void add_run(dpsel_quantile_runs *runs, uint64_t start, uint64_t length, int64_t score)
+{
+    runs->start[runs->count] = start;
+    runs->length[runs->count] = length;
+    runs->score[runs->count] = score;
+    runs->count++;
+}
+
+/* At most 2k + 1 runs for k distinct values: the points between them and
+ * each value's own point (§4). */
+static void cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m)
+{
+    uint64_t next = 0;  /* the first point not yet in a run */
+    size_t i = 0;
+    while (i < m) {
+        uint64_t point = (uint64_t)sorted[i] - (uint64_t)runs->lower;
+        size_t equal = 1;
+        while (i + equal < m && sorted[i + equal] == sorted[i]) {
+            equal++;
+        }
+        if (point > next) {
+            add_run(runs, next, point - next, quantile_score(runs, i, m - i));
+        }
+        add_run(runs, point, 1, quantile_score(runs, i, m - i - equal));
+        next = point + 1;
+        i += equal;
+    }
+    if (next < runs->points) {
+        add_run(runs, next, runs->points - next, quantile_score(runs, m, 0));
+    }
+}
+
+/* a / b in lowest terms in (0, 1), b within the limit */
+static int valid_fraction(uint64_t a, uint64_t b)
+{
+    uint64_t x = a, y = b;
+    while (y != 0) {
+        uint64_t r = x % y;
+        x = y;
+        y = r;
+    }
+    return 0 < a && a < b && b <= DPSEL_QUANTILE_DENOMINATOR_MAX && x == 1;
+}
+
+void dpsel_quantile_runs_free(dpsel_quantile_runs *runs)
+{
+    if (runs != NULL) {
+        free(runs->start);
+        free(runs->length);
+        free(runs->score);
+        free(runs);
+    }
+}
+
+/* The runs' arrays for up to capacity runs, and the runs cut. */
+static int runs_fill(dpsel_quantile_runs *runs, const int64_t *values, size_t m,
+                     int64_t upper)
+{
+    int64_t *sorted;
+    int rc = sorted_on_grid(values, m, runs->lower, upper, &sorted);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    size_t capacity = 2 * m + 1;  /* m <= 2^63 / b with b >= 2 */
+    runs->start = malloc(capacity * sizeof *runs->start);
+    runs->length = malloc(capacity * sizeof *runs->length);
+    runs->score = malloc(capacity * sizeof *runs->score);
+    if (runs->start == NULL || runs->length == NULL || runs->score == NULL) {
+        rc = DPSEL_ENOMEM;
+    } else {
+        cut_runs(runs, sorted, m);
+    }
+    free(sorted);
+    return rc;
+}
+
+int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b,
+                            const int64_t *values, size_t m, int64_t lower, int64_t upper)
+{
+    if (out == NULL || (values == NULL && m > 0)) {
+        return DPSEL_ENULL;
+    }
+    if (!valid_fraction(a, b) || m > (uint64_t)INT64_MAX / b || lower > upper
+        || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_quantile_runs *runs = calloc(1, sizeof *runs);
+    if (runs == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    runs->a = a;
+    runs->b = b;
+    runs->lower = lower;
+    runs->points = (uint64_t)upper - (uint64_t)lower + 1;
+    int rc = runs_fill(runs, values, m, upper);
+    if (rc != DPSEL_OK) {
+        dpsel_quantile_runs_free(runs);
+        return rc;
+    }
+    *out = runs;
+    return DPSEL_OK;
+}
+
+size_t dpsel_quantile_runs_count(const dpsel_quantile_runs *runs)
+{
+    return runs != NULL ? runs->count : 0;
+}
+
+int dpsel_quantile_runs_get(const dpsel_quantile_runs *runs, size_t i, int64_t *first,
+                            uint64_t *points, int64_t *score)
+{
+    if (runs == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (i >= runs->count) {
+        return DPSEL_ERANGE;
+    }
+    if (first != NULL) {
+        *first = (int64_t)((uint64_t)runs->lower + runs->start[i]);
+    }
+    if (points != NULL) {
+        *points = runs->length[i];
+    }
+    if (score != NULL) {
+        *score = runs->score[i];
+    }
+    return DPSEL_OK;
+}
+
+/* EM over the runs' points: a run, then a point inside it. */
+static int quantile_em(const dpsel_selector *selector, const dpsel_quantile_runs *runs,
+                       dpsel_rng *rng, uint64_t *point)
+{
+    dpsel_decay decay = dpsel_selector_decay(selector);
+    if (runs->points > DPSEL_QUANTILE_EM_GRID_MAX || decay.npowers > DPSEL_LEVELS_MAX_POWERS) {
+        return DPSEL_ERANGE;
+    }
+    uint64_t *levels = calloc(decay.cap + 1, sizeof *levels);
+    if (levels == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    /* points 2^envelope < 2^63 bounds the sums (spec/quantiles.md §4) */
+    unsigned envelope = 63 - dpsel_core_bitlen(runs->points);
+    size_t run = 0;
+    uint64_t offset = 0;
+    int rc = dpsel_core_em_runs(rng, &decay, runs->score, runs->length, runs->count,
+                                runs->points, envelope, levels, &run, &offset);
+    free(levels);
+    if (rc == DPSEL_OK) {
+        *point = runs->start[run] + offset;
+    }
+    return rc;
+}
+
+/* PF's race over the grid's points: each run's score as many times as it
+ * has points, in blocks of one repeated score. */
+#define PF_REPEAT 4096
+
+static int quantile_pf(const dpsel_selector *selector, const dpsel_quantile_runs *runs,
+                       dpsel_rng *rng, uint64_t *point)
+{
+    int64_t repeated[PF_REPEAT];
+    dpsel_pf_stream stream;
+    int rc = dpsel_pf_stream_start(&stream, selector,
+                                   runs->score[dpsel_core_argmax(runs->score, runs->count)]);
+    for (size_t j = 0; j < runs->count && rc == DPSEL_OK; j++) {
+        uint64_t left = runs->length[j];
+        size_t filled = left < PF_REPEAT ? (size_t)left : PF_REPEAT;
+        for (size_t i = 0; i < filled; i++) {
+            repeated[i] = runs->score[j];
+        }
+        while (left > 0 && rc == DPSEL_OK) {
+            size_t take = left < filled ? (size_t)left : filled;
+            rc = dpsel_pf_stream_add_scores(&stream, repeated, take, rng);
+            left -= take;
+        }
+    }
+    size_t index = 0;
+    if (rc == DPSEL_OK) {
+        rc = dpsel_pf_stream_finish(&stream, rng, &index);
+    }
+    if (rc == DPSEL_OK) {
+        *point = index;  /* the stream's order is the grid's */
+    }
+    return rc;
+}
+
+/* Parameters whose epsilon holds for the runs' scores. */
+static int made_for(const dpsel_params *params, const dpsel_quantile_runs *runs)
+{
+    uint64_t sensitivity = runs->a > runs->b - runs->a ? runs->a : runs->b - runs->a;
+    return params->sensitivity >= sensitivity && !params->monotonic;
+}
+
+int dpsel_quantile_select_runs(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                               const dpsel_quantile_runs *runs, dpsel_rng *rng, int64_t *value)
+{
+    if (selector == NULL || runs == NULL || rng == NULL || value == NULL) {
+        return DPSEL_ENULL;
+    }
+    if ((mechanism != DPSEL_EM && mechanism != DPSEL_PF) || !made_for(&selector->params, runs)) {
+        return DPSEL_ERANGE;
+    }
+    uint64_t point = 0;
+    int rc = (mechanism == DPSEL_EM ? quantile_em : quantile_pf)(selector, runs, rng, &point);
+    if (rc == DPSEL_OK) {
+        *value = (int64_t)((uint64_t)runs->lower + point);
+    }
+    return rc;
+}
+
+int dpsel_quantile_select(const dpsel_selector *selector, dpsel_mechanism mechanism, uint64_t a,
+                          uint64_t b, const int64_t *values, size_t m, int64_t lower,
+                          int64_t upper, dpsel_rng *rng, int64_t *value)
+{
+    if (selector == NULL || rng == NULL || value == NULL) {
+        return DPSEL_ENULL;
+    }
+    dpsel_quantile_runs *runs = NULL;
+    int rc = dpsel_quantile_runs_new(&runs, a, b, values, m, lower, upper);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_quantile_select_runs(selector, mechanism, runs, rng, value);
+    }
+    dpsel_quantile_runs_free(runs);
+    return rc;
+}
+
+int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
+                           dpsel_mechanism mechanism, const dpsel_quantile_runs *runs)
+{
+    if (out == NULL || params == NULL || runs == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (!made_for(params, runs)) {
+        return DPSEL_ERANGE;
+    }
+    return dpsel_pmf_new_grouped(out, params, mechanism, runs->score, runs->length, runs->count);
+}
