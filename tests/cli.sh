@@ -357,7 +357,7 @@ expect_error mechanism-unknown "--mechanism must be pf or em: 'xx'" -- select --
 expect_error epsilon-and-base "give --epsilon or --base, not both" -- select --epsilon 1 --base 1/2^1 "$d/basic.csv"
 expect_error no-privacy-parameter "a privacy parameter is required" -- select "$d/basic.csv"
 expect_error missing-command "missing command" --
-expect_error unknown-command "unknown command (select, pmf, params, curve or audit): 'frob'" -- frob --epsilon 1
+expect_error unknown-command "unknown command (select, pmf, params, curve, audit or quantile): 'frob'" -- frob --epsilon 1
 expect_error two-files "more than one FILE: '$d/basic.csv'" -- select --epsilon 1 "$d/two.csv" "$d/basic.csv"
 expect_error params-with-file "params takes no FILE: '$d/basic.csv'" -- params --epsilon 1 "$d/basic.csv"
 expect_error seed-65-digits "--seed must be 1 to 64 hexadecimal digits" -- select --epsilon 1 --seed 00000000000000000000000000000000000000000000000000000000000000001 "$d/basic.csv"
@@ -705,6 +705,52 @@ expect_error sensitivity-point-alone "--sensitivity must be a positive decimal n
 expect_error pmf-decimal-sensitivity "--sensitivity must be an integer from 1 to 2^64-1 (decimal scores: select and params): '0.5'" -- pmf --epsilon 1 --sensitivity 0.5 "$d/basic.csv"
 expect_error pmf-resolution "option does not apply to this command: '--resolution'" -- pmf --epsilon 1 --resolution 0.1 "$d/basic.csv"
 expect_error task-with-resolution "--task scores counts, which take no --resolution: '--resolution'" -- select --task mode --resolution 0.1 --epsilon 1 "$d/hist.csv"
+
+# ====================== quantiles (issue 18; spec/quantiles.md §1-§4)
+
+fixture ages.csv 'value\n34\n29\n41\n52\n38\n27\n45\n33\n61\n36\n'
+fixture latencies.csv '# ms\n12.5\n 9.75 \n\n130.2\n11\r\n8.125\n'
+fixture values-bad.csv 'value\n34\n29\nforty\n'
+fixture values-label.csv '34\nalice,29\n'
+fixture values-header-late.csv '34\nvalue\n'
+fixture values-empty.csv '# none\n'
+fixture values-comment.csv '#a,1\n3\n'
+expect_ok quantile-median -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_ok quantile-json -r '^\{"quantile": "0\.5", "value": "[0-9]+"\}$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --json "$d/ages.csv"
+expect_ok quantile-pf-stdin -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --mechanism pf - < "$d/ages.csv"
+expect_ok quantile-seeded -d -r '^[0-9]+$' -e 'for tests and reproducible audits only' -- quantile --quantile 0.9 --lower 0 --upper 120 --epsilon 2 --seed 7 "$d/ages.csv"
+expect_ok quantile-count -r '^\{"quantile": "0\.5", "values": \["[0-9]+", "[0-9]+", "[0-9]+"\]\}$' -e 'quantile 0.5: 3 releases, each epsilon <= 1.0000000000000000' -e 'together epsilon <= 3.0000000000000000 (basic composition)' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --count 3 --json "$d/ages.csv"
+expect_ok quantile-several -r '^\{"quantile": "0\.25", "value": "[0-9]+"\}$' -r '^\{"quantile": "0\.75", "value": "[0-9]+"\}$' -e 'quantile 0.25: 1 release, each epsilon <= 0.50000000000000000' -e 'together epsilon <= 1.0000000000000000 (basic composition)' -- quantile --quantile 0.25,0.75 --lower 0 --upper 120 --epsilon 0.5 --json "$d/ages.csv"
+expect_ok quantile-decimals -r '^[0-9]+\.[0-9]{3}$' -- quantile --quantile 0.95 --lower 0 --upper 200.000 --epsilon 1 "$d/latencies.csv"
+expect_ok quantile-resolution -r '^[0-9]+\.(00|25|50|75)$' -- quantile --quantile 0.5 --lower 0 --upper 200.00 --resolution 0.25 --epsilon 1 "$d/latencies.csv"
+expect_ok quantile-no-values -r '^-?[0-9]+$' -- quantile --quantile 0.5 --lower -5 --upper 5 --epsilon 1 "$d/values-empty.csv"
+expect_ok quantile-comment-like -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 9 --epsilon 1 "$d/values-comment.csv"
+expect_ok quantile-pmf -s '# quantile 0.5, mechanism em, base 2797128963144291325/2^62, epsilon <= 1.0000000000000000, sensitivity 1, gap cap 89, resolution 1' 'from,to,points,lower,upper,probability' '37,37,1,0.178312354178742523388049769398247679,0.178312354178742523388049769398247680,0.17831235417874252' '62,120,59,' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf "$d/ages.csv"
+expect_ok quantile-pmf-pf-json -r '^\{"quantile": "0\.5", "mechanism": "pf", .*"sensitivity": "1", "gap_cap": 89, "resolution": "1", "intervals": \[\{"lower": "0", "upper": "26", "points": "27", "probability": "0\.029968311750522491", "enclosure": \[' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --mechanism pf --json "$d/ages.csv"
+expect_ok quantile-pmf-exact -r '^37,37,1,[0-9.]+,[0-9.]+,[0-9]+/[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --exact "$d/ages.csv"
+expect_ok quantile-em-2-to-40 -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 1099511627775 --epsilon 1 "$d/ages.csv"
+expect_error quantile-line "$d/values-bad.csv:4: value is not a decimal number: 'forty'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-bad.csv"
+expect_error quantile-label-line "$d/values-label.csv:2: value is not a decimal number: 'alice,29'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-label.csv"
+expect_error quantile-header-late "$d/values-header-late.csv:2: value is not a decimal number: 'value'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-header-late.csv"
+expect_error quantile-missing-quantile "quantile needs --quantile Q, --lower A and --upper B: '--quantile'" -- quantile --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-missing-upper "quantile needs --quantile Q, --lower A and --upper B: '--upper'" -- quantile --quantile 0.5 --lower 0 --epsilon 1 "$d/ages.csv"
+expect_error quantile-one "--quantile must be decimals strictly between 0 and 1, at most 18 fraction digits (a list Q1,Q2,...): '1'" -- quantile --quantile 0.5,1 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-empty-item "--quantile must be decimals strictly between 0 and 1, at most 18 fraction digits (a list Q1,Q2,...): ''" -- quantile --quantile 0.5, --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-percent "--quantile must be decimals strictly between 0 and 1, at most 18 fraction digits (a list Q1,Q2,...): '50%'" -- quantile --quantile 50% --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-lower-text "--lower must be a decimal number: 'zero'" -- quantile --quantile 0.5 --lower zero --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-inverted "--lower 120 must not exceed --upper 0" -- quantile --quantile 0.5 --lower 120 --upper 0 --epsilon 1 "$d/ages.csv"
+expect_error quantile-not-multiple "--lower 0.1 and --upper 120 must be whole multiples of the resolution 0.25" -- quantile --quantile 0.5 --lower 0.1 --upper 120 --resolution 0.25 --epsilon 1 "$d/ages.csv"
+expect_error quantile-resolution-zero "--resolution must be positive: '0.0'" -- quantile --quantile 0.5 --lower 0 --upper 120 --resolution 0.0 --epsilon 1 "$d/ages.csv"
+expect_error quantile-em-too-large "--mechanism em takes grids of at most 4398046511103 points; this one has 4398046511104" -- quantile --quantile 0.5 --lower 0 --upper 4398046511103 --epsilon 1 "$d/ages.csv"
+expect_error quantile-grid-too-large "has more than 2^62 points" -- quantile --quantile 0.5 --lower -9223372036854775808 --upper 9223372036854775807 --mechanism pf --epsilon 1 "$d/ages.csv"
+expect_error quantile-pmf-pf-too-large "quantile --pmf: PF's distribution is computed for grids of at most 32768 points; this one has 100001" -- quantile --quantile 0.5 --lower 0 --upper 100000 --mechanism pf --pmf --epsilon 1 "$d/ages.csv"
+expect_error quantile-pmf-count "--pmf computes the distribution and releases nothing: it takes no: '--count'" -- quantile --quantile 0.5 --lower 0 --upper 120 --pmf --count 2 --epsilon 1 "$d/ages.csv"
+expect_error quantile-exact-alone "--exact applies to --pmf: '--exact'" -- quantile --quantile 0.5 --lower 0 --upper 120 --exact --epsilon 1 "$d/ages.csv"
+expect_error quantile-sensitivity "option does not apply to this command: '--sensitivity'" -- quantile --quantile 0.5 --lower 0 --upper 120 --sensitivity 2 --epsilon 1 "$d/ages.csv"
+expect_error quantile-hardened "option does not apply to this command: '--hardened'" -- quantile --quantile 0.5 --lower 0 --upper 120 --hardened --epsilon 1 "$d/ages.csv"
+expect_error quantile-no-epsilon "a privacy parameter is required: '--epsilon or --base'" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
+expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
+expect_error quantile-pf-coin "quantile --mechanism pf races the grid's points, which a gap cap of 1 with a base of 1/2 or more does not allow" -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -68,6 +68,8 @@ fixture scores.csv '5\n-3\n7\n'
 fixture mixed-dup.csv '5\nx,3\n0,4\n'
 fixture hash-label.csv 'a,1\n#dp,100\n'
 fixture c1.csv 'a,1\nb\302\233,2\n'
+fixture ages.csv 'value\n34\n29\n41\n52\n38\n27.5\n45\n33\n61\n36\n'
+fixture ages-bad.csv 'value\n34\n29\nforty\n'
 awk 'BEGIN { s = "x"; while (length(s) < 100000) s = s s; print "a,1"; print s ",5" }' > "$work/long-line.csv"
 f=$work/basic.csv
 
@@ -95,6 +97,13 @@ check curve-json            0 -- curve --epsilons 0.5,1,2 --json "$f"
 check curve-target          0 -- curve --epsilons 1 --target 0.5 "$f"
 check audit-holds           0 -- audit --epsilon 1 "$f" "$work/neighbour.csv"
 check audit-broken          1 -- audit --epsilon 1 "$f" "$work/far.csv"
+q="--lower 0 --upper 120 --epsilon 1"
+check quantile-em           0 -- quantile --quantile 0.5 $q --seed 8 "$work/ages.csv"
+check quantile-pf-several   0 -- quantile --quantile 0.25,0.5,0.75 $q --mechanism pf --count 3 --json "$work/ages.csv"
+check quantile-pmf-pf       0 -- quantile --quantile 0.5 $q --resolution 0.5 --mechanism pf --pmf --json "$work/ages.csv"
+check quantile-pmf-em-exact 0 -- quantile --quantile 0.9 $q --pmf --exact "$work/ages.csv"
+check quantile-bad-line     2 -- quantile --quantile 0.5 $q "$work/ages-bad.csv"
+check quantile-bad-q        2 -- quantile --quantile 0.5,2 $q "$work/ages.csv"
 
 # Failing commands: exit 2, and nothing leaks on the error paths either.
 check bad-score-line        2 -- select --epsilon 1 "$work/bad-score.csv"

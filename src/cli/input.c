@@ -341,7 +341,7 @@ static int next_content(line_reader *r, char **text)
         if (line_text(r, len, text) != 0) {
             return -1;
         }
-        if (**text == '#' && looks_like_candidate(*text)) {
+        if (**text == '#' && r->grid == NULL && looks_like_candidate(*text)) {
             return reader_fail(r, r->line, "a comment that looks like a candidate: '%s' (labels "
                                "cannot start with #)", printable(*text, 0, quoted, sizeof quoted));
         }
@@ -486,4 +486,59 @@ void candidates_free(candidates *c)
     free(c->labels);
     free(c->lines);
     memset(c, 0, sizeof *c);
+}
+
+/* The next value (a decimal) on r->grid in *point: 1, 0 at the end of the
+ * stream, -1 on a problem.  A first content line `value` is a header. */
+static int reader_next_value(line_reader *r, int64_t *point)
+{
+    char quoted[QUOTED_MAX];
+    char *text = NULL;
+    int rc;
+    while ((rc = next_content(r, &text)) == 0 && text != NULL) {
+        int header = !r->seen_content && strcasecmp(text, "value") == 0;
+        r->seen_content = 1;
+        if (header) {
+            continue;
+        }
+        if (dpsel_grid_point(r->grid, text, point) != DPSEL_OK) {
+            return reader_fail(r, r->line, "value is not a decimal number: '%s'",
+                               printable(text, 0, quoted, sizeof quoted));
+        }
+        return 1;
+    }
+    return rc;
+}
+
+int values_read(FILE *stream, const char *name, const dpsel_grid *grid, int64_t **points,
+                size_t *m, cli_error *error)
+{
+    line_reader r;
+    reader_init(&r, stream, name, NULL, error);
+    r.grid = grid;
+    int64_t *read = NULL;
+    size_t count = 0, capacity = 0;
+    int64_t point;
+    int got;
+    while ((got = reader_next_value(&r, &point)) == 1) {
+        if (count == capacity) {
+            size_t grown = capacity == 0 ? 1024 : capacity * 2;
+            int64_t *more = realloc(read, grown * sizeof *more);
+            if (more == NULL) {
+                got = reader_out_of_memory(&r);
+                break;
+            }
+            read = more;
+            capacity = grown;
+        }
+        read[count++] = point;
+    }
+    reader_free(&r);
+    if (got != 0) {
+        free(read);
+        return error->status;
+    }
+    *points = read;
+    *m = count;
+    return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <sodium.h>
 
+#include "dpsel.h"
 #include "status.h"
 
 /* Longest accepted input line, in bytes, without its line end.  Lines are
@@ -32,6 +33,8 @@ typedef struct {
     const char *name;                 /* the file as named in messages */
     const char *unit;                 /* decimal scores in this unit, or NULL:
                                        * integer scores */
+    const dpsel_grid *grid;           /* values_read: values on this grid,
+                                       * or NULL: candidates */
     cli_error *error;                 /* receives the problem */
     crypto_generichash_state *digest; /* NULL, or fed every byte read */
     size_t line;                      /* the line last read */
@@ -90,5 +93,13 @@ int candidates_read(FILE *stream, const char *name, const char *unit, candidates
                     cli_error *error);
 
 void candidates_free(candidates *c);
+
+/* Reads a file of values, one decimal per line (the first line may be the
+ * header `value`; blank and comment lines as in candidate files), each
+ * mapped onto the grid (dpsel_grid_point) into a new array *points of *m
+ * entries (NULL for none; free it).  On a problem records one line
+ * "FILE:LINE: message" in error and returns its exit status. */
+int values_read(FILE *stream, const char *name, const dpsel_grid *grid, int64_t **points,
+                size_t *m, cli_error *error);
 
 #endif

@@ -6,6 +6,7 @@
  *   dpsel params [OPTIONS]          the exact privacy parameters
  *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve_command.c)
  *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit_command.c)
+ *   dpsel quantile [OPTIONS] [FILE] private quantiles of raw values (quantile_command.c)
  * Output is assembled in memory and written only when the whole command has
  * succeeded: on any error, stdout stays empty, one line goes to stderr and
  * the exit status is 2 for bad input, 4 when the command could not complete
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <mpfr.h>
 
@@ -26,12 +26,11 @@
 #include "dpsel.h"
 #include "input.h"
 #include "options.h"
+#include "quantile_command.h"
+#include "shared.h"
 #include "status.h"
 #include "stream_select.h"
 #include "text.h"
-
-#define EPSILON_DIGITS 17
-#define EPSILON_TEXT (EPSILON_DIGITS + 16)
 
 static const char usage[] =
     "usage: dpsel select [OPTIONS] [FILE]   one private choice (or --count N)\n"
@@ -41,6 +40,10 @@ static const char usage[] =
     "       dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss between two\n"
     "                                       neighbouring score files against epsilon:\n"
     "                                       exit 0 holds, 1 broken, 3 undecided\n"
+    "       dpsel quantile --quantile Q --lower A --upper B [OPTIONS] [FILE]\n"
+    "                                       private quantiles of the values of FILE\n"
+    "                                       (one decimal per line) on the grid A,\n"
+    "                                       A + R, ..., B\n"
     "\n"
     "FILE (default: standard input) has one candidate per line, `label,score`\n"
     "or `score`, at most 4096 bytes; blank lines and lines starting with # are\n"
@@ -60,14 +63,22 @@ static const char usage[] =
     "                      select, params: a decimal D makes the scores decimals\n"
     "                      in units of 10^-d, d the fraction digits of D\n"
     "  --resolution R      select, params: decimal scores in units of R (scores\n"
-    "                      and D whole multiples of R, never rounded)\n"
+    "                      and D whole multiples of R, never rounded); quantile:\n"
+    "                      the grid's step (default: the last digit of A and B)\n"
     "  --monotonic         adding a person never lowers a score (halves epsilon)\n"
     "  --gap-cap C         clamp gaps at C (default: least C with beta^C <= 2^-64)\n"
-    "  --mechanism pf|em   permute-and-flip (default) or exponential mechanism\n"
-    "  --count N           select: N independent selections\n"
-    "  --seed HEX          select: deterministic stream, FOR TESTS AND AUDITS ONLY\n"
+    "  --mechanism pf|em   permute-and-flip (default; quantile: em) or exponential\n"
+    "                      mechanism\n"
+    "  --count N           select, quantile: N independent selections\n"
+    "  --seed HEX          select, quantile: deterministic stream, FOR TESTS AND\n"
+    "                      AUDITS ONLY\n"
     "  --hardened          select: work independent of the scores (spec/timing.md)\n"
-    "  --exact             pmf: probabilities as exact rationals num/den\n"
+    "  --exact             pmf, quantile --pmf: probabilities as exact rationals\n"
+    "  --quantile Q        quantile: Q in (0, 1), or a list Q1,Q2,... (one release\n"
+    "                      each)\n"
+    "  --lower A, --upper B  quantile: the grid's ends (values are clamped to them)\n"
+    "  --pmf               quantile: the exact distribution over the intervals\n"
+    "                      between the values instead of a release\n"
     "  --task mode|median  select, pmf, curve, audit: FILE is a histogram\n"
     "                      `bin,count`; score the bins for its mode (sensitivity 1,\n"
     "                      monotonic) or its median (sensitivity 1)\n"
@@ -100,151 +111,23 @@ static int out_of_memory(cli_error *e)
 
 static int make_params(run *r)
 {
-    const options *o = &r->opt;
-    int rc;
-    if (o->base_given) {
-        rc = dpsel_params_from_base(&r->params, o->base_x, o->base_y, o->sensitivity, o->monotonic);
-        if (rc != DPSEL_OK) {
-            return cli_fail(&r->error, exit_status_of_error(rc),
-                            "--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
-                            o->base_x, o->base_y, dpsel_strerror(rc));
-        }
-    } else {
-        rc = dpsel_params_from_epsilon(&r->params, o->epsilon, o->sensitivity, o->monotonic);
-        if (rc != DPSEL_OK) {
-            char quoted[QUOTED_MAX];
-            return cli_fail(&r->error, exit_status_of_error(rc), "--epsilon '%s': %s",
-                            printable(o->epsilon, 0, quoted, sizeof quoted), dpsel_strerror(rc));
-        }
-    }
-    if (o->gap_cap != 0 && (rc = dpsel_params_set_gap_cap(&r->params, o->gap_cap)) != DPSEL_OK) {
-        return cli_fail_library(&r->error, "--gap-cap", rc);
-    }
-    return 0;
+    return params_from_options(&r->opt, r->opt.sensitivity, r->opt.monotonic, &r->params,
+                               &r->error);
 }
 
-/* Opens file (standard input for NULL or "-"); *name receives its printable
- * name, kept in quoted[QUOTED_MAX], and *regular whether it is a regular
- * file. */
-static int open_file(const char *file, FILE **stream, const char **name, char *quoted,
-                     int *regular, cli_error *e)
-{
-    *stream = stdin;
-    *name = "<stdin>";
-    *regular = 0;
-    if (file == NULL || strcmp(file, "-") == 0) {
-        return 0;
-    }
-    *name = printable(file, 0, quoted, QUOTED_MAX);
-    *stream = fopen(file, "r");
-    if (*stream == NULL) {
-        int error = errno;
-        return cli_fail_at(e, exit_status_of_errno(error), *name, 0, "cannot open: %s",
-                           strerror(error));
-    }
-    struct stat info;
-    if (fstat(fileno(*stream), &info) == 0) {
-        if (S_ISDIR(info.st_mode)) {
-            fclose(*stream);
-            return cli_fail_at(e, EXIT_BAD_INPUT, *name, 0, "is a directory");
-        }
-        *regular = S_ISREG(info.st_mode);
-    }
-    return 0;
-}
-
-static void close_file(FILE *stream)
-{
-    if (stream != stdin) {
-        fclose(stream);
-    }
-}
-
-/* Reads file into cand, scored for --task (see open_file). */
+/* Reads file into cand, scored for --task (see open_input). */
 static int read_file(run *r, const char *file, candidates *cand, const char **name,
                      char *quoted)
 {
     FILE *stream;
     int regular;
-    int status = open_file(file, &stream, name, quoted, &regular, &r->error);
+    int status = open_input(file, &stream, name, quoted, &regular, &r->error);
     if (status != 0) {
         return status;
     }
     status = candidates_read(stream, *name, r->opt.unit, cand, &r->error);
-    close_file(stream);
+    close_input(stream);
     return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
-}
-
-/* The realised epsilon of params, rounded up. */
-static int epsilon_text(const dpsel_params *params, char *buf, cli_error *e)
-{
-    int rc = dpsel_params_epsilon(params, EPSILON_DIGITS, buf, EPSILON_TEXT);
-    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
-}
-
-/* Writes the significant digits of a number >= 1 (mpfr_get_str's, its
- * decimal exponent 0.DIGITS x 10^exponent10) as the library does: plain up
- * to 17 integer digits, else d.ddde+X. */
-static void format_at_least_one(const char *digits, long exponent10, char *buf)
-{
-    int count = (int)strlen(digits);
-    if (exponent10 <= EPSILON_DIGITS && exponent10 < count) {
-        snprintf(buf, EPSILON_TEXT, "%.*s.%s", (int)exponent10, digits, digits + exponent10);
-    } else if (exponent10 <= EPSILON_DIGITS) {
-        snprintf(buf, EPSILON_TEXT, "%s", digits);
-    } else {
-        snprintf(buf, EPSILON_TEXT, "%c.%se%+ld", digits[0], digits + 1, exponent10 - 1);
-    }
-}
-
-/* The total epsilon of `count` releases of params (basic composition),
- * rounded up: count times the realised epsilon.  Epsilon is linear in D,
- * so while D x count fits in 64 bits the library computes it; beyond, D x
- * count >= 2^64 and epsilon per unit of D exceeds 2^-64, so the total is
- * above 1: count times an upper bound of the epsilon (100 digits, rounded
- * up), in MPFR rounded up, then 17 digits rounded up. */
-static int total_epsilon_text(const dpsel_params *params, uint64_t count, char *buf,
-                              cli_error *e)
-{
-    dpsel_params scaled = *params;
-    if (scaled.sensitivity <= UINT64_MAX / count) {
-        scaled.sensitivity *= count;
-        return epsilon_text(&scaled, buf, e);
-    }
-    char each[100 + 16];
-    int rc = dpsel_params_epsilon(params, 100, each, sizeof each);
-    if (rc != DPSEL_OK) {
-        return cli_fail_library(e, "epsilon", rc);
-    }
-    mpfr_t total;
-    mpfr_init2(total, 512);
-    mpfr_strtofr(total, each, NULL, 10, MPFR_RNDU);
-    mpfr_mul_ui(total, total, (unsigned long)count, MPFR_RNDU);
-    mpfr_exp_t exponent10;
-    char *digits = mpfr_get_str(NULL, &exponent10, 10, EPSILON_DIGITS, total, MPFR_RNDU);
-    if (digits != NULL) {
-        format_at_least_one(digits, (long)exponent10, buf);
-        mpfr_free_str(digits);
-    }
-    mpfr_clear(total);
-    return digits != NULL ? 0 : out_of_memory(e);
-}
-
-static const char *mechanism_name(dpsel_mechanism m)
-{
-    return m == DPSEL_EM ? "em" : "pf";
-}
-
-static int init_rng(const options *o, dpsel_rng *rng, cli_error *e)
-{
-    if (o->seed_size == 0) {
-        int rc = dpsel_rng_init_os(rng);
-        return rc == DPSEL_OK ? 0 : cli_fail_library(e, "the OS random source", rc);
-    }
-    fputs("dpsel: warning: --seed gives a deterministic stream that anyone with the seed "
-          "can replay: for tests and reproducible audits only, never a real release\n", stderr);
-    int rc = dpsel_rng_init_seeded(rng, o->seed, o->seed_size);
-    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "--seed", rc);
 }
 
 /* labels[i] is the label of selection i. */
@@ -339,7 +222,7 @@ static int print_composition(run *r)
     char each[EPSILON_TEXT], total[EPSILON_TEXT];
     int status = epsilon_text(&r->params, each, &r->error);
     if (status == 0) {
-        status = total_epsilon_text(&r->params, r->opt.count, total, &r->error);
+        status = total_epsilon_text(&r->params, 1, r->opt.count, total, &r->error);
     }
     if (status == 0) {
         fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
@@ -364,13 +247,13 @@ static int command_select(run *r)
     int rc = dpsel_selector_new(&selector, &r->params);
     FILE *stream = NULL;
     int regular = 0;
-    int status = rc == DPSEL_OK ? open_file(r->opt.file, &stream, &r->file_name, r->file_quoted,
-                                            &regular, &r->error)
+    int status = rc == DPSEL_OK ? open_input(r->opt.file, &stream, &r->file_name,
+                                             r->file_quoted, &regular, &r->error)
                                 : cli_fail_library(&r->error, "select", rc);
     if (status == 0) {
         status = (can_stream(&r->opt, selector, regular) ? select_streamed : select_in_memory)(
             r, stream, selector, &rng, chosen, labels);
-        close_file(stream);
+        close_input(stream);
     }
     if (status == 0 && r->opt.count > 1) {
         status = print_composition(r);
@@ -388,51 +271,13 @@ static int command_select(run *r)
     return status;
 }
 
-static void print_base(run *r)
-{
-    fprintf(r->out, "{\"x\": \"%" PRIu64 "\", \"y\": %u}", r->params.x, r->params.y);
-}
-
-/* Significant digits of the printed enclosures: the bounds are within 1e-30
- * relative, so 36 digits show them, rounded outwards. */
-#define BOUND_DIGITS 36
-
-/* One value of the pmf as text: the probability (or expected error) and its
- * enclosure [lower, upper]. */
-typedef struct {
-    char *value;
-    char *lower;
-    char *upper;
-} pmf_text;
-
-static void pmf_text_free(pmf_text *t)
-{
-    dpsel_string_free(t->value);
-    dpsel_string_free(t->lower);
-    dpsel_string_free(t->upper);
-}
-
-/* Item i < n of the pmf (a candidate's probability), or the expected error
- * for i == n. */
-static int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format,
-                         pmf_text *t)
-{
-    int rc = i < n ? dpsel_pmf_probability(pmf, i, format, &t->value)
-                   : dpsel_pmf_expected_error(pmf, format, &t->value);
-    if (rc == DPSEL_OK) {
-        rc = i < n ? dpsel_pmf_probability_bounds(pmf, i, BOUND_DIGITS, &t->lower, &t->upper)
-                   : dpsel_pmf_expected_error_bounds(pmf, BOUND_DIGITS, &t->lower, &t->upper);
-    }
-    return rc;
-}
-
 static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
 {
     const options *o = &r->opt;
     size_t n = r->cand.count;
     if (o->json) {
         fprintf(r->out, "{\"mechanism\": \"%s\", \"base\": ", mechanism_name(o->mechanism));
-        print_base(r);
+        print_base(r->out, &r->params);
         fprintf(r->out, ", \"epsilon\": \"%s\", \"gap_cap\": %" PRIu64 ", \"candidates\": [",
                 epsilon, r->params.gap_cap);
     } else {
@@ -525,7 +370,7 @@ static int command_params(run *r)
     }
     if (r->opt.json) {
         fputs("{\"base\": ", r->out);
-        print_base(r);
+        print_base(r->out, &r->params);
         fprintf(r->out, ", \"epsilon\": \"%s\", \"epsilon_requested\": ", epsilon);
         if (r->opt.epsilon != NULL) {
             json_string(r->out, r->opt.epsilon);
@@ -548,6 +393,9 @@ static int command_params(run *r)
 
 static int execute(run *r)
 {
+    if (r->opt.cmd == COMMAND_QUANTILE) {
+        return quantile_print(&r->opt, r->out, &r->error);  /* its own parameters and FILE */
+    }
     int status = r->opt.cmd == COMMAND_CURVE ? 0 : make_params(r);
     /* select reads its FILE itself: it may stream it */
     if (status == 0 && r->opt.cmd != COMMAND_PARAMS && r->opt.cmd != COMMAND_SELECT) {

@@ -14,6 +14,7 @@ enum {
     OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
     OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED, OPT_RESOLUTION,
+    OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF,
     OPT_COUNT_OF_OPTIONS
 };
 
@@ -22,8 +23,10 @@ enum {
 #define FOR_PARAMS 4u
 #define FOR_CURVE 8u
 #define FOR_AUDIT 16u
-#define FOR_ALL (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_CURVE | FOR_AUDIT)
-#define FOR_ONE_PARAMETER (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_AUDIT)
+#define FOR_QUANTILE 32u
+#define FOR_SCORES (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_CURVE | FOR_AUDIT)
+#define FOR_ALL (FOR_SCORES | FOR_QUANTILE)
+#define FOR_ONE_PARAMETER (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_AUDIT | FOR_QUANTILE)
 
 typedef struct {
     const char *name;
@@ -32,15 +35,15 @@ typedef struct {
 } option_spec;
 
 static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
-    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF | FOR_AUDIT },
+    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE },
     [OPT_EPSILON] = { "epsilon", 1, FOR_ONE_PARAMETER },
     [OPT_BASE] = { "base", 1, FOR_ONE_PARAMETER },
-    [OPT_SENSITIVITY] = { "sensitivity", 1, FOR_ALL },
-    [OPT_MONOTONIC] = { "monotonic", 0, FOR_ALL },
+    [OPT_SENSITIVITY] = { "sensitivity", 1, FOR_SCORES },
+    [OPT_MONOTONIC] = { "monotonic", 0, FOR_SCORES },
     [OPT_GAP_CAP] = { "gap-cap", 1, FOR_ALL },
-    [OPT_COUNT] = { "count", 1, FOR_SELECT },
-    [OPT_SEED] = { "seed", 1, FOR_SELECT },
-    [OPT_EXACT] = { "exact", 0, FOR_PMF },
+    [OPT_COUNT] = { "count", 1, FOR_SELECT | FOR_QUANTILE },
+    [OPT_SEED] = { "seed", 1, FOR_SELECT | FOR_QUANTILE },
+    [OPT_EXACT] = { "exact", 0, FOR_PMF | FOR_QUANTILE },
     [OPT_JSON] = { "json", 0, FOR_ALL },
     [OPT_HELP] = { "help", 0, FOR_ALL },
     [OPT_VERSION] = { "version", 0, FOR_ALL },
@@ -48,7 +51,11 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
     [OPT_TARGET] = { "target", 1, FOR_CURVE },
     [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
-    [OPT_RESOLUTION] = { "resolution", 1, FOR_SELECT | FOR_PARAMS },
+    [OPT_RESOLUTION] = { "resolution", 1, FOR_SELECT | FOR_PARAMS | FOR_QUANTILE },
+    [OPT_QUANTILE] = { "quantile", 1, FOR_QUANTILE },
+    [OPT_LOWER] = { "lower", 1, FOR_QUANTILE },
+    [OPT_UPPER] = { "upper", 1, FOR_QUANTILE },
+    [OPT_PMF] = { "pmf", 0, FOR_QUANTILE },
 };
 
 /* Every problem with the options is bad input: "WHAT: 'VALUE'". */
@@ -218,6 +225,15 @@ static int set_value(options *o, int id, const char *value, cli_error *e)
         return parse_epsilons(value, o) == 0 ? 0
              : refuse(e, "--epsilons must be LOW:HIGH:COUNT (0 < LOW <= HIGH, COUNT 1 to 1000) "
                     "or a list E1,E2,...", value);
+    case OPT_QUANTILE:
+        o->quantiles = value;  /* each checked by the quantile command */
+        return 0;
+    case OPT_LOWER:
+        o->lower = value;
+        return 0;
+    case OPT_UPPER:
+        o->upper = value;
+        return 0;
     case OPT_TARGET:
         o->target = value;
         return parse_positive(value, &o->target_error) == 0 ? 0
@@ -236,6 +252,7 @@ static void set_flag(options *o, int id)
     case OPT_HELP: o->help = 1; break;
     case OPT_VERSION: o->version = 1; break;
     case OPT_HARDENED: o->hardened = 1; break;
+    case OPT_PMF: o->pmf = 1; break;
     default: break;
     }
 }
@@ -253,7 +270,8 @@ static int find_option(const char *name, size_t length)
 static unsigned command_bit(command cmd)
 {
     return cmd == COMMAND_SELECT ? FOR_SELECT : cmd == COMMAND_PMF ? FOR_PMF
-         : cmd == COMMAND_CURVE ? FOR_CURVE : cmd == COMMAND_AUDIT ? FOR_AUDIT : FOR_PARAMS;
+         : cmd == COMMAND_CURVE ? FOR_CURVE : cmd == COMMAND_AUDIT ? FOR_AUDIT
+         : cmd == COMMAND_QUANTILE ? FOR_QUANTILE : FOR_PARAMS;
 }
 
 /* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
@@ -302,8 +320,11 @@ static int parse_command(const char *word, options *o, cli_error *e)
         o->cmd = COMMAND_CURVE;
     } else if (strcmp(word, "audit") == 0) {
         o->cmd = COMMAND_AUDIT;
+    } else if (strcmp(word, "quantile") == 0) {
+        o->cmd = COMMAND_QUANTILE;
+        o->mechanism = DPSEL_EM;  /* the default for quantiles */
     } else {
-        return refuse(e, "unknown command (select, pmf, params, curve or audit)", word);
+        return refuse(e, "unknown command (select, pmf, params, curve, audit or quantile)", word);
     }
     return 0;
 }
@@ -378,13 +399,36 @@ static int score_unit(options *o, cli_error *e)
     return 0;
 }
 
+/* quantile: the quantiles and the grid are required (each value is
+ * checked with the file); --pmf releases nothing, so no random stream. */
+static int check_quantile(const options *o, const int *seen, cli_error *e)
+{
+    if (o->quantiles == NULL || o->lower == NULL || o->upper == NULL) {
+        return refuse(e, "quantile needs --quantile Q, --lower A and --upper B",
+                      o->quantiles == NULL ? "--quantile" : o->lower == NULL ? "--lower"
+                                                                             : "--upper");
+    }
+    if (o->pmf && (seen[OPT_COUNT] || seen[OPT_SEED])) {
+        return refuse(e, "--pmf computes the distribution and releases nothing: it takes no",
+                      seen[OPT_COUNT] ? "--count" : "--seed");
+    }
+    if (o->exact && !o->pmf) {
+        return refuse(e, "--exact applies to --pmf", "--exact");
+    }
+    return 0;
+}
+
 /* Checks that need the whole command line. */
 static int check_complete(options *o, const int *seen, cli_error *e)
 {
     if (o->help || o->version) {
         return 0;
     }
-    if (o->task_given ? apply_task(o, seen, e) != 0 : score_unit(o, e) != 0) {
+    if (o->cmd == COMMAND_QUANTILE) {
+        if (check_quantile(o, seen, e) != 0) {
+            return e->status;
+        }
+    } else if (o->task_given ? apply_task(o, seen, e) != 0 : score_unit(o, e) != 0) {
         return e->status;
     }
     if (o->cmd == COMMAND_CURVE) {
@@ -413,7 +457,8 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
     o->count = 1;
     o->mechanism = DPSEL_PF;
     if (argc < 2) {
-        return refuse(e, "missing command (select, pmf, params, curve or audit); see --help", "");
+        return refuse(e, "missing command (select, pmf, params, curve, audit or quantile); see "
+                      "--help", "");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
         o->help = argv[1][2] == 'h';

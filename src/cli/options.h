@@ -8,7 +8,9 @@
 #include "dpsel.h"
 #include "status.h"
 
-typedef enum { COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT } command;
+typedef enum {
+    COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT, COMMAND_QUANTILE
+} command;
 
 typedef struct {
     command cmd;
@@ -43,6 +45,10 @@ typedef struct {
     unsigned epsilons_count;    /* ... or 0 for the list form E1,E2,... */
     const char *target;         /* curve: --target ERR as given, or NULL */
     double target_error;
+    const char *quantiles;      /* quantile: --quantile Q1,Q2,... as given */
+    const char *lower;          /* quantile: --lower A, --upper B as given */
+    const char *upper;
+    int pmf;                    /* quantile: --pmf, the distribution instead */
 } options;
 
 /* The epsilons of `dpsel curve` without --epsilons. */

@@ -1,0 +1,393 @@
+/*
+ * `dpsel quantile` (spec/quantiles.md): the values of FILE on the grid of
+ * --lower, --upper and --resolution, then for each quantile of --quantile
+ * its runs, and either --count releases or, with --pmf, the exact
+ * distribution over the runs.  Everything is checked before the first
+ * random bit is drawn; the output goes to the command's buffer, which main
+ * writes only on success.
+ */
+#include "quantile_command.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpsel.h"
+#include "input.h"
+#include "shared.h"
+#include "text.h"
+
+/* The most quantiles one command releases. */
+#define QUANTILES_MAX 1000
+
+/* One quantile of --quantile, with what its releases need. */
+typedef struct {
+    const char *text;            /* as given: a piece of the command's copy */
+    uint64_t a, b;               /* q = a / b in lowest terms */
+    dpsel_params params;         /* with sensitivity max(a, b - a) */
+    dpsel_selector *selector;
+    dpsel_quantile_runs *runs;
+} quantile;
+
+typedef struct {
+    const options *o;
+    FILE *out;
+    cli_error *e;
+    dpsel_grid grid;
+    const char *file_name;
+    char file_quoted[QUOTED_MAX];
+    int64_t *points;             /* the values on the grid */
+    size_t m;
+    char *list;                  /* a copy of --quantile, cut at the commas */
+    quantile *q;
+    size_t count;
+} quantile_job;
+
+static int refuse(quantile_job *j, const char *what, const char *value)
+{
+    char quoted[QUOTED_MAX];
+    return cli_fail(j->e, EXIT_BAD_INPUT, "%s: '%s'", what,
+                    printable(value, 0, quoted, sizeof quoted));
+}
+
+/* --quantile Q1,Q2,...: each a decimal in (0, 1), as a / b. */
+static int parse_quantiles(quantile_job *j)
+{
+    j->list = strdup(j->o->quantiles);
+    j->q = calloc(QUANTILES_MAX, sizeof *j->q);
+    if (j->list == NULL || j->q == NULL) {
+        return cli_fail(j->e, EXIT_CANNOT_COMPLETE, "out of memory");
+    }
+    char *next = j->list;
+    while (next != NULL) {
+        char *text = next;
+        next = strchr(text, ',');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+        if (j->count == QUANTILES_MAX) {
+            return refuse(j, "--quantile takes at most 1000 quantiles", j->o->quantiles);
+        }
+        quantile *q = &j->q[j->count++];
+        uint64_t sensitivity;
+        q->text = text;
+        if (dpsel_quantile_fraction(text, &q->a, &q->b, &sensitivity) != DPSEL_OK) {
+            return refuse(j, "--quantile must be decimals strictly between 0 and 1, at most 18 "
+                          "fraction digits (a list Q1,Q2,...)", text);
+        }
+        if (params_from_options(j->o, sensitivity, 0, &q->params, j->e) != 0) {
+            return j->e->status;
+        }
+    }
+    return 0;
+}
+
+/* The text is a decimal dpsel reads (as a grid of one point would). */
+static int is_decimal(const char *text)
+{
+    dpsel_grid probe;
+    return dpsel_grid_init(&probe, text, text, NULL) != DPSEL_EDECIMAL;
+}
+
+/* The grid of --lower, --upper and --resolution, each problem named. */
+static int make_grid(quantile_job *j)
+{
+    const options *o = j->o;
+    const char *names[3] = { "--lower", "--upper", "--resolution" };
+    const char *texts[3] = { o->lower, o->upper, o->resolution };
+    for (int i = 0; i < 3; i++) {
+        if (texts[i] != NULL && !is_decimal(texts[i])) {
+            char what[64];
+            snprintf(what, sizeof what, "%s must be a decimal number", names[i]);
+            return refuse(j, what, texts[i]);
+        }
+    }
+    int rc = dpsel_grid_init(&j->grid, o->lower, o->upper, o->resolution);
+    if (rc == DPSEL_EUNIT) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--lower %s and --upper %s must be whole multiples "
+                        "of the resolution %s", o->lower, o->upper,
+                        o->resolution != NULL ? o->resolution : "(their last digit)");
+    }
+    if (rc != DPSEL_OK) {
+        int64_t one;
+        if (o->resolution != NULL && dpsel_decimal_to_units(o->resolution, o->resolution, &one)
+                                         != DPSEL_OK) {
+            return refuse(j, "--resolution must be positive", o->resolution);
+        }
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--lower %s must not exceed --upper %s, and both "
+                        "must be within 2^63 steps of the resolution from 0", o->lower, o->upper);
+    }
+    return 0;
+}
+
+/* The grid's points less one (below 2^64 always). */
+static uint64_t grid_span(const dpsel_grid *grid)
+{
+    return (uint64_t)grid->upper - (uint64_t)grid->lower;
+}
+
+static int read_values(quantile_job *j)
+{
+    FILE *stream;
+    int regular;
+    int status = open_input(j->o->file, &stream, &j->file_name, j->file_quoted, &regular, j->e);
+    if (status == 0) {
+        status = values_read(stream, j->file_name, &j->grid, &j->points, &j->m, j->e);
+        close_input(stream);
+    }
+    return status;
+}
+
+/* Quantile q's runs and selector, with the limits named. */
+static int prepare(quantile_job *j, quantile *q)
+{
+    uint64_t span = grid_span(&j->grid);
+    if (span >= (uint64_t)1 << 62) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "the grid from --lower %s to --upper %s has more "
+                        "than 2^62 points: use a coarser --resolution", j->o->lower, j->o->upper);
+    }
+    if (j->o->mechanism == DPSEL_EM && span >= DPSEL_QUANTILE_EM_GRID_MAX) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--mechanism em takes grids of at most %" PRIu64
+                        " points; this one has %" PRIu64 ": use a coarser --resolution or "
+                        "--mechanism pf", DPSEL_QUANTILE_EM_GRID_MAX, span + 1);
+    }
+    int rc = dpsel_quantile_runs_new(&q->runs, q->a, q->b, j->points, j->m, j->grid.lower,
+                                     j->grid.upper);
+    if (rc == DPSEL_ERANGE) {
+        return cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "quantile %s of %zu values: "
+                           "the scores pass the int64 range (b m >= 2^63 for q = %" PRIu64
+                           "/%" PRIu64 ")", q->text, j->m, q->a, q->b);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_selector_new(&q->selector, &q->params);
+    }
+    if (rc != DPSEL_OK) {
+        return cli_fail_library(j->e, "quantile", rc);
+    }
+    dpsel_pf_stream probe;
+    if (j->o->mechanism == DPSEL_PF && !j->o->pmf
+        && dpsel_pf_stream_start(&probe, q->selector, 0) != DPSEL_OK) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "quantile --mechanism pf races the grid's points, "
+                        "which a gap cap of 1 with a base of 1/2 or more does not allow: use "
+                        "--mechanism em or a larger --gap-cap");
+    }
+    return 0;
+}
+
+/* A grid point as the decimal A + v R, into buf (DPSEL_UNITS_TEXT_MAX). */
+static int point_text(const quantile_job *j, int64_t point, char *buf)
+{
+    int rc = dpsel_units_to_decimal(point, j->grid.resolution, buf, DPSEL_UNITS_TEXT_MAX);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(j->e, "quantile", rc);
+}
+
+/* One JSON string, or a text line, per released value. */
+static int print_value(quantile_job *j, int64_t point, uint64_t i)
+{
+    char text[DPSEL_UNITS_TEXT_MAX];
+    if (point_text(j, point, text) != 0) {
+        return j->e->status;
+    }
+    if (j->o->json) {
+        fprintf(j->out, "%s\"%s\"", i == 0 ? "" : ", ", text);
+    } else {
+        fprintf(j->out, "%s\n", text);
+    }
+    return 0;
+}
+
+/* --count releases of q: text lines, or one JSON object. */
+static int release(quantile_job *j, quantile *q, dpsel_rng *rng)
+{
+    const options *o = j->o;
+    if (o->json) {
+        fputs("{\"quantile\": ", j->out);
+        json_string(j->out, q->text);
+        fputs(o->count == 1 ? ", \"value\": " : ", \"values\": [", j->out);
+    }
+    for (uint64_t i = 0; i < o->count; i++) {
+        int64_t point;
+        int rc = dpsel_quantile_select_runs(q->selector, o->mechanism, q->runs, rng, &point);
+        if (rc != DPSEL_OK) {
+            return cli_fail_library(j->e, "quantile", rc);
+        }
+        if (print_value(j, point, i) != 0) {
+            return j->e->status;
+        }
+    }
+    if (o->json) {
+        fputs(o->count == 1 ? "}\n" : "]}\n", j->out);
+    }
+    return 0;
+}
+
+/* The epsilon of each quantile's releases and their total, on stderr. */
+static int print_composition(quantile_job *j)
+{
+    dpsel_params *each = calloc(j->count, sizeof *each);
+    if (each == NULL) {
+        return cli_fail(j->e, EXIT_CANNOT_COMPLETE, "out of memory");
+    }
+    char epsilon[EPSILON_TEXT];
+    int status = 0;
+    for (size_t i = 0; i < j->count && status == 0; i++) {
+        each[i] = j->q[i].params;
+        status = epsilon_text(&each[i], epsilon, j->e);
+        if (status == 0) {
+            fprintf(stderr, "dpsel: quantile %s: %" PRIu64 " release%s, each epsilon <= %s\n",
+                    j->q[i].text, j->o->count, j->o->count == 1 ? "" : "s", epsilon);
+        }
+    }
+    if (status == 0) {
+        status = total_epsilon_text(each, j->count, j->o->count, epsilon, j->e);
+    }
+    if (status == 0) {
+        fprintf(stderr, "dpsel: together epsilon <= %s (basic composition)\n", epsilon);
+    }
+    free(each);
+    return status;
+}
+
+static int release_all(quantile_job *j)
+{
+    dpsel_rng rng;
+    memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
+    int status = init_rng(j->o, &rng, j->e);
+    for (size_t i = 0; i < j->count && status == 0; i++) {
+        status = release(j, &j->q[i], &rng);
+    }
+    dpsel_rng_wipe(&rng);
+    if (status == 0 && j->count * j->o->count > 1) {
+        status = print_composition(j);
+    }
+    return status;
+}
+
+/* One interval of the pmf: its grid points and probability. */
+static int print_interval(quantile_job *j, const quantile *q, size_t i, const pmf_text *t)
+{
+    int64_t first;
+    uint64_t points;
+    char from[DPSEL_UNITS_TEXT_MAX], to[DPSEL_UNITS_TEXT_MAX];
+    int rc = dpsel_quantile_runs_get(q->runs, i, &first, &points, NULL);
+    if (rc != DPSEL_OK) {
+        return cli_fail_library(j->e, "quantile --pmf", rc);
+    }
+    if (point_text(j, first, from) != 0
+        || point_text(j, (int64_t)((uint64_t)first + points - 1), to) != 0) {
+        return j->e->status;
+    }
+    if (j->o->json) {
+        fprintf(j->out, "%s{\"lower\": \"%s\", \"upper\": \"%s\", \"points\": \"%" PRIu64 "\", "
+                "\"probability\": \"%s\", \"enclosure\": [\"%s\", \"%s\"]}",
+                i == 0 ? "" : ", ", from, to, points, t->value, t->lower, t->upper);
+    } else {
+        fprintf(j->out, "%s,%s,%" PRIu64 ",%s,%s,%s\n", from, to, points, t->lower, t->upper,
+                t->value);
+    }
+    return 0;
+}
+
+static int print_pmf_head(quantile_job *j, const quantile *q)
+{
+    const dpsel_params *p = &q->params;
+    char epsilon[EPSILON_TEXT];
+    if (epsilon_text(p, epsilon, j->e) != 0) {
+        return j->e->status;
+    }
+    if (j->o->json) {
+        fputs("{\"quantile\": ", j->out);
+        json_string(j->out, q->text);
+        fprintf(j->out, ", \"mechanism\": \"%s\", \"base\": ", mechanism_name(j->o->mechanism));
+        print_base(j->out, p);
+        fprintf(j->out, ", \"epsilon\": \"%s\", \"sensitivity\": \"%" PRIu64 "\", \"gap_cap\": %"
+                PRIu64 ", \"resolution\": \"%s\", \"intervals\": [", epsilon, p->sensitivity,
+                p->gap_cap, j->grid.resolution);
+    } else {
+        fprintf(j->out, "# quantile %s, mechanism %s, base %" PRIu64 "/2^%u, epsilon <= %s, "
+                "sensitivity %" PRIu64 ", gap cap %" PRIu64 ", resolution %s\n"
+                "from,to,points,lower,upper,probability\n", q->text,
+                mechanism_name(j->o->mechanism), p->x, p->y, epsilon, p->sensitivity,
+                p->gap_cap, j->grid.resolution);
+    }
+    return 0;
+}
+
+/* The texts of every interval's probability, then the output. */
+static int print_pmf(quantile_job *j, const quantile *q, const dpsel_pmf *pmf)
+{
+    size_t n = dpsel_quantile_runs_count(q->runs);
+    dpsel_format format = j->o->exact ? DPSEL_RATIONAL : DPSEL_DECIMAL;
+    pmf_text *text = calloc(n, sizeof *text);
+    int rc = text == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    for (size_t i = 0; i < n && rc == DPSEL_OK; i++) {
+        rc = pmf_text_make(pmf, i, n, format, &text[i]);
+    }
+    int status = rc == DPSEL_OK ? print_pmf_head(j, q) : cli_fail_library(j->e, "quantile --pmf", rc);
+    for (size_t i = 0; i < n && status == 0; i++) {
+        status = print_interval(j, q, i, &text[i]);
+    }
+    if (status == 0 && j->o->json) {
+        fputs("]}\n", j->out);
+    }
+    for (size_t i = 0; text != NULL && i < n; i++) {
+        pmf_text_free(&text[i]);
+    }
+    free(text);
+    return status;
+}
+
+static int distributions(quantile_job *j)
+{
+    int status = 0;
+    for (size_t i = 0; i < j->count && status == 0; i++) {
+        dpsel_pmf *pmf = NULL;
+        int rc = dpsel_quantile_pmf_new(&pmf, &j->q[i].params, j->o->mechanism, j->q[i].runs);
+        if (rc == DPSEL_ETOOLARGE) {
+            status = cli_fail(j->e, EXIT_BAD_INPUT, "quantile --pmf: PF's distribution is "
+                              "computed for grids of at most 32768 points; this one has %"
+                              PRIu64 ": use --mechanism em or a coarser --resolution",
+                              grid_span(&j->grid) + 1);
+        } else {
+            status = rc == DPSEL_OK ? print_pmf(j, &j->q[i], pmf)
+                                    : cli_fail_library(j->e, "quantile --pmf", rc);
+        }
+        dpsel_pmf_free(pmf);
+    }
+    return status;
+}
+
+static void job_free(quantile_job *j)
+{
+    for (size_t i = 0; i < j->count; i++) {
+        dpsel_selector_free(j->q[i].selector);
+        dpsel_quantile_runs_free(j->q[i].runs);
+    }
+    free(j->q);
+    free(j->list);
+    free(j->points);
+}
+
+int quantile_print(const options *o, FILE *out, cli_error *error)
+{
+    quantile_job j;
+    memset(&j, 0, sizeof j);
+    j.o = o;
+    j.out = out;
+    j.e = error;
+    int status = parse_quantiles(&j);
+    if (status == 0) {
+        status = make_grid(&j);
+    }
+    if (status == 0) {
+        status = read_values(&j);
+    }
+    for (size_t i = 0; i < j.count && status == 0; i++) {
+        status = prepare(&j, &j.q[i]);
+    }
+    if (status == 0) {
+        status = o->pmf ? distributions(&j) : release_all(&j);
+    }
+    job_free(&j);
+    return status;
+}

@@ -1,0 +1,130 @@
+/* What the tool's commands share (shared.h). */
+#include "shared.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "text.h"
+
+int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
+                        dpsel_params *out, cli_error *e)
+{
+    int rc;
+    if (o->base_given) {
+        rc = dpsel_params_from_base(out, o->base_x, o->base_y, sensitivity, monotonic);
+        if (rc != DPSEL_OK) {
+            return cli_fail(e, exit_status_of_error(rc),
+                            "--base %" PRIu64 "/2^%u: %s (need 1 <= Y <= 64 and 0 < X < 2^Y)",
+                            o->base_x, o->base_y, dpsel_strerror(rc));
+        }
+    } else {
+        rc = dpsel_params_from_epsilon(out, o->epsilon, sensitivity, monotonic);
+        if (rc != DPSEL_OK) {
+            char quoted[QUOTED_MAX];
+            return cli_fail(e, exit_status_of_error(rc), "--epsilon '%s': %s",
+                            printable(o->epsilon, 0, quoted, sizeof quoted), dpsel_strerror(rc));
+        }
+    }
+    if (o->gap_cap != 0 && (rc = dpsel_params_set_gap_cap(out, o->gap_cap)) != DPSEL_OK) {
+        return cli_fail_library(e, "--gap-cap", rc);
+    }
+    return 0;
+}
+
+int epsilon_text(const dpsel_params *params, char *buf, cli_error *e)
+{
+    int rc = dpsel_params_epsilon(params, EPSILON_DIGITS, buf, EPSILON_TEXT);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
+}
+
+int total_epsilon_text(const dpsel_params *params, size_t k, uint64_t count, char *buf,
+                       cli_error *e)
+{
+    uint64_t *counts = malloc(k * sizeof *counts);
+    if (counts == NULL) {
+        return cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory");
+    }
+    for (size_t i = 0; i < k; i++) {
+        counts[i] = count;
+    }
+    int rc = dpsel_params_epsilon_total(params, counts, k, EPSILON_DIGITS, buf, EPSILON_TEXT);
+    free(counts);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
+}
+
+const char *mechanism_name(dpsel_mechanism m)
+{
+    return m == DPSEL_EM ? "em" : "pf";
+}
+
+void print_base(FILE *out, const dpsel_params *params)
+{
+    fprintf(out, "{\"x\": \"%" PRIu64 "\", \"y\": %u}", params->x, params->y);
+}
+
+int init_rng(const options *o, dpsel_rng *rng, cli_error *e)
+{
+    if (o->seed_size == 0) {
+        int rc = dpsel_rng_init_os(rng);
+        return rc == DPSEL_OK ? 0 : cli_fail_library(e, "the OS random source", rc);
+    }
+    fputs("dpsel: warning: --seed gives a deterministic stream that anyone with the seed "
+          "can replay: for tests and reproducible audits only, never a real release\n", stderr);
+    int rc = dpsel_rng_init_seeded(rng, o->seed, o->seed_size);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "--seed", rc);
+}
+
+int open_input(const char *file, FILE **stream, const char **name, char *quoted, int *regular,
+               cli_error *e)
+{
+    *stream = stdin;
+    *name = "<stdin>";
+    *regular = 0;
+    if (file == NULL || strcmp(file, "-") == 0) {
+        return 0;
+    }
+    *name = printable(file, 0, quoted, QUOTED_MAX);
+    *stream = fopen(file, "r");
+    if (*stream == NULL) {
+        int error = errno;
+        return cli_fail_at(e, exit_status_of_errno(error), *name, 0, "cannot open: %s",
+                           strerror(error));
+    }
+    struct stat info;
+    if (fstat(fileno(*stream), &info) == 0) {
+        if (S_ISDIR(info.st_mode)) {
+            fclose(*stream);
+            return cli_fail_at(e, EXIT_BAD_INPUT, *name, 0, "is a directory");
+        }
+        *regular = S_ISREG(info.st_mode);
+    }
+    return 0;
+}
+
+void close_input(FILE *stream)
+{
+    if (stream != stdin) {
+        fclose(stream);
+    }
+}
+
+void pmf_text_free(pmf_text *t)
+{
+    dpsel_string_free(t->value);
+    dpsel_string_free(t->lower);
+    dpsel_string_free(t->upper);
+}
+
+int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format, pmf_text *t)
+{
+    int rc = i < n ? dpsel_pmf_probability(pmf, i, format, &t->value)
+                   : dpsel_pmf_expected_error(pmf, format, &t->value);
+    if (rc == DPSEL_OK) {
+        rc = i < n ? dpsel_pmf_probability_bounds(pmf, i, BOUND_DIGITS, &t->lower, &t->upper)
+                   : dpsel_pmf_expected_error_bounds(pmf, BOUND_DIGITS, &t->lower, &t->upper);
+    }
+    return rc;
+}
