@@ -6,7 +6,8 @@
 #   make sanitize   the tests under clang's ASan + UBSan (build/sanitize/)
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 #   make plots      the paper's DPBench experiments exactly: tables and a PNG in
-#                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024)
+#                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024),
+#                   and private quantiles' errors in examples/quantiles/
 #   make install PREFIX=/usr/local
 #   make clean
 # A build prints one line per file (CC src/core/coin.c); V=1 prints the commands.
@@ -204,8 +205,10 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-# The permute-and-flip paper's DPBench experiments (examples/paper.sh); gnuplot
-# draws examples/paper/paper.png.  Not part of `make check`.
+# The permute-and-flip paper's DPBench experiments (examples/paper.sh) and the
+# quantiles' errors over epsilon (examples/quantiles.sh); gnuplot draws
+# examples/paper/paper.png and examples/quantiles/quantiles.png.  Not part of
+# `make check`.
 BINS ?= 1024
 plots: all
 	@command -v gnuplot > /dev/null 2>&1 || { [ "$$(id -u)" = 0 ] \
@@ -213,6 +216,7 @@ plots: all
 	       apt-get install -y -q --no-install-recommends gnuplot-nox; } \
 	    || echo "plots: install gnuplot-nox for the PNG"
 	BINS=$(BINS) sh examples/paper.sh $(TOOL)
+	sh examples/quantiles.sh $(TOOL)
 
 # dpsel against textbook floating-point code (see bench/ and README.md); built by `all`
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:

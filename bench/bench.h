@@ -45,4 +45,15 @@ int counting_bit(void *context, unsigned *bit);
  * median wall time and the peak resident memory of the tool's process. */
 void bench_cli(const char *tool, size_t n);
 
+/* cli.c: runs argv (argv[0] the program's path; standard input from
+ * stdin_path, or none for NULL; standard output discarded) to its end: its
+ * wall time in seconds and its peak resident memory in kB; -1 if it could
+ * not run or did not exit with 0. */
+int run_command(const char *const *argv, const char *stdin_path, double *seconds, long *peak_kb);
+
+/* quantile.c: the quantile mechanism on large grids (10^6 values; EM on
+ * 2^40 points, PF on 10^9), through the library and, with a tool, through
+ * `dpsel quantile` on a file of the values.  quick: smaller cells. */
+void bench_quantiles(const char *tool, int quick);
+
 #endif

@@ -2,7 +2,8 @@
  * make bench: dpsel's exact PF and EM (OS random source) against textbook
  * double-precision code and against just reading the scores once (the
  * memory-bandwidth floor), timed in alternation in one process; then the
- * exact pmf on the DPBench histograms (4096 bins, and summed to 1024).
+ * exact pmf on the DPBench histograms (4096 bins, and summed to 1024), the
+ * tool on a large file, and the quantile mechanism on large grids.
  *
  * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--budget SECONDS]
  *                     [--csv FILE] [--hepth FILE] [--dpbench DIR] [--cli TOOL]
@@ -33,6 +34,7 @@ typedef struct {
     const char *csv, *hepth, *dpbench;
     const char *cli;           /* the dpsel tool to time on a large file, or NULL */
     size_t cli_n;              /* its lines */
+    int quick;                 /* --quick: smaller cells */
 } settings;
 
 typedef struct {
@@ -686,6 +688,7 @@ static void parse_options(int argc, char **argv, settings *s)
         if (strcmp(argv[i], "--quick") == 0) {
             n_list = n_list == full_n ? quick_n : n_list;
             s->budget = 0.1;
+            s->quick = 1;
             s->cli_n = 1000000;
         } else if (strcmp(argv[i], "--n") == 0 && has_value) {
             n_list = argv[++i];
@@ -750,6 +753,7 @@ int main(int argc, char **argv)
     if (s.cli != NULL) {
         bench_cli(s.cli, s.cli_n);
     }
+    bench_quantiles(s.cli, s.quick);
     print_load("at the end");
     fclose(csv);
     for (size_t e = 0; e < s.eps_count; e++) {

@@ -44,23 +44,33 @@ static int write_candidates(char *path, size_t n, int labelled)
     return fclose(out) == 0 ? 0 : -1;
 }
 
-/* Runs tool select --count count on path (or on standard input from
- * path): seconds and peak RSS in kB; -1 if the child fails. */
-static int run_select(const char *tool, const char *path, int from_stdin, const char *count,
-                      double *seconds, long *peak_kb)
+/* execv takes char *const argv[]: the arguments as such, without a cast
+ * (it does not write them). */
+static void exec_arguments(const char *const *argv)
+{
+    char *args[32];
+    size_t i = 0;
+    for (; argv[i] != NULL && i + 1 < sizeof args / sizeof *args; i++) {
+        union { const char *in; char *out; } pass = { argv[i] };
+        args[i] = pass.out;
+    }
+    args[i] = NULL;
+    execv(args[0], args);
+}
+
+int run_command(const char *const *argv, const char *stdin_path, double *seconds, long *peak_kb)
 {
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     pid_t child = fork();
     if (child == 0) {
         int null = open("/dev/null", O_WRONLY);
-        int in = from_stdin ? open(path, O_RDONLY) : -1;
+        int in = stdin_path != NULL ? open(stdin_path, O_RDONLY) : -1;
         if (null < 0 || dup2(null, STDOUT_FILENO) < 0 ||
-            (from_stdin && (in < 0 || dup2(in, STDIN_FILENO) < 0))) {
+            (stdin_path != NULL && (in < 0 || dup2(in, STDIN_FILENO) < 0))) {
             _exit(127);
         }
-        execl(tool, tool, "select", "--epsilon", "1", "--count", count, from_stdin ? "-" : path,
-              (char *)NULL);
+        exec_arguments(argv);
         _exit(127);
     }
     int status;
@@ -73,6 +83,16 @@ static int run_select(const char *tool, const char *path, int from_stdin, const 
     *seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     *peak_kb = usage.ru_maxrss;
     return 0;
+}
+
+/* Runs tool select --count count on path (or on standard input from
+ * path): seconds and peak RSS in kB; -1 if the child fails. */
+static int run_select(const char *tool, const char *path, int from_stdin, const char *count,
+                      double *seconds, long *peak_kb)
+{
+    const char *const argv[] = { tool, "select", "--epsilon", "1", "--count", count,
+                                 from_stdin ? "-" : path, NULL };
+    return run_command(argv, from_stdin ? path : NULL, seconds, peak_kb);
 }
 
 static int compare_doubles(const void *a, const void *b)

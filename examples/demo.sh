@@ -24,3 +24,13 @@ printf 'true mode (not private): bin %s\n' \
     "$(grep -v '^#' "$here/hepth.csv" | tail -n +2 | sort -t, -k2 -n -r | head -1)"
 run select --epsilon 0.1 --monotonic --count 5 "$here/hepth.csv"
 run select --epsilon 0.1 --monotonic --count 5 --mechanism em "$here/hepth.csv"
+
+echo
+echo "== The median age of a small survey, on the grid 0, 1, ..., 120, privately"
+run quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$here/ages.csv"
+run quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf "$here/ages.csv"
+
+echo
+echo "== Percentiles of 2000 real write latencies (ms, to the microsecond), privately"
+run quantile --quantile 0.5,0.95,0.99 --lower 0 --upper 20.000 --epsilon 1 --json \
+    "$here/latencies.csv"
