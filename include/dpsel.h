@@ -293,6 +293,7 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_hardened(const dpsel_selector *sele
                                     dpsel_mechanism mechanism, const int64_t *scores,
                                     size_t n, dpsel_rng *rng, size_t *index);
 
+
 /* ----------------------------------------------------------- streaming PF */
 
 /* PF on scores given one at a time or in blocks, for candidates too many
@@ -430,6 +431,34 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_probability_bounds(const dpsel_pmf *pm
 /* The enclosure of the expected error, likewise. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits,
                                     char **lo, char **hi);
+
+/* The expected error of decimal scores in their own unit: E x unit, E the
+ * expected error in score units (dpsel_pmf_expected_error) and unit the
+ * positive decimal the scores were converted with (dpsel_decimal_to_units,
+ * of its form: "0.001", "0.25"; "1" gives dpsel_pmf_expected_error's
+ * text).  A DPSEL_DECIMAL is E x unit correctly rounded to 17 significant
+ * digits: from the enclosure times unit (rounded outwards) when both its
+ * ends round to the same decimal, else from the exact rational E x unit
+ * (computed as for dpsel_pmf_probability), else DPSEL_ETOOLARGE, never a
+ * possibly wrong digit; a DPSEL_RATIONAL is E x unit exactly, in lowest
+ * terms ("1/4000" for E = 1/4 in units of "0.001").  Release *out with
+ * dpsel_string_free().  Errors: DPSEL_ENULL; DPSEL_EDECIMAL (unit
+ * malformed); DPSEL_ERANGE (unit <= 0, a format not listed);
+ * DPSEL_ETOOLARGE, DPSEL_ENOMEM, DPSEL_EINTERNAL as dpsel_pmf_probability. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_expected_error_in_units(const dpsel_pmf *pmf,
+                                                                  const char *unit,
+                                                                  dpsel_format format,
+                                                                  char **out);
+
+/* The enclosure of E x unit (as above): *lo rounded down and *hi rounded
+ * up to `digits` (1..100) significant digits, so lo <= E x unit <= hi holds
+ * for the printed decimals; release both with dpsel_string_free().  Errors:
+ * DPSEL_ENULL; DPSEL_ERANGE (digits not 1..100, unit <= 0); DPSEL_EDECIMAL
+ * (unit malformed); DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_expected_error_bounds_in_units(const dpsel_pmf *pmf,
+                                                                         const char *unit,
+                                                                         unsigned digits,
+                                                                         char **lo, char **hi);
 
 /* Releases a string returned by dpsel; safe on NULL. */
 DPSEL_API void dpsel_string_free(char *s);

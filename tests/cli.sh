@@ -702,8 +702,120 @@ expect_error resolution-text "--resolution must be a positive decimal number: 'f
 expect_error sensitivity-not-multiple "--sensitivity must be a whole multiple of the score unit 0.001: '0.0015'" -- params --epsilon 1 --resolution 0.001 --sensitivity 0.0015
 expect_error sensitivity-decimal-zero "--sensitivity must be a positive decimal number of at most 2^63-1 score units: '0.00'" -- params --epsilon 1 --sensitivity 0.00
 expect_error sensitivity-point-alone "--sensitivity must be a positive decimal number: '1.'" -- params --epsilon 1 --sensitivity 1.
-expect_error pmf-decimal-sensitivity "--sensitivity must be an integer from 1 to 2^64-1 (decimal scores: select and params): '0.5'" -- pmf --epsilon 1 --sensitivity 0.5 "$d/basic.csv"
-expect_error pmf-resolution "option does not apply to this command: '--resolution'" -- pmf --epsilon 1 --resolution 0.1 "$d/basic.csv"
+# pmf, curve and audit take decimal scores too, and report in the scores'
+# own unit: scores with the unit's digits, expected errors E x unit (17
+# significant digits: E's own, the unit being a power of ten here),
+# sensitivities and distances as decimals.
+# same_digits FILE_A FILE_B: the expected error of the pmf in FILE_B ("#
+# expected error V in [...]") is that of FILE_A times 0.0001: the same
+# significant digits, and the value within 1e-12 relative.
+same_digits() {
+    awk '
+        function digits(v) { sub(/e.*/, "", v); gsub(/\./, "", v); sub(/^0+/, "", v); return v }
+        FNR == 1 { file++ }
+        /^# expected error / { e[file] = $4 }
+        END {
+            d = e[2] * 10000 - e[1]; if (d < 0) d = -d
+            if (digits(e[1]) != digits(e[2]) || !(e[1] > 0) || d > 1e-12 * e[1]) {
+                printf "expected error %s, not %s x 0.0001", e[2], e[1]; exit 1
+            }
+        }' "$1" "$2"
+}
+# integer_and_decimal ARGS...: `dpsel ARGS basic.csv` into $work/integer.out,
+# then `dpsel ARGS --sensitivity 0.0001 decimal.csv` (the result of run).
+integer_and_decimal() {
+    problems=
+    run "$@" "$d/basic.csv"
+    cp "$work/out" "$work/integer.out"
+    run "$@" --sensitivity 0.0001 "$d/decimal.csv"
+    [ "$status" -eq 0 ] || problem "exit status $status: $(first_line "$work/err")"
+}
+# pmf_same_as_integers NAME ARGS...: `pmf ARGS` on decimal.csv (sensitivity
+# 0.0001) prints the probabilities and enclosures of basic.csv exactly, the
+# decimal scores and the expected error times 0.0001.
+pmf_same_as_integers() {
+    name=$1
+    shift
+    integer_and_decimal pmf "$@"
+    grep -v '^#' "$work/integer.out" | cut -d, -f1,3- > "$work/integer.p"
+    grep -v '^#' "$work/out" | cut -d, -f1,3- > "$work/decimal.p"
+    [ -s "$work/integer.p" ] || problem "no output with integer scores"
+    cmp -s "$work/integer.p" "$work/decimal.p" || problem "probabilities differ from the integer scores'"
+    grep -q "^# mechanism .*, resolution 0.0001\$" "$work/out" || problem "no resolution in the header"
+    grep -q '^alice,0\.0010,' "$work/out" && grep -q '^carol,0\.0007,' "$work/out" \
+        || problem "scores not printed as decimals: $(grep '^alice' "$work/out")"
+    why=$(same_digits "$work/integer.out" "$work/out") || problem "$why"
+    record "$name"
+}
+pmf_same_as_integers pmf-decimal-pf --epsilon 1
+pmf_same_as_integers pmf-decimal-em --epsilon 0.3 --mechanism em
+pmf_same_as_integers pmf-decimal-base-cap --base 3/2^2 --gap-cap 2
+fixture two-decimal.csv 'a,0.0001\nb,0\n'
+expect_ok pmf-decimal-by-hand "# mechanism pf, base 1/2^1, epsilon <= 1.3862943611198907, gap cap 64, resolution 0.0001" \
+    "a,0.0001,0.750000000000000000000000000000000000,0.750000000000000000000000000000000000,0.75000000000000000" \
+    "b,0.0000,0.250000000000000000000000000000000000,0.250000000000000000000000000000000000,0.25000000000000000" \
+    "# expected error 0.000025000000000000000 in [0.0000249999999999999999999999999999999999, 0.0000250000000000000000000000000000000001]" \
+    -- pmf --base 1/2^1 --sensitivity 0.0001 "$d/two-decimal.csv"
+expect_ok pmf-decimal-exact-json '"gap_cap": 64, "resolution": "0.0001", "candidates": [{"label": "a", "score": "0.0001", "probability": "3/4", ' \
+    '{"label": "b", "score": "0.0000", "probability": "1/4", ' '"expected_error": "1/40000", ' \
+    -- pmf --base 1/2^1 --sensitivity 0.0001 --exact --json "$d/two-decimal.csv"
+expect_ok pmf-integer-resolution "# mechanism pf, base 1/2^1, epsilon <= 1.3862943611198907, gap cap 64, resolution 1${nl}" "a,1," "# expected error 1/4 in" -- pmf --base 1/2^1 --exact "$d/two.csv"
+expect_ok pmf-integer-resolution-json '"gap_cap": 64, "resolution": "1", "candidates": [{"label": "a", "score": "1", ' -- pmf --base 1/2^1 --json "$d/two.csv"
+# --resolution 0.25: a gap of one unit, printed with the unit's two digits;
+# E = 1/4 of a unit, 1/16.
+fixture quarters.csv 'a,0.25\nb,0\n'
+expect_ok pmf-resolution "resolution 0.25${nl}" -r '^a,0\.25,[0-9.]+,[0-9.]+,3/4$' -r '^b,0\.00,[0-9.]+,[0-9.]+,1/4$' "# expected error 1/16 in" -- pmf --base 1/2^1 --sensitivity 0.25 --resolution 0.25 --exact "$d/quarters.csv"
+expect_ok pmf-decimal-sensitivity "resolution 0.1${nl}" -r '^alice,10\.0,' -s -- pmf --epsilon 1 --sensitivity 0.5 "$d/basic.csv"
+expect_error pmf-finer-than-unit "$d/finer.csv:3: score is not a whole multiple of the unit 0.001: '0.00001'" -- pmf --epsilon 1 --sensitivity 0.001 "$d/finer.csv"
+expect_error pmf-sensitivity-not-multiple "--sensitivity must be a whole multiple of the score unit 0.25: '0.1'" -- pmf --epsilon 1 --resolution 0.25 --sensitivity 0.1 "$d/basic.csv"
+# curve: the same epsilons, realised epsilons, ratios and tails as the
+# integer scores; the errors and EM's bound times 0.0001.
+curve_same_as_integers() {
+    name=$1
+    shift
+    integer_and_decimal curve "$@"
+    grep -q '^# dpsel curve: 4 candidates (2 best), sensitivity 0.0001, not monotonic$' "$work/out" \
+        || problem "sensitivity not in the decimals' unit: $(first_line "$work/out")"
+    why=$(awk -F, '
+        function digits(v) { sub(/e.*/, "", v); gsub(/\./, "", v); sub(/^0+/, "", v); return v }
+        /^[0-9]/ && FNR == NR { line[FNR] = $0; next }
+        /^[0-9]/ {
+            split(line[FNR], a, ",")
+            if (a[1] != $1 || a[2] != $2 || a[5] != $5 || a[7] != $7 || a[8] != $8) { print "row " FNR " differs: " $0; exit 1 }
+            for (i = 3; i <= 4; i++)
+                if (digits(a[i]) != digits($i)) { print "error " $i " is not " a[i] " x 0.0001"; exit 1 }
+            d = $6 * 10000 - a[6]; if (d < 0) d = -d
+            if (d > 1e-8 * a[6]) { print "em_bound " $6 " is not " a[6] " x 0.0001"; exit 1 }
+            rows++
+        }
+        END { if (rows == 0) { print "no rows"; exit 1 } }' "$work/integer.out" "$work/out") || problem "$why"
+    record "$name"
+}
+curve_same_as_integers curve-decimal --epsilons 0.5,1,4
+curve_same_as_integers curve-decimal-capped --epsilons 0.01:10:5 --gap-cap 3
+# --target ERR is in the decimals' unit: 0.00005 on decimal.csv is 0.5 on
+# basic.csv, the same search to the same epsilons.
+run curve --target 0.5 "$d/basic.csv"
+sed -n 's/^\(pf\|em\),\([^,]*\),\([^,]*\),0\.\(.*\)$/\1,\2,\3,0.0000\4/p' "$work/out" > "$work/target.rows"
+target_pf=$(sed -n 1p "$work/target.rows")
+target_em=$(sed -n 2p "$work/target.rows")
+expect_ok curve-decimal-target "# dpsel curve --target 0.00005: " "$target_pf" "$target_em" -r '^pf,0\.7[0-9]*,0\.7[0-9]*,0\.0000[0-9]{17}$' -- curve --target 0.00005 --sensitivity 0.0001 "$d/decimal.csv"
+expect_ok curve-decimal-json '{"candidates": 4, "sensitivity": "0.0001", "monotonic": true, ' -r '"error_pf": "0\.0000[0-9]{17}", ' -- curve --epsilons 1 --json --monotonic --resolution 0.0001 --sensitivity 0.0001 "$d/decimal.csv"
+expect_error curve-finer-than-unit "$d/finer.csv:3: score is not a whole multiple of the unit 0.001: '0.00001'" -- curve --epsilons 1 --sensitivity 0.001 "$d/finer.csv"
+# audit: the tight pair of audit-tight in units of 0.001: the same loss and
+# verdict, the sensitivity and the distance as decimals.
+fixture audit-a-decimal.csv 'a,0.000\nb,0.000\n'
+fixture audit-b-decimal.csv 'b,0\na,0.001\n'
+run audit --epsilon 1 --monotonic "$d/audit-a.csv" "$d/audit-b.csv"
+audit_loss=$(grep '^loss' "$work/out")
+expect_audit 0 audit-decimal "sensitivity 0.001${nl}monotonic yes" "distance 0.001${nl}direction b >= a${nl}neighbours yes" "$audit_loss" "output b${nl}ratio P_a/P_b" "decided exactly 1${nl}verdict holds" -- audit --epsilon 1 --monotonic --sensitivity 0.001 "$d/audit-a-decimal.csv" "$d/audit-b-decimal.csv"
+expect_audit 0 audit-resolution-json '"sensitivity": "0.0010", "monotonic": true, "gap_cap": 89, "distance": "0.0010", "direction": "b >= a", "neighbours": true' '"verdict": "holds"}' -- audit --epsilon 1 --monotonic --resolution 0.0005 --sensitivity 0.001 --json "$d/audit-a-decimal.csv" "$d/audit-b-decimal.csv"
+expect_audit 1 audit-decimal-too-small "sensitivity 0.0005" "distance 0.0010" "neighbours no" "verdict broken" -e "are not neighbours for sensitivity 0.0005, monotonic: 'a' scores 0.0000 and 0.0010" -- audit --epsilon 1 --monotonic --sensitivity 0.0005 "$d/audit-a-decimal.csv" "$d/audit-b-decimal.csv"
+# the largest distance, 2^64 - 1 units, printed exactly beyond the int64 range
+fixture extreme-a-decimal.csv 'x,9223372036854775.807\ny,0\n'
+fixture extreme-b-decimal.csv 'x,-9223372036854775.808\ny,0\n'
+expect_audit 1 audit-decimal-extremes '"sensitivity": "0.001", "monotonic": false, "gap_cap": 89, "distance": "18446744073709551.615"' -e "'x' scores 9223372036854775.807 and -9223372036854775.808" -- audit --epsilon 1 --json --sensitivity 0.001 "$d/extreme-a-decimal.csv" "$d/extreme-b-decimal.csv"
+expect_error audit-finer-than-unit "$d/finer.csv:3: score is not a whole multiple of the unit 0.001: '0.00001'" -- audit --epsilon 1 --sensitivity 0.001 "$d/audit-a-decimal.csv" "$d/finer.csv"
 expect_error task-with-resolution "--task scores counts, which take no --resolution: '--resolution'" -- select --task mode --resolution 0.1 --epsilon 1 "$d/hist.csv"
 
 # ====================== quantiles (issue 18; spec/quantiles.md §1-§4)

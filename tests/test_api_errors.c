@@ -589,6 +589,85 @@ Test(api_errors, pmf_strings)
     dpsel_string_free(NULL);  /* documented safe */
 }
 
+/* The expected error in the unit of decimal scores: every bad unit, format,
+ * digits count and NULL, for the decimal and for the bounds. */
+typedef struct {
+    const char *name;
+    int null_pmf;
+    const char *unit;
+    int null_out;       /* the decimal's out, the bounds' lo */
+    int null_hi;        /* the bounds' hi */
+    int format;         /* the decimal's */
+    unsigned digits;    /* the bounds' */
+    int expected;
+} units_error_case;
+
+static const units_error_case units_error_cases[] = {
+    { "NULL pmf", 1, "0.001", 0, 0, DPSEL_DECIMAL, 17, DPSEL_ENULL },
+    { "NULL unit", 0, NULL, 0, 0, DPSEL_DECIMAL, 17, DPSEL_ENULL },
+    { "NULL out (lo)", 0, "0.001", 1, 0, DPSEL_DECIMAL, 17, DPSEL_ENULL },
+    { "NULL pmf and a bad unit", 1, "x", 0, 0, DPSEL_DECIMAL, 17, DPSEL_ENULL },
+    { "NULL unit and a bad format", 0, NULL, 0, 0, 2, 0, DPSEL_ENULL },
+    { "unit empty", 0, "", 0, 0, DPSEL_DECIMAL, 17, DPSEL_EDECIMAL },
+    { "unit with an exponent", 0, "1e-3", 0, 0, DPSEL_DECIMAL, 17, DPSEL_EDECIMAL },
+    { "unit with a point alone", 0, "1.", 0, 0, DPSEL_RATIONAL, 17, DPSEL_EDECIMAL },
+    { "unit with a leading point", 0, ".5", 0, 0, DPSEL_DECIMAL, 17, DPSEL_EDECIMAL },
+    { "unit with a space", 0, " 0.1", 0, 0, DPSEL_DECIMAL, 17, DPSEL_EDECIMAL },
+    { "unit a fraction", 0, "1/4", 0, 0, DPSEL_DECIMAL, 17, DPSEL_EDECIMAL },
+    { "unit 0", 0, "0", 0, 0, DPSEL_DECIMAL, 17, DPSEL_ERANGE },
+    { "unit 0.000", 0, "0.000", 0, 0, DPSEL_RATIONAL, 17, DPSEL_ERANGE },
+    { "unit -0", 0, "-0", 0, 0, DPSEL_DECIMAL, 17, DPSEL_ERANGE },
+    { "unit negative", 0, "-0.25", 0, 0, DPSEL_DECIMAL, 17, DPSEL_ERANGE },
+};
+
+Test(api_errors, pmf_expected_error_in_units)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    const int64_t scores[] = { 1, 0, -1 };
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 3), DPSEL_OK);
+    for (size_t i = 0; i < N_OF(units_error_cases); i++) {
+        const units_error_case *c = &units_error_cases[i];
+        const dpsel_pmf *given = c->null_pmf ? NULL : pmf;
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_pmf_expected_error_in_units(given, c->unit, (dpsel_format)c->format,
+                                                         c->null_out ? NULL : &o->string));
+        EXPECT_REFUSED(c->name, c->expected,
+                       dpsel_pmf_expected_error_bounds_in_units(given, c->unit, c->digits,
+                                                                c->null_out ? NULL : &o->string,
+                                                                &o->string2));
+    }
+    EXPECT_REFUSED("format 2", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error_in_units(pmf, "0.001", (dpsel_format)2, &o->string));
+    EXPECT_REFUSED("format -1", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error_in_units(pmf, "1", (dpsel_format)-1, &o->string));
+    EXPECT_REFUSED("bounds: NULL hi", DPSEL_ENULL,
+                   dpsel_pmf_expected_error_bounds_in_units(pmf, "0.001", 17, &o->string, NULL));
+    EXPECT_REFUSED("bounds: 0 digits", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error_bounds_in_units(pmf, "0.001", 0, &o->string,
+                                                            &o->string2));
+    EXPECT_REFUSED("bounds: 101 digits", DPSEL_ERANGE,
+                   dpsel_pmf_expected_error_bounds_in_units(pmf, "0.001", 101, &o->string,
+                                                            &o->string2));
+    /* a unit one character longer than DPSEL_DECIMAL_TEXT_MAX */
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 2];
+    memset(unit, '0', sizeof unit - 1);
+    unit[1] = '.';
+    unit[sizeof unit - 2] = '1';
+    unit[sizeof unit - 1] = '\0';
+    EXPECT_REFUSED("unit too long", DPSEL_EDECIMAL,
+                   dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_DECIMAL, &o->string));
+    EXPECT_REFUSED("bounds: unit too long", DPSEL_EDECIMAL,
+                   dpsel_pmf_expected_error_bounds_in_units(pmf, unit, 17, &o->string,
+                                                            &o->string2));
+    unit[sizeof unit - 2] = '\0';  /* DPSEL_DECIMAL_TEXT_MAX characters: accepted */
+    unit[sizeof unit - 3] = '1';
+    char *text = NULL;
+    cr_expect_eq(dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_RATIONAL, &text), DPSEL_OK);
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
+}
+
 /* ------------------------------------------------------------ histogram tasks */
 
 Test(api_errors, task_scores_and_params)

@@ -96,7 +96,8 @@ static void pf_reference(const dpsel_params *p, const int64_t *s, size_t n, mpq_
  * the place value of its last digit. */
 static void parse_decimal(const char *text, mpq_t value, mpq_t last_place)
 {
-    char digits[64] = { 0 };
+    char digits[256] = { 0 };
+    cr_assert_lt(strlen(text), sizeof digits, "%s: too long for the test", text);
     long exponent = 0, after_point = 0;
     size_t d = 0;
     int in_fraction = 0;
@@ -131,15 +132,12 @@ static void parse_decimal(const char *text, mpq_t value, mpq_t last_place)
     mpz_clear(power);
 }
 
-/* The decimal has 17 significant digits and lies within half a unit of its
- * last digit from the exact value. */
-static void check_decimal(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
+/* The decimal text has 17 significant digits and lies within half a unit
+ * of its last digit from the exact value. */
+static void check_decimal_text(const char *text, const mpq_t exact)
 {
-    char *text = NULL;
-    cr_assert_eq(dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text), DPSEL_OK);
     if (mpq_sgn(exact) == 0) {
         cr_expect_str_eq(text, "0");
-        dpsel_string_free(text);
         return;
     }
     mpq_t value, place, error;
@@ -159,6 +157,13 @@ static void check_decimal(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
     }
     cr_expect_eq(significant, 17, "%s has %zu significant digits", text, significant);
     mpq_clears(value, place, error, (mpq_ptr)0);
+}
+
+static void check_decimal(const dpsel_pmf *pmf, size_t r, const mpq_t exact)
+{
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text), DPSEL_OK);
+    check_decimal_text(text, exact);
     dpsel_string_free(text);
 }
 
@@ -489,4 +494,198 @@ Test(pmf, bounds_errors)
     dpsel_string_free(lo);
     dpsel_string_free(hi);
     dpsel_pmf_free(pmf);
+}
+
+/* ------------------------------------------- the expected error in units */
+
+/* The expected error in units of `unit` against E x unit, E the exact
+ * rational of dpsel_pmf_expected_error: the rational equal, the decimal
+ * correctly rounded, the enclosure around it and narrow (below 1e-30
+ * relative); unit "1" prints exactly dpsel_pmf_expected_error's texts. */
+static void check_in_units(const dpsel_pmf *pmf, const char *unit)
+{
+    mpq_t expected, scale, place, got;
+    char *text = NULL, *lo = NULL, *hi = NULL;
+    mpq_inits(expected, scale, place, got, (mpq_ptr)0);
+    cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_RATIONAL, &text), DPSEL_OK);
+    mpq_set_str(expected, text, 10);
+    dpsel_string_free(text);
+    parse_decimal(unit, scale, place);
+    mpq_mul(expected, expected, scale);
+    cr_assert_eq(dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_RATIONAL, &text), DPSEL_OK);
+    mpq_set_str(got, text, 10);
+    cr_expect(mpq_equal(got, expected), "unit %s: %s is not E x unit", unit, text);
+    dpsel_string_free(text);
+    cr_assert_eq(dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_DECIMAL, &text), DPSEL_OK);
+    check_decimal_text(text, expected);
+    cr_assert_eq(dpsel_pmf_expected_error_bounds_in_units(pmf, unit, 36, &lo, &hi), DPSEL_OK);
+    check_bounds_text(lo, hi, expected);
+    mpq_t lo_value, hi_value;
+    mpq_inits(lo_value, hi_value, (mpq_ptr)0);
+    parse_decimal(lo, lo_value, place);
+    parse_decimal(hi, hi_value, place);
+    mpq_sub(hi_value, hi_value, lo_value);           /* the width ... */
+    mpq_set_ui(place, 1, 1000000000);
+    mpq_mul(place, place, place);
+    mpq_mul(place, place, place);                     /* 1e-36 ... */
+    mpq_mul(place, place, expected);
+    mpz_mul_ui(mpq_numref(place), mpq_numref(place), 1000000);  /* 1e-30 E x unit */
+    mpq_canonicalize(place);
+    cr_expect(mpq_cmp(hi_value, place) <= 0, "unit %s: [%s, %s] is too wide", unit, lo, hi);
+    mpq_clears(lo_value, hi_value, (mpq_ptr)0);
+    if (strcmp(unit, "1") == 0) {
+        char *plain = NULL, *plain_lo = NULL, *plain_hi = NULL;
+        cr_assert_eq(dpsel_pmf_expected_error(pmf, DPSEL_DECIMAL, &plain), DPSEL_OK);
+        cr_assert_eq(dpsel_pmf_expected_error_bounds(pmf, 36, &plain_lo, &plain_hi), DPSEL_OK);
+        cr_expect_str_eq(text, plain);
+        cr_expect_str_eq(lo, plain_lo);
+        cr_expect_str_eq(hi, plain_hi);
+        dpsel_string_free(plain);
+        dpsel_string_free(plain_lo);
+        dpsel_string_free(plain_hi);
+    }
+    dpsel_string_free(text);
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
+    mpq_clears(expected, scale, place, got, (mpq_ptr)0);
+}
+
+static const char *const test_units[] = {
+    "1", "0.001", "0.25", "7", "1.0000", "0.0000000000000000000000000000003",
+    "123456789012345678901234567890.5", "4.0000000000000002",
+};
+
+Test(pmf, expected_error_in_units_against_the_rational)
+{
+    for (size_t pi = 0; pi < 6; pi++) {
+        dpsel_params p = test_params(pi);
+        for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++) {
+            for (int m = 0; m < 2; m++) {
+                dpsel_pmf *pmf = NULL;
+                /* params 3 (4-megabit weights): one vector, of small gaps */
+                size_t n = pi != 3 ? 6 : v == 4 ? 3 : 0;
+                if (n == 0) {
+                    continue;
+                }
+                cr_assert_eq(dpsel_pmf_new(&pmf, &p, (dpsel_mechanism)m, vectors[v], n), DPSEL_OK);
+                for (size_t u = 0; u < sizeof test_units / sizeof *test_units; u++) {
+                    check_in_units(pmf, test_units[u]);
+                }
+                dpsel_pmf_free(pmf);
+            }
+        }
+    }
+}
+
+/* PF with base 1/2 on { 1, 0 }: E = 1/4 exactly. */
+Test(pmf, expected_error_in_units_by_hand)
+{
+    static const char *const cases[][4] = {
+        /* unit, rational, decimal, bounds to 20 digits */
+        { "1", "1/4", "0.25000000000000000", "0.25000000000000000000" },
+        { "0.25", "1/16", "0.062500000000000000", "0.062500000000000000000" },
+        { "12.5", "25/8", "3.1250000000000000", "3.1250000000000000000" },
+        { "0.001", "1/4000", "0.00025000000000000000", NULL },
+        { "0.0010", "1/4000", "0.00025000000000000000", NULL },
+        { "1000", "250/1", "250.00000000000000", "250.00000000000000000" },
+        /* E x unit = 1.00000000000000005, a tie of the 17th digit, beyond
+         * any enclosure: from the exact rational, to even */
+        { "4.0000000000000002", "100000000000000005/100000000000000000", "1.0000000000000000", NULL },
+        { "4.0000000000000006", "100000000000000015/100000000000000000", "1.0000000000000002", NULL },
+    };
+    dpsel_params p = base_params(1, 1, 1, 0);
+    const int64_t scores[] = { 1, 0 };
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, 2), DPSEL_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *text = NULL, *lo = NULL, *hi = NULL;
+        mpq_t expected;
+        mpq_init(expected);
+        mpq_set_str(expected, cases[i][1], 10);
+        mpq_canonicalize(expected);
+        cr_assert_eq(dpsel_pmf_expected_error_in_units(pmf, cases[i][0], DPSEL_RATIONAL, &text),
+                     DPSEL_OK);
+        mpq_t got;
+        mpq_init(got);
+        mpq_set_str(got, text, 10);
+        cr_expect(mpq_equal(got, expected), "unit %s: %s, not %s", cases[i][0], text, cases[i][1]);
+        dpsel_string_free(text);
+        cr_assert_eq(dpsel_pmf_expected_error_in_units(pmf, cases[i][0], DPSEL_DECIMAL, &text),
+                     DPSEL_OK);
+        cr_expect_str_eq(text, cases[i][2], "unit %s", cases[i][0]);
+        dpsel_string_free(text);
+        cr_assert_eq(dpsel_pmf_expected_error_bounds_in_units(pmf, cases[i][0], 20, &lo, &hi),
+                     DPSEL_OK);
+        if (cases[i][3] != NULL) {  /* a dyadic E x unit: both ends exact */
+            cr_expect_str_eq(lo, cases[i][3], "unit %s", cases[i][0]);
+            cr_expect_str_eq(hi, cases[i][3], "unit %s", cases[i][0]);
+        }
+        check_bounds_text(lo, hi, expected);
+        dpsel_string_free(lo);
+        dpsel_string_free(hi);
+        mpq_clears(expected, got, (mpq_ptr)0);
+    }
+    dpsel_pmf_free(pmf);
+}
+
+/* A unit (100 fraction digits) that puts E x unit within about 1e-100 of the
+ * rounding tie 1.00000000000000005, E the middle of the pmf's enclosure of
+ * its expected error: no enclosure decides that decimal. */
+static void unit_at_a_tie(const dpsel_pmf *pmf, char *unit, size_t size)
+{
+    mpfr_t lo, hi, middle, tie;
+    mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
+    mpfr_inits2(1024, middle, tie, (mpfr_ptr)0);
+    dpsel_exact_pmf_expected_error_mpfr(pmf, lo, hi);
+    mpfr_add(middle, lo, hi, MPFR_RNDN);
+    mpfr_div_2ui(middle, middle, 1, MPFR_RNDN);
+    mpfr_set_str(tie, "1.00000000000000005", 10, MPFR_RNDN);
+    mpfr_div(middle, tie, middle, MPFR_RNDN);
+    cr_assert_lt(mpfr_snprintf(unit, size, "%.100Rf", middle), (int)size);
+    mpfr_clears(lo, hi, middle, tie, (mpfr_ptr)0);
+}
+
+/* Beyond the exact limits (EM over 101 levels up to a gap of 10^6 at y =
+ * 64: about 6.5e9 bits of weight arithmetic), a decimal that the enclosure
+ * leaves undecided is DPSEL_ETOOLARGE, never a guess; the bounds are still
+ * given, and a unit the enclosure decides gives its decimal.  Within the
+ * limits (the same scores with a gap cap of 100) the same kind of unit gets
+ * its decimal from the exact rational. */
+Test(pmf, expected_error_in_units_never_a_guess)
+{
+    enum { N = 101 };
+    int64_t scores[N];
+    for (size_t r = 0; r + 1 < N; r++) {
+        scores[r] = -(int64_t)r;
+    }
+    scores[N - 1] = -1000000;
+    for (int within = 0; within < 2; within++) {
+        dpsel_params p;
+        cr_assert_eq(dpsel_params_from_epsilon(&p, "0.01", 1, 0), DPSEL_OK);
+        cr_assert_eq(dpsel_params_set_gap_cap(&p, within ? 100 : (uint64_t)1 << 20), DPSEL_OK);
+        dpsel_pmf *pmf = NULL;
+        char unit[160], *text = NULL, *lo = NULL, *hi = NULL;
+        cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, N), DPSEL_OK);
+        unit_at_a_tie(pmf, unit, sizeof unit);
+        int rc = dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_DECIMAL, &text);
+        if (within) {
+            cr_assert_eq(rc, DPSEL_OK);
+            check_in_units(pmf, unit);
+        } else {
+            cr_expect_eq(rc, DPSEL_ETOOLARGE, "unit %s: %s", unit, dpsel_strerror(rc));
+            cr_expect(text == NULL, "output written on failure");
+            cr_expect_eq(dpsel_pmf_expected_error_in_units(pmf, unit, DPSEL_RATIONAL, &text),
+                         DPSEL_ETOOLARGE);
+            cr_expect_eq(dpsel_pmf_expected_error_bounds_in_units(pmf, unit, 36, &lo, &hi),
+                         DPSEL_OK);
+            cr_expect(strcmp(lo, "1.00000000000000005") < 0 && strcmp(hi, "1.00000000000000005") > 0,
+                      "[%s, %s] does not hold the tie", lo, hi);
+            cr_expect_eq(dpsel_pmf_expected_error_in_units(pmf, "0.001", DPSEL_DECIMAL, &text),
+                         DPSEL_OK);
+        }
+        dpsel_string_free(text);
+        dpsel_string_free(lo);
+        dpsel_string_free(hi);
+        dpsel_pmf_free(pmf);
+    }
 }

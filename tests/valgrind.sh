@@ -70,6 +70,9 @@ fixture hash-label.csv 'a,1\n#dp,100\n'
 fixture c1.csv 'a,1\nb\302\233,2\n'
 fixture ages.csv 'value\n34\n29\n41\n52\n38\n27.5\n45\n33\n61\n36\n'
 fixture ages-bad.csv 'value\n34\n29\nforty\n'
+fixture decimal.csv 'label,score\nalice,0.0010\nbob,0.0009\ncarol,0.0007\ndave,0.001\n'
+fixture decimal-far.csv 'label,score\nalice,0.0004\nbob,0.0009\ncarol,0.0007\ndave,0.0010\n'
+fixture decimal-finer.csv 'label,score\nalice,0.0010\nbob,0.00095\n'
 awk 'BEGIN { s = "x"; while (length(s) < 100000) s = s s; print "a,1"; print s ",5" }' > "$work/long-line.csv"
 f=$work/basic.csv
 
@@ -97,6 +100,11 @@ check curve-json            0 -- curve --epsilons 0.5,1,2 --json "$f"
 check curve-target          0 -- curve --epsilons 1 --target 0.5 "$f"
 check audit-holds           0 -- audit --epsilon 1 "$f" "$work/neighbour.csv"
 check audit-broken          1 -- audit --epsilon 1 "$f" "$work/far.csv"
+# decimal scores (spec/quantiles.md §5): outputs in the scores' own unit
+check pmf-decimal-exact     0 -- pmf --epsilon 1 --sensitivity 0.0001 --exact --json "$work/decimal.csv"
+check curve-decimal-target  0 -- curve --target 0.00005 --resolution 0.00005 --sensitivity 0.0001 "$work/decimal.csv"
+check audit-decimal-broken  1 -- audit --epsilon 1 --sensitivity 0.0001 "$work/decimal.csv" "$work/decimal-far.csv"
+check pmf-decimal-finer     2 -- pmf --epsilon 1 --sensitivity 0.0001 "$work/decimal-finer.csv"
 q="--lower 0 --upper 120 --epsilon 1"
 check quantile-em           0 -- quantile --quantile 0.5 $q --seed 8 "$work/ages.csv"
 check quantile-pf-several   0 -- quantile --quantile 0.25,0.5,0.75 $q --mechanism pf --count 3 --json "$work/ages.csv"

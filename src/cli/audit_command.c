@@ -12,14 +12,12 @@
  * FILE_A's order (a median depends on the order of the bins).
  */
 #include "audit_command.h"
+#include "shared.h"
 #include "text.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EPSILON_DIGITS 17
-#define EPSILON_TEXT (EPSILON_DIGITS + 16)
 
 /* The two files, and their scores candidate by candidate in FILE_A's order. */
 typedef struct {
@@ -29,6 +27,12 @@ typedef struct {
     int64_t *scores_a;
     int64_t *scores_b;
 } pair;
+
+/* The sensitivity and the distance in the scores' own unit (units_text). */
+typedef struct {
+    char sensitivity[UNITS_TEXT];
+    char distance[UNITS_TEXT];
+} unit_texts;
 
 /* A pointer to one label of a candidates list, for sorting and search. */
 typedef char *const *label_ref;
@@ -101,15 +105,21 @@ static size_t first_offender(const int64_t *a, const int64_t *b, size_t n,
     return against;
 }
 
-static void warn_not_neighbours(const dpsel_params *params, const pair *p)
+static int warn_not_neighbours(const options *o, const dpsel_params *params, const pair *p,
+                               const unit_texts *u, cli_error *e)
 {
     char quoted[QUOTED_MAX];
+    char score_a[UNITS_TEXT], score_b[UNITS_TEXT];
     size_t r = first_offender(p->scores_a, p->scores_b, p->a->count, params);
-    fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %" PRIu64
-            "%s: '%s' scores %" PRId64 " and %" PRId64 "; the loss is compared with the "
-            "claimed epsilon all the same\n", p->name_a, p->name_b, params->sensitivity,
-            params->monotonic ? ", monotonic" : "",
-            printable(p->a->labels[r], 0, quoted, sizeof quoted), p->scores_a[r], p->scores_b[r]);
+    if (score_text(o, p->scores_a[r], score_a, e) != 0
+        || score_text(o, p->scores_b[r], score_b, e) != 0) {
+        return e->status;
+    }
+    fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %s%s: '%s' "
+            "scores %s and %s; the loss is compared with the claimed epsilon all the same\n",
+            p->name_a, p->name_b, u->sensitivity, params->monotonic ? ", monotonic" : "",
+            printable(p->a->labels[r], 0, quoted, sizeof quoted), score_a, score_b);
+    return 0;
 }
 
 static const char *direction_name(const dpsel_audit_result *result)
@@ -120,31 +130,31 @@ static const char *direction_name(const dpsel_audit_result *result)
 }
 
 static void print_text(FILE *out, const options *o, const dpsel_params *p,
-                       const dpsel_audit_result *result, const char *label,
-                       const char *epsilon)
+                       const dpsel_audit_result *result, const unit_texts *u,
+                       const char *label, const char *epsilon)
 {
-    fprintf(out, "mechanism %s\nbase %" PRIu64 "/2^%u\nsensitivity %" PRIu64 "\nmonotonic %s\n"
-            "gap cap %" PRIu64 "\ndistance %" PRIu64 "\ndirection %s\nneighbours %s\n"
+    fprintf(out, "mechanism %s\nbase %" PRIu64 "/2^%u\nsensitivity %s\nmonotonic %s\n"
+            "gap cap %" PRIu64 "\ndistance %s\ndirection %s\nneighbours %s\n"
             "loss >= %s\nloss <= %s\noutput %s\nratio %s\nepsilon <= %s\n"
             "decided exactly %zu\nverdict %s\n",
-            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
-            p->monotonic ? "yes" : "no", p->gap_cap, result->distance, direction_name(result),
+            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, u->sensitivity,
+            p->monotonic ? "yes" : "no", p->gap_cap, u->distance, direction_name(result),
             result->neighbours ? "yes" : "no", result->loss_lower, result->loss_upper, label,
             result->a_over_b ? "P_a/P_b" : "P_b/P_a", epsilon, result->decided_exactly,
             verdict_names[result->verdict]);
 }
 
 static void print_json(FILE *out, const options *o, const dpsel_params *p,
-                       const dpsel_audit_result *result, const char *label,
-                       const char *epsilon)
+                       const dpsel_audit_result *result, const unit_texts *u,
+                       const char *label, const char *epsilon)
 {
-    /* integers that may exceed 2^53 are strings */
+    /* integers that may exceed 2^53 (and decimals) are strings */
     fprintf(out, "{\"mechanism\": \"%s\", \"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}, "
-            "\"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
-            "\"distance\": \"%" PRIu64 "\", \"direction\": \"%s\", \"neighbours\": %s, "
+            "\"sensitivity\": \"%s\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
+            "\"distance\": \"%s\", \"direction\": \"%s\", \"neighbours\": %s, "
             "\"loss\": [\"%s\", \"%s\"], \"output\": ",
-            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, p->sensitivity,
-            p->monotonic ? "true" : "false", p->gap_cap, result->distance,
+            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, u->sensitivity,
+            p->monotonic ? "true" : "false", p->gap_cap, u->distance,
             direction_name(result), result->neighbours ? "true" : "false",
             result->loss_lower, result->loss_upper);
     json_string(out, label);
@@ -180,14 +190,19 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
         return cli_fail(e, exit_status_of_error(rc), "%s, %s: audit: %s", p->name_a, p->name_b,
                         dpsel_strerror(rc));
     }
+    unit_texts u;
+    if (units_text(o, params->sensitivity, u.sensitivity, e) != 0
+        || units_text(o, result.distance, u.distance, e) != 0) {
+        return e->status;
+    }
     const char *label = p->a->labels[result.output];
     if (o->json) {
-        print_json(out, o, params, &result, label, epsilon);
+        print_json(out, o, params, &result, &u, label, epsilon);
     } else {
-        print_text(out, o, params, &result, label, epsilon);
+        print_text(out, o, params, &result, &u, label, epsilon);
     }
-    if (!result.neighbours) {
-        warn_not_neighbours(params, p);
+    if (!result.neighbours && warn_not_neighbours(o, params, p, &u, e) != 0) {
+        return e->status;
     }
     return verdict_status[result.verdict];
 }

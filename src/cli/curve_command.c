@@ -10,6 +10,7 @@
  * the search, and the derived display columns (ratio, bound, tails).
  */
 #include "curve_command.h"
+#include "shared.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -18,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REALISED_DIGITS 17
-#define EPSILON_TEXT (REALISED_DIGITS + 16)
 #define REQUEST_TEXT 32
 /* EM's accuracy bound holds with probability 1 - e^-t; t = ln 20 is 95%. */
 #define TAIL_ODDS 20.0
@@ -44,6 +43,8 @@ typedef struct {
     cli_error *error;    /* every problem is bad input (status.h) */
     int64_t best;        /* the highest score */
     size_t best_count;   /* how many candidates have it */
+    double unit;         /* the scores' unit (1 for integers), for the
+                            em_bound column alone (display) */
 } curve;
 
 /* One epsilon: its parameters and, per mechanism (indexed by
@@ -106,8 +107,9 @@ static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechani
             dpsel_string_free(text);
         }
     }
-    if (rc == DPSEL_OK) {
-        rc = dpsel_pmf_expected_error(pmf, DPSEL_DECIMAL, &p->error[m]);
+    if (rc == DPSEL_OK) {  /* in the scores' own unit, exactly: E x unit */
+        rc = dpsel_pmf_expected_error_in_units(pmf, score_unit_text(c->opt), DPSEL_DECIMAL,
+                                               &p->error[m]);
     }
     dpsel_pmf_free(pmf);
     if (rc != DPSEL_OK) {
@@ -130,7 +132,7 @@ static int point_compute(const curve *c, point *p, int first, int last)
         rc = dpsel_params_set_gap_cap(&params, o->gap_cap);
     }
     if (rc == DPSEL_OK) {
-        rc = dpsel_params_epsilon(&params, REALISED_DIGITS, p->realised, sizeof p->realised);
+        rc = dpsel_params_epsilon(&params, EPSILON_DIGITS, p->realised, sizeof p->realised);
     }
     if (rc != DPSEL_OK) {
         return cli_fail(c->error, exit_status_of_error(rc), "%sepsilon '%s': %s",
@@ -194,7 +196,8 @@ static void print_double(FILE *out, double value, int json)
     }
 }
 
-static void print_point(FILE *out, const point *p, int json)
+/* The bound p->bound is in score units: printed in the scores' own unit. */
+static void print_point(FILE *out, const point *p, double unit, int json)
 {
     double ratio = p->error_value[DPSEL_PF] > 0 ? p->error_value[DPSEL_EM] / p->error_value[DPSEL_PF]
                                                  : NAN;
@@ -204,39 +207,47 @@ static void print_point(FILE *out, const point *p, int json)
             p->requested, p->realised, p->error[DPSEL_PF], p->error[DPSEL_EM]);
     print_double(out, ratio, json);
     fputs(json ? ", \"em_bound\": " : ",", out);
-    print_double(out, p->bound, json);
+    print_double(out, p->bound * unit, json);
     fprintf(out, json ? ", \"tail_pf\": %.10g, \"tail_em\": %.10g}" : ",%.10g,%.10g\n",
             p->tail[DPSEL_PF], p->tail[DPSEL_EM]);
 }
 
-static void print_curve_head(const curve *c, FILE *out)
+/* The sensitivity is printed in the scores' own unit, as the errors are. */
+static int print_curve_head(const curve *c, FILE *out)
 {
     const options *o = c->opt;
-    if (o->json) {
-        fprintf(out, "{\"candidates\": %zu, \"sensitivity\": \"%" PRIu64 "\", \"monotonic\": %s, "
-                "\"tail_probability\": %.10g, \"points\": [", c->cand->count, o->sensitivity,
-                o->monotonic ? "true" : "false", 1 / TAIL_ODDS);
-        return;
+    char sensitivity[UNITS_TEXT];
+    if (units_text(o, o->sensitivity, sensitivity, c->error) != 0) {
+        return -1;
     }
-    fprintf(out, "# dpsel curve: %zu candidates (%zu best), sensitivity %" PRIu64 ", %smonotonic\n"
+    if (o->json) {
+        fprintf(out, "{\"candidates\": %zu, \"sensitivity\": \"%s\", \"monotonic\": %s, "
+                "\"tail_probability\": %.10g, \"points\": [", c->cand->count, sensitivity,
+                o->monotonic ? "true" : "false", 1 / TAIL_ODDS);
+        return 0;
+    }
+    fprintf(out, "# dpsel curve: %zu candidates (%zu best), sensitivity %s, %smonotonic\n"
             "# em_bound = (2D/eps)(ln(n/n_opt) + ln 20) (D/eps when monotonic): EM's error "
             "exceeds it with probability <= 0.05;\n"
             "# tail_pf, tail_em = P(error >= em_bound) from the exact pmf\n"
             "epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em\n",
-            c->cand->count, c->best_count, o->sensitivity, o->monotonic ? "" : "not ");
+            c->cand->count, c->best_count, sensitivity, o->monotonic ? "" : "not ");
+    return 0;
 }
 
 static int print_curve(const curve *c, FILE *out)
 {
     unsigned count = epsilon_count(c->opt);
-    print_curve_head(c, out);
+    if (print_curve_head(c, out) != 0) {
+        return -1;
+    }
     for (unsigned i = 0; i < count; i++) {
         point p = { .error = { NULL, NULL } };
         if (nth_epsilon(c, i, p.requested) != 0 || point_compute(c, &p, DPSEL_PF, DPSEL_EM) != 0) {
             return -1;
         }
         fputs(c->opt->json && i > 0 ? ", " : "", out);
-        print_point(out, &p, c->opt->json);
+        print_point(out, &p, c->unit, c->opt->json);
         point_free(&p);
     }
     fputs(c->opt->json ? "]}\n" : "", out);
@@ -259,6 +270,8 @@ static int try_epsilon(const curve *c, dpsel_mechanism m, double e, point *p, in
     if (point_compute(c, p, m, m) != 0) {
         return -1;
     }
+    /* ERR and the error both in the scores' own unit (E x unit for decimal
+     * scores): compared as they are */
     *reached = p->error_value[m] <= c->opt->target_error;
     return 0;
 }
@@ -390,7 +403,8 @@ static int print_target(const curve *c, FILE *out)
 int curve_print(const options *o, const candidates *cand, const char *file_name,
                 FILE *out, cli_error *error)
 {
-    curve c = { o, cand, file_name, error, cand->scores[0], 0 };
+    curve c = { o, cand, file_name, error, cand->scores[0], 0,
+                strtod(score_unit_text(o), NULL) };
     for (size_t r = 0; r < cand->count; r++) {
         c.best = cand->scores[r] > c.best ? cand->scores[r] : c.best;
     }

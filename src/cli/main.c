@@ -59,11 +59,12 @@ static const char usage[] =
     "  --epsilon E         requested epsilon (a decimal); dpsel uses the largest\n"
     "                      realisable epsilon not above E\n"
     "  --base X/2^Y        the decay beta = X/2^Y per score unit instead\n"
-    "  --sensitivity D     one person moves a score by at most D (default 1);\n"
-    "                      select, params: a decimal D makes the scores decimals\n"
-    "                      in units of 10^-d, d the fraction digits of D\n"
-    "  --resolution R      select, params: decimal scores in units of R (scores\n"
-    "                      and D whole multiples of R, never rounded); quantile:\n"
+    "  --sensitivity D     one person moves a score by at most D (default 1); a\n"
+    "                      decimal D makes the scores decimals in units of 10^-d,\n"
+    "                      d the fraction digits of D (not with --task)\n"
+    "  --resolution R      select, pmf, params, curve, audit: decimal scores in\n"
+    "                      units of R (scores and D whole multiples of R, never\n"
+    "                      rounded; outputs in the scores' own units); quantile:\n"
     "                      the grid's step (default: the last digit of A and B)\n"
     "  --monotonic         adding a person never lowers a score (halves epsilon)\n"
     "  --gap-cap C         clamp gaps at C (default: least C with beta^C <= 2^-64)\n"
@@ -271,32 +272,43 @@ static int command_select(run *r)
     return status;
 }
 
-static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
+static void print_pmf_head(run *r, const char *epsilon)
 {
     const options *o = &r->opt;
-    size_t n = r->cand.count;
     if (o->json) {
         fprintf(r->out, "{\"mechanism\": \"%s\", \"base\": ", mechanism_name(o->mechanism));
         print_base(r->out, &r->params);
-        fprintf(r->out, ", \"epsilon\": \"%s\", \"gap_cap\": %" PRIu64 ", \"candidates\": [",
-                epsilon, r->params.gap_cap);
+        fprintf(r->out, ", \"epsilon\": \"%s\", \"gap_cap\": %" PRIu64 ", \"resolution\": \"%s\", "
+                "\"candidates\": [", epsilon, r->params.gap_cap, score_unit_text(o));
     } else {
-        fprintf(r->out, "# mechanism %s, base %" PRIu64 "/2^%u, epsilon <= %s, gap cap %" PRIu64 "\n"
-                "label,score,lower,upper,probability\n", mechanism_name(o->mechanism),
-                r->params.x, r->params.y, epsilon, r->params.gap_cap);
+        fprintf(r->out, "# mechanism %s, base %" PRIu64 "/2^%u, epsilon <= %s, gap cap %" PRIu64
+                ", resolution %s\nlabel,score,lower,upper,probability\n",
+                mechanism_name(o->mechanism), r->params.x, r->params.y, epsilon,
+                r->params.gap_cap, score_unit_text(o));
     }
+}
+
+/* The scores in their own unit; the expected error (text[n]) in it too. */
+static int print_pmf(run *r, const pmf_text *text, const char *epsilon)
+{
+    const options *o = &r->opt;
+    size_t n = r->cand.count;
+    print_pmf_head(r, epsilon);
     for (size_t i = 0; i < n; i++) {
         const pmf_text *t = &text[i];
+        char score[UNITS_TEXT];
+        if (score_text(o, r->cand.scores[i], score, &r->error) != 0) {
+            return r->error.status;
+        }
         if (o->json) {
             fputs(i == 0 ? "{\"label\": " : ", {\"label\": ", r->out);
             json_string(r->out, r->cand.labels[i]);
-            fprintf(r->out, ", \"score\": \"%" PRId64 "\", \"probability\": \"%s\", "
-                    "\"enclosure\": [\"%s\", \"%s\"]}",
-                    r->cand.scores[i], t->value, t->lower, t->upper);
+            fprintf(r->out, ", \"score\": \"%s\", \"probability\": \"%s\", "
+                    "\"enclosure\": [\"%s\", \"%s\"]}", score, t->value, t->lower, t->upper);
         } else {
             /* the probability stays the last field, as scripts read it */
-            fprintf(r->out, "%s,%" PRId64 ",%s,%s,%s\n", r->cand.labels[i], r->cand.scores[i],
-                    t->lower, t->upper, t->value);
+            fprintf(r->out, "%s,%s,%s,%s,%s\n", r->cand.labels[i], score, t->lower, t->upper,
+                    t->value);
         }
     }
     const pmf_text *e = &text[n];
@@ -304,6 +316,7 @@ static void print_pmf(run *r, const pmf_text *text, const char *epsilon)
                               "\"expected_error_enclosure\": [\"%s\", \"%s\"]}\n"
                             : "# expected error %s in [%s, %s]\n",
             e->value, e->lower, e->upper);
+    return 0;
 }
 
 static int pmf_error(run *r, int code)
@@ -319,12 +332,13 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
     dpsel_format format = r->opt.exact ? DPSEL_RATIONAL : DPSEL_DECIMAL;
     pmf_text *text = calloc(n + 1, sizeof *text);
     int rc = text == NULL ? DPSEL_ENOMEM : DPSEL_OK;
-    for (size_t i = 0; i <= n && rc == DPSEL_OK; i++) {
+    for (size_t i = 0; i < n && rc == DPSEL_OK; i++) {
         rc = pmf_text_make(pmf, i, n, format, &text[i]);
     }
     if (rc == DPSEL_OK) {
-        print_pmf(r, text, epsilon);
+        rc = pmf_error_text_make(pmf, score_unit_text(&r->opt), format, &text[n]);
     }
+    int status = rc == DPSEL_OK ? print_pmf(r, text, epsilon) : 0;
     for (size_t i = 0; text != NULL && i <= n; i++) {
         pmf_text_free(&text[i]);
     }
@@ -334,7 +348,7 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
                            "pmf --exact: the exact rationals are too large; "
                            "drop --exact for decimals and enclosures");
     }
-    return rc == DPSEL_OK ? 0 : pmf_error(r, rc);
+    return rc == DPSEL_OK ? status : pmf_error(r, rc);
 }
 
 static int command_pmf(run *r)
@@ -352,12 +366,6 @@ static int command_pmf(run *r)
     status = render_and_print_pmf(r, pmf, epsilon);
     dpsel_pmf_free(pmf);
     return status;
-}
-
-/* The unit of the scores (and of the sensitivity) as text: 1 for integers. */
-static const char *score_unit_text(const options *o)
-{
-    return o->unit != NULL ? o->unit : "1";
 }
 
 static int command_params(run *r)

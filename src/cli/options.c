@@ -51,7 +51,7 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
     [OPT_TARGET] = { "target", 1, FOR_CURVE },
     [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
-    [OPT_RESOLUTION] = { "resolution", 1, FOR_SELECT | FOR_PARAMS | FOR_QUANTILE },
+    [OPT_RESOLUTION] = { "resolution", 1, FOR_ALL },
     [OPT_QUANTILE] = { "quantile", 1, FOR_QUANTILE },
     [OPT_LOWER] = { "lower", 1, FOR_QUANTILE },
     [OPT_UPPER] = { "upper", 1, FOR_QUANTILE },
@@ -371,13 +371,10 @@ static int choose_unit(options *o, const char *sensitivity, cli_error *e)
 static int score_unit(options *o, cli_error *e)
 {
     const char *sensitivity = o->sensitivity_text != NULL ? o->sensitivity_text : "1";
-    int decimal_scores = o->cmd == COMMAND_SELECT || o->cmd == COMMAND_PARAMS;
-    if (o->resolution == NULL && (strchr(sensitivity, '.') == NULL || !decimal_scores)) {
+    if (o->resolution == NULL && strchr(sensitivity, '.') == NULL) {
         return parse_unsigned(sensitivity, 1, UINT64_MAX, &o->sensitivity) == 0 ? 0
-             : refuse(e, decimal_scores ? "--sensitivity must be an integer from 1 to 2^64-1 "
-                                          "or a positive decimal number"
-                                        : "--sensitivity must be an integer from 1 to 2^64-1 "
-                                          "(decimal scores: select and params)", sensitivity);
+             : refuse(e, "--sensitivity must be an integer from 1 to 2^64-1 or a positive "
+                      "decimal number", sensitivity);
     }
     if (choose_unit(o, sensitivity, e) != 0) {
         return e->status;

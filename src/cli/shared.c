@@ -120,11 +120,77 @@ void pmf_text_free(pmf_text *t)
 
 int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format, pmf_text *t)
 {
-    int rc = i < n ? dpsel_pmf_probability(pmf, i, format, &t->value)
-                   : dpsel_pmf_expected_error(pmf, format, &t->value);
+    if (i == n) {
+        return pmf_error_text_make(pmf, "1", format, t);
+    }
+    int rc = dpsel_pmf_probability(pmf, i, format, &t->value);
     if (rc == DPSEL_OK) {
-        rc = i < n ? dpsel_pmf_probability_bounds(pmf, i, BOUND_DIGITS, &t->lower, &t->upper)
-                   : dpsel_pmf_expected_error_bounds(pmf, BOUND_DIGITS, &t->lower, &t->upper);
+        rc = dpsel_pmf_probability_bounds(pmf, i, BOUND_DIGITS, &t->lower, &t->upper);
     }
     return rc;
+}
+
+int pmf_error_text_make(const dpsel_pmf *pmf, const char *unit, dpsel_format format,
+                        pmf_text *t)
+{
+    int rc = dpsel_pmf_expected_error_in_units(pmf, unit, format, &t->value);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_pmf_expected_error_bounds_in_units(pmf, unit, BOUND_DIGITS, &t->lower,
+                                                      &t->upper);
+    }
+    return rc;
+}
+
+const char *score_unit_text(const options *o)
+{
+    return o->unit != NULL ? o->unit : "1";
+}
+
+int score_text(const options *o, int64_t score, char *buf, cli_error *e)
+{
+    int rc = dpsel_units_to_decimal(score, score_unit_text(o), buf, UNITS_TEXT);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "a score in its unit", rc);
+}
+
+/* x + y for non-negative decimals with the same fraction digits (texts of
+ * dpsel_units_to_decimal in one unit, so their points align) into out,
+ * which holds one character more than the longer. */
+static void add_decimals(const char *x, const char *y, char *out)
+{
+    size_t lx = strlen(x), ly = strlen(y);
+    size_t length = (lx > ly ? lx : ly) + 1;  /* room for a carry */
+    int carry = 0;
+    out[length] = '\0';
+    for (size_t k = 1; k <= length; k++) {
+        char a = k <= lx ? x[lx - k] : '0';
+        char b = k <= ly ? y[ly - k] : '0';
+        if (a == '.') {
+            out[length - k] = '.';
+            continue;
+        }
+        int digit = (a - '0') + (b - '0') + carry;
+        carry = digit / 10;
+        out[length - k] = (char)('0' + digit % 10);
+    }
+    if (out[0] == '0' && out[1] >= '0' && out[1] <= '9') {
+        memmove(out, out + 1, length);  /* no carry: the digit and the NUL move up */
+    }
+}
+
+int units_text(const options *o, uint64_t units, char *buf, cli_error *e)
+{
+    /* beyond the int64 range (up to 2^64 - 1, the distance between the two
+     * extreme scores): the sum of up to three parts within it, each exact */
+    uint64_t part = units < INT64_MAX ? units : INT64_MAX;
+    int status = score_text(o, (int64_t)part, buf, e);
+    for (units -= part; status == 0 && units > 0; units -= part) {
+        char next[UNITS_TEXT], sum[UNITS_TEXT];
+        part = units < INT64_MAX ? units : INT64_MAX;
+        status = score_text(o, (int64_t)part, next, e);
+        if (status == 0) {
+            add_decimals(buf, next, sum);
+            strcpy(buf, sum);
+        }
+    }
+    return status;
 }

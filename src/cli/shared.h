@@ -63,6 +63,29 @@ typedef struct {
  * for i == n: a library code. */
 int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format, pmf_text *t);
 
+/* The expected error in the scores' own unit (the decimal `unit`, "1" for
+ * integer scores) and its enclosure: a library code. */
+int pmf_error_text_make(const dpsel_pmf *pmf, const char *unit, dpsel_format format,
+                        pmf_text *t);
+
 void pmf_text_free(pmf_text *t);
+
+/* The unit of the scores (and of the sensitivity) as text: o->unit, or "1"
+ * for integer scores. */
+const char *score_unit_text(const options *o);
+
+/* Room for units_text: a number of units times the unit, with one more
+ * digit for the largest distances and one for a carry on the way. */
+#define UNITS_TEXT (DPSEL_UNITS_TEXT_MAX + 2)
+
+/* A score in the scores' own unit as a decimal into buf (UNITS_TEXT
+ * bytes): the integer itself for integer scores, score x unit with the
+ * unit's digits for decimal scores (dpsel_units_to_decimal).  0, or a
+ * status with the problem recorded in e. */
+int score_text(const options *o, int64_t score, char *buf, cli_error *e);
+
+/* score_text for a sensitivity or a distance: units up to 2^64 - 1 (the
+ * distance between the two extreme int64 scores). */
+int units_text(const options *o, uint64_t units, char *buf, cli_error *e);
 
 #endif

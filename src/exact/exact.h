@@ -98,11 +98,26 @@ int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
  * dpsel_exact_pmf_exact_ready). */
 mpq_srcptr dpsel_exact_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
 
+/* The correctly rounded 17-digit decimal of the number in [lo, hi], as a
+ * new string, if both ends round to the same decimal (rounding is
+ * monotonic); else DPSEL_ETOOLARGE.  DPSEL_ENOMEM on failure. */
+int dpsel_exact_enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out);
+
+/* lo rounded down and hi rounded up to `digits` (1..100) significant digits,
+ * as two new strings (nothing is left allocated on failure: DPSEL_ENOMEM). */
+int dpsel_exact_bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
+                                  char **lo_out, char **hi_out);
+
 /* The number as a new string of `digits` (1..100) significant digits rounded
  * in the direction rnd (MPFR_RNDD, MPFR_RNDU, or MPFR_RNDN for display), in
  * dpsel's decimal style.
  * DPSEL_ENOMEM on failure. */
 int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
+
+/* The decimal text (the form of dpsel_decimal_to_units) exactly as a
+ * rational in lowest terms, into value (initialised): DPSEL_OK, or
+ * DPSEL_EDECIMAL for a malformed text (value untouched). */
+int dpsel_exact_decimal_value(const char *text, mpq_t value);
 
 /* The argument checks dpsel_pmf_new and dpsel_audit share (params not
  * NULL): DPSEL_EEMPTY for n == 0; DPSEL_ERANGE for params not valid,

@@ -345,7 +345,7 @@ int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf)
 
 /* The correctly rounded decimal of the number in [lo, hi], if both ends round
  * to the same decimal (rounding is monotonic); else DPSEL_ETOOLARGE. */
-static int enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out)
+int dpsel_exact_enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out)
 {
     mpq_t value;
     char *lo_text = NULL;
@@ -385,7 +385,7 @@ static int is_narrow(const mpfr_t lo, const mpfr_t hi)
 static int decides_decimal(const mpfr_t lo, const mpfr_t hi)
 {
     char *text = NULL;
-    int decided = enclosure_to_decimal(lo, hi, &text) == DPSEL_OK;
+    int decided = dpsel_exact_enclosure_to_decimal(lo, hi, &text) == DPSEL_OK;
     dpsel_string_free(text);
     return decided;
 }
@@ -600,26 +600,39 @@ static mpq_srcptr value_exact(const dpsel_pmf *pmf, size_t v)
     return v < pmf->lv.count ? pmf->exact->probability[v] : pmf->exact->expected_error;
 }
 
-/* The factor of candidate r's value over its level's: its group's
- * members. */
-static uint64_t members_of(const dpsel_pmf *pmf, size_t r)
+/* The factor of candidate r's value over its level's, into scale
+ * (initialised): its group's members. */
+static void members_of(const dpsel_pmf *pmf, size_t r, mpq_t scale)
 {
-    return pmf->multiplicity != NULL ? pmf->multiplicity[r] : 1;
+    mpq_set_ui(scale, (unsigned long)(pmf->multiplicity != NULL ? pmf->multiplicity[r] : 1), 1);
 }
 
-/* Value v's bounds times k into lo and hi (initialised), exactly: 64 bits
- * more than the bounds' precision hold any product with k < 2^64. */
-static void scaled_bounds(const dpsel_pmf *pmf, size_t v, uint64_t k, mpfr_t lo, mpfr_t hi)
+/* The unit of decimal scores as an exact positive rational, into scale
+ * (initialised): DPSEL_EDECIMAL for a malformed unit, DPSEL_ERANGE for a
+ * unit <= 0. */
+static int unit_scale(const char *unit, mpq_t scale)
+{
+    int rc = dpsel_exact_decimal_value(unit, scale);
+    return rc == DPSEL_OK && mpq_sgn(scale) <= 0 ? DPSEL_ERANGE : rc;
+}
+
+/* Value v's bounds times the positive rational scale into lo and hi
+ * (initialised), lo rounded down and hi up: exactly for an integer scale
+ * below 2^64 (a group's members), since 64 bits more than the bounds'
+ * precision hold any such product. */
+static void scaled_bounds(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale, mpfr_t lo,
+                          mpfr_t hi)
 {
     mpfr_set_prec(lo, mpfr_get_prec(value_lo(pmf, v)) + 64);
     mpfr_set_prec(hi, mpfr_get_prec(value_hi(pmf, v)) + 64);
-    mpfr_mul_ui(lo, value_lo(pmf, v), (unsigned long)k, MPFR_RNDD);
-    mpfr_mul_ui(hi, value_hi(pmf, v), (unsigned long)k, MPFR_RNDU);
+    mpfr_mul_q(lo, value_lo(pmf, v), scale, MPFR_RNDD);
+    mpfr_mul_q(hi, value_hi(pmf, v), scale, MPFR_RNDU);
 }
 
-/* The text of value v times k: a decimal decided by the enclosure, else
- * from the exact rational (computed now if needed), else DPSEL_ETOOLARGE. */
-static int value_text(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format format,
+/* The text of value v times scale: a decimal decided by the scaled
+ * enclosure, else from the exact rational (computed now if needed), else
+ * DPSEL_ETOOLARGE. */
+static int value_text(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale, dpsel_format format,
                       char **out)
 {
     int rc = DPSEL_ETOOLARGE;
@@ -627,8 +640,8 @@ static int value_text(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format f
         /* the enclosure decides all but a few decimals, fast */
         mpfr_t lo, hi;
         mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
-        scaled_bounds(pmf, v, k, lo, hi);
-        rc = enclosure_to_decimal(lo, hi, out);
+        scaled_bounds(pmf, v, scale, lo, hi);
+        rc = dpsel_exact_enclosure_to_decimal(lo, hi, out);
         mpfr_clears(lo, hi, (mpfr_ptr)0);
     }
     if (rc == DPSEL_ETOOLARGE) {
@@ -637,17 +650,15 @@ static int value_text(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format f
     if (rc == DPSEL_OK && *out == NULL) {
         mpq_t value;
         mpq_init(value);
-        mpq_set(value, value_exact(pmf, v));
-        mpz_mul_ui(mpq_numref(value), mpq_numref(value), (unsigned long)k);
-        mpq_canonicalize(value);
+        mpq_mul(value, value_exact(pmf, v), scale);
         rc = dpsel_exact_rational_to_string(value, format, out);
         mpq_clear(value);
     }
     return rc;
 }
 
-static int value_to_string(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_format format,
-                           char **out)
+static int value_to_string(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale,
+                           dpsel_format format, char **out)
 {
     if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
         return DPSEL_ERANGE;
@@ -655,7 +666,7 @@ static int value_to_string(const dpsel_pmf *pmf, size_t v, uint64_t k, dpsel_for
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
     char *text = NULL;
-    int rc = value_text(pmf, v, k, format, &text);
+    int rc = value_text(pmf, v, scale, format, &text);
     dpsel_exact_mpfr_leave(&host);
     if (rc == DPSEL_OK) {
         *out = text;
@@ -672,15 +683,33 @@ int dpsel_pmf_probability(const dpsel_pmf *pmf, size_t r, dpsel_format format,
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    return value_to_string(pmf, pmf->level_of[r], members_of(pmf, r), format, out);
+    mpq_t scale;
+    mpq_init(scale);
+    members_of(pmf, r, scale);
+    int rc = value_to_string(pmf, pmf->level_of[r], scale, format, out);
+    mpq_clear(scale);
+    return rc;
+}
+
+int dpsel_pmf_expected_error_in_units(const dpsel_pmf *pmf, const char *unit,
+                                      dpsel_format format, char **out)
+{
+    if (pmf == NULL || unit == NULL || out == NULL) {
+        return DPSEL_ENULL;
+    }
+    mpq_t scale;
+    mpq_init(scale);
+    int rc = unit_scale(unit, scale);
+    if (rc == DPSEL_OK) {
+        rc = value_to_string(pmf, pmf->lv.count, scale, format, out);
+    }
+    mpq_clear(scale);
+    return rc;
 }
 
 int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **out)
 {
-    if (pmf == NULL || out == NULL) {
-        return DPSEL_ENULL;
-    }
-    return value_to_string(pmf, pmf->lv.count, 1, format, out);
+    return dpsel_pmf_expected_error_in_units(pmf, "1", format, out);
 }
 
 int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
@@ -705,21 +734,28 @@ int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t r
     return DPSEL_OK;
 }
 
-/* Value v's bounds times k, lo rounded down and hi rounded up to `digits`
- * significant digits. */
-static int bounds_text(const dpsel_pmf *pmf, size_t v, uint64_t k, unsigned digits,
+/* Value v's bounds times scale, lo rounded down and hi rounded up to
+ * `digits` significant digits. */
+static int bounds_text(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale, unsigned digits,
                        char **lo_out, char **hi_out)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
+    scaled_bounds(pmf, v, scale, lo, hi);
+    int rc = dpsel_exact_bounds_to_strings(lo, hi, digits, lo_out, hi_out);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    return rc;
+}
+
+int dpsel_exact_bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
+                                  char **lo_out, char **hi_out)
 {
     char *lo_text = NULL;
     char *hi_text = NULL;
-    mpfr_t lo, hi;
-    mpfr_inits2(MPFR_PREC_MIN, lo, hi, (mpfr_ptr)0);
-    scaled_bounds(pmf, v, k, lo, hi);
     int rc = dpsel_exact_mpfr_to_string(lo, digits, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
         rc = dpsel_exact_mpfr_to_string(hi, digits, MPFR_RNDU, &hi_text);
     }
-    mpfr_clears(lo, hi, (mpfr_ptr)0);
     if (rc != DPSEL_OK) {
         dpsel_string_free(lo_text);
         return rc;
@@ -729,18 +765,23 @@ static int bounds_text(const dpsel_pmf *pmf, size_t v, uint64_t k, unsigned digi
     return DPSEL_OK;
 }
 
-static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, uint64_t k, unsigned digits,
-                             char **lo_out, char **hi_out)
+/* The pointers checked: pmf, lo and hi (DPSEL_ENULL), then digits
+ * (DPSEL_ERANGE). */
+static int check_bounds_args(const dpsel_pmf *pmf, unsigned digits, char **lo_out,
+                             char **hi_out)
 {
-    if (lo_out == NULL || hi_out == NULL) {
+    if (pmf == NULL || lo_out == NULL || hi_out == NULL) {
         return DPSEL_ENULL;
     }
-    if (digits < 1 || digits > 100) {
-        return DPSEL_ERANGE;
-    }
+    return digits < 1 || digits > 100 ? DPSEL_ERANGE : DPSEL_OK;
+}
+
+static int bounds_to_strings(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale, unsigned digits,
+                             char **lo_out, char **hi_out)
+{
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = bounds_text(pmf, v, k, digits, lo_out, hi_out);
+    int rc = bounds_text(pmf, v, scale, digits, lo_out, hi_out);
     dpsel_exact_mpfr_leave(&host);
     return rc;
 }
@@ -754,16 +795,38 @@ int dpsel_pmf_probability_bounds(const dpsel_pmf *pmf, size_t r, unsigned digits
     if (r >= pmf->n) {
         return DPSEL_ERANGE;
     }
-    return bounds_to_strings(pmf, pmf->level_of[r], members_of(pmf, r), digits, lo, hi);
+    int rc = check_bounds_args(pmf, digits, lo, hi);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    mpq_t scale;
+    mpq_init(scale);
+    members_of(pmf, r, scale);
+    rc = bounds_to_strings(pmf, pmf->level_of[r], scale, digits, lo, hi);
+    mpq_clear(scale);
+    return rc;
+}
+
+int dpsel_pmf_expected_error_bounds_in_units(const dpsel_pmf *pmf, const char *unit,
+                                             unsigned digits, char **lo, char **hi)
+{
+    int rc = unit == NULL ? DPSEL_ENULL : check_bounds_args(pmf, digits, lo, hi);
+    mpq_t scale;
+    mpq_init(scale);
+    if (rc == DPSEL_OK) {
+        rc = unit_scale(unit, scale);
+    }
+    if (rc == DPSEL_OK) {
+        rc = bounds_to_strings(pmf, pmf->lv.count, scale, digits, lo, hi);
+    }
+    mpq_clear(scale);
+    return rc;
 }
 
 int dpsel_pmf_expected_error_bounds(const dpsel_pmf *pmf, unsigned digits, char **lo,
                                     char **hi)
 {
-    if (pmf == NULL) {
-        return DPSEL_ENULL;
-    }
-    return bounds_to_strings(pmf, pmf->lv.count, 1, digits, lo, hi);
+    return dpsel_pmf_expected_error_bounds_in_units(pmf, "1", digits, lo, hi);
 }
 
 /* lo and hi set to value v's bounds, at their precision. */

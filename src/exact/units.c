@@ -311,24 +311,32 @@ int dpsel_units_to_decimal(int64_t units, const char *unit, char *buf, size_t bu
     return rc;
 }
 
+int dpsel_exact_decimal_value(const char *text, mpq_t value)
+{
+    decimal_form d;
+    if (!split_decimal(text, &d)) {
+        return DPSEL_EDECIMAL;
+    }
+    large_mantissa(&d, mpq_numref(value));
+    mpz_ui_pow_ui(mpq_denref(value), 10, d.fraction_digits);
+    mpq_canonicalize(value);
+    return DPSEL_OK;
+}
+
 int dpsel_quantile_fraction(const char *q, uint64_t *a, uint64_t *b, uint64_t *sensitivity)
 {
     if (q == NULL || a == NULL || b == NULL || sensitivity == NULL) {
         return DPSEL_ENULL;
     }
-    decimal_form d;
-    if (!split_decimal(q, &d)) {
-        return DPSEL_EDECIMAL;
-    }
     mpq_t ratio;
     mpq_init(ratio);
-    large_mantissa(&d, mpq_numref(ratio));
-    mpz_ui_pow_ui(mpq_denref(ratio), 10, d.fraction_digits);
-    mpq_canonicalize(ratio);
+    int rc = dpsel_exact_decimal_value(q, ratio);
     /* 0 < q < 1 in lowest terms, b within the limit */
-    int rc = mpq_sgn(ratio) > 0 && mpz_cmp(mpq_numref(ratio), mpq_denref(ratio)) < 0
+    if (rc == DPSEL_OK) {
+        rc = mpq_sgn(ratio) > 0 && mpz_cmp(mpq_numref(ratio), mpq_denref(ratio)) < 0
              && mpz_cmp_ui(mpq_denref(ratio), DPSEL_QUANTILE_DENOMINATOR_MAX) <= 0
              ? DPSEL_OK : DPSEL_ERANGE;
+    }
     if (rc == DPSEL_OK) {
         *a = mpz_get_ui(mpq_numref(ratio));
         *b = mpz_get_ui(mpq_denref(ratio));
