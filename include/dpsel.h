@@ -293,6 +293,19 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_hardened(const dpsel_selector *sele
                                     dpsel_mechanism mechanism, const int64_t *scores,
                                     size_t n, dpsel_rng *rng, size_t *index);
 
+/* The k best by peeling (top-k): k rounds of dpsel_select with the same
+ * mechanism and selector, each over the candidates not chosen yet (its gaps
+ * and gap cap taken from the remaining maximum), so that indices[0 .. k - 1]
+ * receives k distinct candidates in the order chosen.  Each round is one
+ * epsilon-DP selection: the rounds compose adaptively (state the k rounds'
+ * privacy with the accountant, dpsel_account_*).  Memory: 16 bytes per
+ * candidate (the remaining scores and their positions), unless k is 1.
+ * Errors: as dpsel_select, and DPSEL_ERANGE for k = 0 or k > n.  indices is
+ * written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_top(const dpsel_selector *selector,
+                                                 dpsel_mechanism mechanism, const int64_t *scores,
+                                                 size_t n, size_t k, dpsel_rng *rng,
+                                                 size_t *indices);
 
 /* ----------------------------------------------------------- streaming PF */
 
@@ -513,6 +526,51 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_decimal_to_units(const char *text, const c
 #define DPSEL_UNITS_TEXT_MAX (DPSEL_DECIMAL_TEXT_MAX + 24)
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_units_to_decimal(int64_t units, const char *unit, char *buf,
                                                        size_t buf_size);
+
+/* ----------------------------------------------------- top-k distribution */
+
+/* The distribution of dpsel_select_top's ordered k-tuples, exactly: the
+ * tuple (r_1, ..., r_k) has probability prod_j P_j(r_j), P_j the pmf of
+ * the mechanism on the candidates left after r_1 .. r_(j-1) (each a
+ * dpsel_pmf; enclosures multiplied in directed rounding, exact rationals
+ * on request as dpsel_pmf_probability computes them).  For small n: the
+ * tuples, n (n - 1) ... (n - k + 1) of them, are at most 65536, and one pmf
+ * is built per prefix of a tuple.  Immutable once made; the getters may be
+ * called from several threads at once. */
+typedef struct dpsel_top_pmf dpsel_top_pmf;
+
+/* Errors: DPSEL_ENULL; DPSEL_EEMPTY (n == 0); DPSEL_ERANGE (params not
+ * valid, an unknown mechanism, k = 0 or k > n); DPSEL_ETOOLARGE (more than
+ * 65536 tuples, or a prefix's pmf beyond dpsel_pmf_new's limits);
+ * DPSEL_ENOMEM; DPSEL_EINTERNAL (a bug). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params,
+                                                  dpsel_mechanism mechanism, const int64_t *scores,
+                                                  size_t n, size_t k);
+
+/* Frees it; safe on NULL. */
+DPSEL_API void dpsel_top_pmf_free(dpsel_top_pmf *top);
+
+/* The number of tuples, 0 for NULL.  Tuple t (0 <= t < count) is the t-th
+ * in lexicographic order of the candidates' indices. */
+DPSEL_API size_t dpsel_top_pmf_count(const dpsel_top_pmf *top);
+
+/* Tuple t's k candidates, in the order chosen, into indices[0 .. k - 1].
+ * DPSEL_ENULL, DPSEL_ERANGE (t out of range). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, size_t t,
+                                                    size_t *indices);
+
+/* Tuple t's probability as dpsel_pmf_probability gives a candidate's: a
+ * decimal decided by the enclosure, else from the exact rational (or
+ * DPSEL_ETOOLARGE when a round's exact rationals are beyond the limits),
+ * or with DPSEL_RATIONAL the exact rational.  DPSEL_ENULL, DPSEL_ERANGE (t
+ * or format), DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_probability(const dpsel_top_pmf *top, size_t t,
+                                                          dpsel_format format, char **out);
+
+/* Tuple t's enclosure, as dpsel_pmf_probability_bounds. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_probability_bounds(const dpsel_top_pmf *top,
+                                                                 size_t t, unsigned digits,
+                                                                 char **lo, char **hi);
 
 /* ---------------------------------------------------------------- quantiles */
 

@@ -1,5 +1,7 @@
-/* Selectors: the exact decay table, and selections through the core. */
+/* Selectors: the exact decay table, and selections through the core (one,
+ * or the k best by peeling). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "selector.h"
 
@@ -204,4 +206,61 @@ int dpsel_select_hardened(const dpsel_selector *selector, dpsel_mechanism mechan
                           const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
 {
     return select_in_mode(selector, mechanism, scores, n, rng, index, 1);
+}
+
+/* Round after round over the candidates left: the chosen one leaves by
+ * taking the last one's place (the mechanisms' distributions do not depend
+ * on the candidates' order), its original position kept beside it. */
+static int peel(const dpsel_selector *selector, dpsel_mechanism mechanism, int64_t *left_scores,
+                size_t *origin, size_t n, size_t k, dpsel_rng *rng, size_t *chosen)
+{
+    size_t left = n;
+    for (size_t round = 0; round < k; round++) {
+        size_t at = 0;
+        int rc = dpsel_select(selector, mechanism, left_scores, left, rng, &at);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        chosen[round] = origin[at];
+        left--;
+        left_scores[at] = left_scores[left];
+        origin[at] = origin[left];
+    }
+    return DPSEL_OK;
+}
+
+int dpsel_select_top(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                     const int64_t *scores, size_t n, size_t k, dpsel_rng *rng, size_t *indices)
+{
+    if (selector == NULL || scores == NULL || rng == NULL || indices == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (n == 0) {
+        return DPSEL_EEMPTY;
+    }
+    if (k == 0 || k > n || n > DPSEL_MAX_CANDIDATES
+        || (mechanism != DPSEL_PF && mechanism != DPSEL_EM)) {
+        return DPSEL_ERANGE;
+    }
+    if (k == 1) {
+        return dpsel_select(selector, mechanism, scores, n, rng, indices);
+    }
+    int64_t *left_scores = malloc(n * sizeof *left_scores);
+    size_t *origin = malloc(n * sizeof *origin);
+    size_t *chosen = malloc(k * sizeof *chosen);
+    int rc = left_scores == NULL || origin == NULL || chosen == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    if (rc == DPSEL_OK) {
+        memcpy(left_scores, scores, n * sizeof *left_scores);
+        for (size_t i = 0; i < n; i++) {
+            origin[i] = i;
+        }
+        rc = peel(selector, mechanism, left_scores, origin, n, k, rng, chosen);
+    }
+    if (rc == DPSEL_OK) {
+        memcpy(indices, chosen, k * sizeof *indices);
+    }
+    free(left_scores);
+    free(origin);
+    free(chosen);
+    return rc;
 }
