@@ -154,17 +154,6 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_set_gap_cap(dpsel_params *params, u
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
                          char *buf, size_t buf_size);
 
-/* The total epsilon of releasing counts[i] selections with params[i] for
- * every i < k (basic composition: the sum of counts[i] times each realised
- * epsilon), as dpsel_params_epsilon prints one: `digits` significant
- * digits, rounded up, a rigorous upper bound.  Errors: DPSEL_ENULL;
- * DPSEL_ERANGE (k = 0, a count of 0, params not valid, digits not 1..100,
- * buf_size below digits + 16). */
-DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon_total(const dpsel_params *params,
-                                                           const uint64_t *counts, size_t k,
-                                                           unsigned digits, char *buf,
-                                                           size_t buf_size);
-
 /* ------------------------------------------------------------ random source */
 
 /* A caller-supplied source of uniform random bits: store one bit (0 or 1) in
@@ -705,6 +694,94 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *sele
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                                                        dpsel_mechanism mechanism,
                                                        const dpsel_quantile_runs *runs);
+
+/* ------------------------------------------------------------- accountant */
+
+/* The privacy of many releases together (spec/accounting.md): an
+ * accountant collects releases, each a mechanism and an epsilon, counted
+ * any number of times, and states rigorous upper bounds of their
+ * composition:
+ *   pure          the sum of the epsilons (basic composition);
+ *   zCDP          rho = sum of eps^2 / 8 for EM (an eps-DP EM is eps-bounded
+ *                 range) and eps^2 / 2 for PF (a generic eps-DP mechanism),
+ *                 and the epsilon it gives at a delta (Canonne, Kamath &
+ *                 Steinke's conversion: at least as tight as Bun &
+ *                 Steinke's);
+ *   bounded range when every release is EM: adaptively, the concentration
+ *                 bound sum KL*(eps) + sqrt(sum eps^2 ln(1/delta) / 2) (Dong,
+ *                 Durfee & Rogers); non-adaptively, their optimal composition
+ *                 of k eps-bounded-range mechanisms, eps the largest (up to
+ *                 DPSEL_ACCOUNT_NONADAPTIVE_MAX releases);
+ *   dp-optimal    the optimal composition of k eps-DP mechanisms, eps the
+ *                 largest (Kairouz, Oh & Viswanath; up to
+ *                 DPSEL_ACCOUNT_OPTIMAL_MAX releases);
+ * and the best of them.  Every figure is computed in MPFR with directed
+ * rounding and printed with 17 significant digits rounded up.  Releases
+ * composed adaptively (a later one chosen after an earlier one's output,
+ * as the rounds of dpsel_select_top) must be reported with
+ * DPSEL_ADAPTIVE: the non-adaptive optimum does not hold for them. */
+typedef struct dpsel_accountant dpsel_accountant;
+
+typedef enum {
+    DPSEL_ADAPTIVE = 0,    /* any release may depend on earlier outputs */
+    DPSEL_NONADAPTIVE = 1  /* all releases fixed before any output is seen */
+} dpsel_composition;
+
+/* The most releases the optimal compositions take (their work grows with
+ * the count: linearly for dp-optimal, quadratically for the non-adaptive
+ * bounded range). */
+#define DPSEL_ACCOUNT_OPTIMAL_MAX 20000
+#define DPSEL_ACCOUNT_NONADAPTIVE_MAX 256
+
+/* A new, empty accountant.  DPSEL_ENULL, DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_new(dpsel_accountant **out);
+
+/* Frees it; safe on NULL. */
+DPSEL_API void dpsel_accountant_free(dpsel_accountant *accountant);
+
+/* count releases of the mechanism, each at `epsilon`, a decimal as for
+ * dpsel_params_from_epsilon ("0.5", "1e-3"): an eps-DP EM (eps-bounded
+ * range) or PF.  Errors: DPSEL_ENULL; DPSEL_ERANGE (an unknown mechanism,
+ * count 0, or more than 2^62 releases in all); DPSEL_EEPSILON (epsilon not
+ * such a decimal, or 0); DPSEL_ENOMEM.  On failure nothing is added. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add(dpsel_accountant *accountant,
+                                                     dpsel_mechanism mechanism,
+                                                     const char *epsilon, uint64_t count);
+
+/* count releases of the mechanism with params: their realised epsilon (an
+ * upper bound in MPFR, as dpsel_params_epsilon states it).  Errors as
+ * dpsel_accountant_add, DPSEL_ERANGE for params not valid. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add_params(dpsel_accountant *accountant,
+                                                            dpsel_mechanism mechanism,
+                                                            const dpsel_params *params,
+                                                            uint64_t count);
+
+/* Room for one figure: 17 significant digits in dpsel's decimal style. */
+#define DPSEL_ACCOUNT_TEXT 40
+
+/* What the accountant states.  A figure that does not apply is "". */
+typedef struct {
+    uint64_t releases;                          /* counted in all */
+    char pure[DPSEL_ACCOUNT_TEXT];              /* epsilon, delta 0 */
+    char rho[DPSEL_ACCOUNT_TEXT];               /* zCDP */
+    char zcdp[DPSEL_ACCOUNT_TEXT];              /* epsilon at delta, from rho */
+    char bounded_range[DPSEL_ACCOUNT_TEXT];     /* epsilon at delta: every release EM */
+    char dp_optimal[DPSEL_ACCOUNT_TEXT];        /* epsilon at delta: KOV */
+    char best[DPSEL_ACCOUNT_TEXT];              /* the least of the above */
+    const char *best_method;                    /* "pure", "zcdp", "bounded-range"
+                                                   or "dp-optimal" (static) */
+} dpsel_account;
+
+/* The account of the releases added so far.  delta: a decimal in (0, 1)
+ * as epsilon ("1e-6"), or NULL for pure epsilon and rho alone (the epsilon
+ * figures at a delta are then "").  Errors: DPSEL_ENULL (accountant, out);
+ * DPSEL_EEMPTY (no release); DPSEL_ERANGE (delta not in (0, 1), an unknown
+ * composition); DPSEL_EEPSILON (delta not such a decimal); DPSEL_ENOMEM.
+ * *out is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_report(const dpsel_accountant *accountant,
+                                                        const char *delta,
+                                                        dpsel_composition composition,
+                                                        dpsel_account *out);
 
 /* ------------------------------------------------------------------ audit */
 

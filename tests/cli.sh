@@ -357,7 +357,7 @@ expect_error mechanism-unknown "--mechanism must be pf or em: 'xx'" -- select --
 expect_error epsilon-and-base "give --epsilon or --base, not both" -- select --epsilon 1 --base 1/2^1 "$d/basic.csv"
 expect_error no-privacy-parameter "a privacy parameter is required" -- select "$d/basic.csv"
 expect_error missing-command "missing command" --
-expect_error unknown-command "unknown command (select, pmf, params, curve, audit or quantile): 'frob'" -- frob --epsilon 1
+expect_error unknown-command "unknown command (select, pmf, params, curve, audit, quantile or account): 'frob'" -- frob --epsilon 1
 expect_error two-files "more than one FILE: '$d/basic.csv'" -- select --epsilon 1 "$d/two.csv" "$d/basic.csv"
 expect_error params-with-file "params takes no FILE: '$d/basic.csv'" -- params --epsilon 1 "$d/basic.csv"
 expect_error seed-65-digits "--seed must be 1 to 64 hexadecimal digits" -- select --epsilon 1 --seed 00000000000000000000000000000000000000000000000000000000000000001 "$d/basic.csv"
@@ -863,6 +863,41 @@ expect_error quantile-hardened "option does not apply to this command: '--harden
 expect_error quantile-no-epsilon "a privacy parameter is required: '--epsilon or --base'" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
 expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
 expect_error quantile-pf-coin "quantile --mechanism pf races the grid's points, which a gap cap of 1 with a base of 1/2 or more does not allow" -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
+
+# ====================== top-k and the accountant (issue 19; spec/accounting.md)
+
+expect_ok top-text -r '^(alice|bob|carol|dave)$' -e '1 list of the top 2 (2 selections, each epsilon <= 1.0000000000000000); together epsilon <= 2.0000000000000000 (basic composition)' -- select --epsilon 1 --top 2 "$d/basic.csv"
+expect_ok top-json -r '^\{"choices": \["[a-z]+", "[a-z]+", "[a-z]+"\], "indices": \[[0-3], [0-3], [0-3]\]\}$' -e 'together epsilon <= 3.0000000000000000' -- select --epsilon 1 --top 3 --json --mechanism em "$d/basic.csv"
+expect_ok top-count-json -r '^\{"choices": \[\["[a-z]+", "[a-z]+"\], \["[a-z]+", "[a-z]+"\]\], "indices": \[\[[0-3], [0-3]\], \[[0-3], [0-3]\]\]\}$' -e '2 lists of the top 2 (4 selections' -- select --epsilon 1 --top 2 --count 2 --json "$d/basic.csv"
+expect_ok top-all-seeded -d -e 'for tests and reproducible audits only' -- select --epsilon 1 --top 4 --seed 5 "$d/basic.csv"
+expect_ok top-one -r '^\{"choice": "[a-z]+", "index": [0-3]\}$' -- select --epsilon 1 --top 1 --json "$d/basic.csv"
+expect_ok count-delta -e '3 selections, each epsilon <= 1.0000000000000000; together epsilon <= 3.0000000000000000 (basic composition); at delta 1e-6, epsilon <= 2.9999974405654831 (dp-optimal)' -- select --epsilon 1 --count 3 --delta 1e-6 "$d/basic.csv"
+expect_ok count-delta-em -e 'at delta 1e-6, epsilon <= ' -e '(bounded-range)' -- select --epsilon 0.1 --count 10 --mechanism em --delta 1e-6 "$d/basic.csv"
+expect_ok top-delta-adaptive -e '(zcdp)' -- select --epsilon 0.1 --top 4 --count 3 --mechanism em --delta 1e-6 "$d/basic.csv"
+expect_ok quantile-delta -e '3 releases; together epsilon <= 3.0000000000000000 (basic composition); at delta 1e-5' -- quantile --quantile 0.25,0.5,0.75 --lower 0 --upper 120 --epsilon 1 --delta 1e-5 "$d/ages.csv"
+expect_ok pmf-top -s 'labels,lower,upper,probability' 'alice > dave,0.235095660582725945237368694886755482,0.235095660582725945237368694886755483,0.23509566058272595' -- pmf --epsilon 1 --top 2 "$d/basic.csv"
+expect_ok pmf-top-json -r '^\{"mechanism": "em", .*"top": 3, "tuples": \[\{"labels": \["alice", "bob", "carol"\], "indices": \[0, 1, 2\], "probability": "' -- pmf --epsilon 1 --top 3 --mechanism em --json "$d/basic.csv"
+expect_ok pmf-top-exact -r '^dave > alice,[0-9.]+,[0-9.]+,[0-9]+/[0-9]+$' -- pmf --epsilon 1 --top 2 --exact "$d/basic.csv"
+expect_error top-too-many "$d/basic.csv: --top 5 exceeds the 4 candidates" -- select --epsilon 1 --top 5 "$d/basic.csv"
+expect_error pmf-top-too-many "$d/basic.csv: --top 5 exceeds the 4 candidates" -- pmf --epsilon 1 --top 5 "$d/basic.csv"
+expect_error top-zero "--top must be an integer from 1 to 4294967295: '0'" -- select --epsilon 1 --top 0 "$d/basic.csv"
+expect_error top-hardened "--top has no hardened mode: '--hardened'" -- select --epsilon 1 --top 2 --hardened "$d/basic.csv"
+awk 'BEGIN { for (i = 0; i < 300; i++) print i % 7 }' > "$d/scores-300.csv"
+expect_error pmf-top-tuples "pmf --top 2: 300 candidates give more than 65536 ordered tuples" -- pmf --epsilon 1 --top 2 "$d/scores-300.csv"
+expect_error delta-bad "--delta must be a decimal strictly between 0 and 1: '1'" -- select --epsilon 1 --count 2 --delta 1 "$d/basic.csv"
+expect_error delta-text "--delta must be a decimal strictly between 0 and 1: 'tiny'" -- account --delta tiny em:1
+expect_ok account-text "releases 10${nl}pure epsilon <= 1.0000000000000000${nl}zcdp rho <= 0.012500000000000000${nl}delta 1e-6${nl}zcdp epsilon <= 0.70020510460121275${nl}bounded-range epsilon <= 0.84362733240915334 (adaptive)${nl}dp-optimal epsilon <= 0.99937090572175873${nl}best epsilon <= 0.70020510460121275 (zcdp)${nl}" -- account --delta 1e-6 em:0.1x10
+expect_ok account-json '{"releases": "10", "pure": {"epsilon": "1.0000000000000000"}, "zcdp": {"rho": "0.012500000000000000", "epsilon": "0.70020510460121275"}, "bounded_range": {"epsilon": "0.62863683877322238", "composition": "non-adaptive"}, "dp_optimal": {"epsilon": "0.99937090572175873"}, "delta": "1e-6", "best": {"epsilon": "0.62863683877322238", "method": "bounded-range"}}' -- account --json --nonadaptive em:0.1x10 --delta 1e-6
+expect_ok account-pure '{"releases": "4", "pure": {"epsilon": "2.5000000000000000"}, "zcdp": {"rho": "0.59375000000000000", "epsilon": null}, "bounded_range": null, "dp_optimal": null, "delta": null, "best": {"epsilon": "2.5000000000000000", "method": "pure"}}' -- account --json pf:1 em:0.5x3
+expect_ok account-mixed-delta '"bounded_range": null, "dp_optimal": {"epsilon": ' -- account --json pf:1 em:5e-1x3 --delta 1e-9
+expect_error account-mechanism "a release is em:EPS[xN] or pf:EPS[xN]: 'foo:1'" -- account foo:1
+expect_error account-zero "a release's epsilon must be a positive decimal: 'em:0'" -- account em:0
+expect_error account-negative "a release's epsilon must be a positive decimal: 'em:-1'" -- account em:-1
+expect_error account-count-zero "a release's count N (em:EPSxN) must be an integer of at least 1: 'em:1x0'" -- account em:1x0
+expect_error account-count-text "a release's count N (em:EPSxN) must be an integer of at least 1: 'pf:1xten'" -- account pf:1xten
+expect_error account-none "account needs at least one release" -- account --delta 1e-6
+expect_error account-option "option does not apply to this command: '--epsilon'" -- account --epsilon 1 em:1
+expect_error nonadaptive-select "option does not apply to this command: '--nonadaptive'" -- select --epsilon 1 --nonadaptive "$d/basic.csv"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

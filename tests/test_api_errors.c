@@ -29,6 +29,7 @@ typedef struct {
     dpsel_quantile_runs *runs;
     uint64_t a, b;
     size_t failed;
+    dpsel_account account;
 } outputs;
 
 static void fill(outputs *o)
@@ -969,40 +970,82 @@ Test(api_errors, pmf_new_grouped)
                    dpsel_pmf_new_grouped(&o->pmf, &p, DPSEL_EM, scores, overflowing, 2));
 }
 
-Test(api_errors, epsilon_total_and_units_to_decimal)
+Test(api_errors, units_to_decimal)
 {
-    dpsel_params p[2] = { base_params(1, 1, 1, 0), base_params(3, 2, 1, 1) };
-    uint64_t counts[2] = { 1, 0 }, ones[2] = { 1, 1 };
-    dpsel_params invalid = p[0];
-    invalid.sensitivity = 0;
-    EXPECT_REFUSED("total: NULL params", DPSEL_ENULL,
-                   dpsel_params_epsilon_total(NULL, ones, 1, 17, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: NULL counts", DPSEL_ENULL,
-                   dpsel_params_epsilon_total(p, NULL, 1, 17, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: NULL buf", DPSEL_ENULL,
-                   dpsel_params_epsilon_total(p, ones, 1, 17, NULL, 100));
-    EXPECT_REFUSED("total: no releases", DPSEL_ERANGE,
-                   dpsel_params_epsilon_total(p, ones, 0, 17, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: a count of 0", DPSEL_ERANGE,
-                   dpsel_params_epsilon_total(p, counts, 2, 17, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: params not valid", DPSEL_ERANGE,
-                   dpsel_params_epsilon_total(&invalid, ones, 1, 17, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: 101 digits", DPSEL_ERANGE,
-                   dpsel_params_epsilon_total(p, ones, 2, 101, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("total: a buffer too small", DPSEL_ERANGE,
-                   dpsel_params_epsilon_total(p, ones, 2, 17, o->buf, 32));
-    EXPECT_REFUSED("decimal: NULL unit", DPSEL_ENULL,
-                   dpsel_units_to_decimal(1, NULL, o->buf, sizeof o->buf));
-    EXPECT_REFUSED("decimal: NULL buf", DPSEL_ENULL, dpsel_units_to_decimal(1, "1", NULL, 10));
-    EXPECT_REFUSED("decimal: a malformed unit", DPSEL_EDECIMAL,
+    EXPECT_REFUSED("NULL unit", DPSEL_ENULL, dpsel_units_to_decimal(1, NULL, o->buf, sizeof o->buf));
+    EXPECT_REFUSED("NULL buf", DPSEL_ENULL, dpsel_units_to_decimal(1, "1", NULL, 10));
+    EXPECT_REFUSED("a malformed unit", DPSEL_EDECIMAL,
                    dpsel_units_to_decimal(1, "0.", o->buf, sizeof o->buf));
-    EXPECT_REFUSED("decimal: unit 0", DPSEL_ERANGE,
-                   dpsel_units_to_decimal(1, "0.0", o->buf, sizeof o->buf));
-    EXPECT_REFUSED("decimal: a buffer too small", DPSEL_ERANGE,
+    EXPECT_REFUSED("unit 0", DPSEL_ERANGE, dpsel_units_to_decimal(1, "0.0", o->buf, sizeof o->buf));
+    EXPECT_REFUSED("a buffer too small", DPSEL_ERANGE,
                    dpsel_units_to_decimal(-15, "0.25", o->buf, 5));  /* "-3.75" and a NUL */
     char fits[6];
     cr_expect_eq(dpsel_units_to_decimal(-15, "0.25", fits, sizeof fits), DPSEL_OK);
     cr_expect_str_eq(fits, "-3.75");
+}
+
+/* ------------------------------------------------------------- accountant */
+
+Test(api_errors, accountant)
+{
+    dpsel_accountant *a = NULL;
+    cr_assert_eq(dpsel_accountant_new(&a), DPSEL_OK);
+    dpsel_params p = base_params(1, 1, 1, 0), invalid = p;
+    invalid.y = 0;
+    EXPECT_REFUSED("new: NULL out", DPSEL_ENULL, dpsel_accountant_new(NULL));
+    EXPECT_REFUSED("report: no release", DPSEL_EEMPTY,
+                   dpsel_accountant_report(a, NULL, DPSEL_ADAPTIVE, &o->account));
+    static const struct {
+        const char *name, *epsilon;
+        int mechanism;
+        uint64_t count;
+        int expected;
+    } adds[] = {
+        { "NULL epsilon", NULL, DPSEL_EM, 1, DPSEL_ENULL },
+        { "mechanism 2", "1", 2, 1, DPSEL_ERANGE },
+        { "count 0", "1", DPSEL_EM, 0, DPSEL_ERANGE },
+        { "count above 2^62", "1", DPSEL_PF, ((uint64_t)1 << 62) + 1, DPSEL_ERANGE },
+        { "epsilon 0", "0", DPSEL_EM, 1, DPSEL_EEPSILON },
+        { "epsilon 0e5", "0e5", DPSEL_EM, 1, DPSEL_EEPSILON },
+        { "a negative epsilon", "-1", DPSEL_EM, 1, DPSEL_EEPSILON },
+        { "a malformed epsilon", "1.2.3", DPSEL_PF, 1, DPSEL_EEPSILON },
+        { "an empty epsilon", "", DPSEL_PF, 1, DPSEL_EEPSILON },
+    };
+    for (size_t i = 0; i < N_OF(adds); i++) {
+        cr_expect_eq(dpsel_accountant_add(a, (dpsel_mechanism)adds[i].mechanism, adds[i].epsilon,
+                                          adds[i].count), adds[i].expected, "add: %s", adds[i].name);
+    }
+    cr_expect_eq(dpsel_accountant_add(NULL, DPSEL_EM, "1", 1), DPSEL_ENULL);
+    cr_expect_eq(dpsel_accountant_add_params(a, DPSEL_EM, NULL, 1), DPSEL_ENULL);
+    cr_expect_eq(dpsel_accountant_add_params(a, DPSEL_EM, &invalid, 1), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_accountant_add_params(a, DPSEL_EM, &p, 0), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_accountant_add_params(NULL, DPSEL_EM, &p, 1), DPSEL_ENULL);
+    /* nothing was added: still empty */
+    EXPECT_REFUSED("report: still no release", DPSEL_EEMPTY,
+                   dpsel_accountant_report(a, NULL, DPSEL_ADAPTIVE, &o->account));
+    cr_assert_eq(dpsel_accountant_add(a, DPSEL_EM, "0.5", 3), DPSEL_OK);
+    static const struct {
+        const char *name, *delta;
+        int composition, expected;
+    } reports[] = {
+        { "delta 0", "0", DPSEL_ADAPTIVE, DPSEL_ERANGE },
+        { "delta 1", "1", DPSEL_ADAPTIVE, DPSEL_ERANGE },
+        { "delta above 1", "2.5", DPSEL_NONADAPTIVE, DPSEL_ERANGE },
+        { "a malformed delta", "1e-", DPSEL_ADAPTIVE, DPSEL_EEPSILON },
+        { "a negative delta", "-1e-6", DPSEL_ADAPTIVE, DPSEL_EEPSILON },
+        { "composition 2", "1e-6", 2, DPSEL_ERANGE },
+    };
+    for (size_t i = 0; i < N_OF(reports); i++) {
+        EXPECT_REFUSED(reports[i].name, reports[i].expected,
+                       dpsel_accountant_report(a, reports[i].delta,
+                                               (dpsel_composition)reports[i].composition,
+                                               &o->account));
+    }
+    EXPECT_REFUSED("report: NULL accountant", DPSEL_ENULL,
+                   dpsel_accountant_report(NULL, NULL, DPSEL_ADAPTIVE, &o->account));
+    cr_expect_eq(dpsel_accountant_report(a, NULL, DPSEL_ADAPTIVE, NULL), DPSEL_ENULL);
+    dpsel_accountant_free(a);
+    dpsel_accountant_free(NULL);
 }
 
 /* ------------------------------------------------------------- error names */

@@ -1,6 +1,6 @@
 /* Decimal scores in whole units (dpsel_decimal_to_units), the quantile's
- * grid (dpsel_grid_init, dpsel_grid_point), grid points back to decimals,
- * quantiles as fractions and the total epsilon of several releases: values
+ * grid (dpsel_grid_init, dpsel_grid_point), grid points back to decimals and
+ * quantiles as fractions: values
  * by hand, then random decimals against an independent computation in
  * 128-bit integers (texts of up to 22 digits: both the 128-bit and the GMP
  * path).  Bad input is in test_api_errors.c. */
@@ -260,23 +260,4 @@ Test(units, quantile_fractions_by_hand)
         cr_expect_eq(dpsel_quantile_fraction(cases[i].q, &a, &b, &d), DPSEL_OK, "%s", cases[i].q);
         cr_expect(a == cases[i].a && b == cases[i].b && d == cases[i].sensitivity, "%s", cases[i].q);
     }
-}
-
-/* The total of several releases: the library's epsilon of the summed
- * sensitivity when the bases agree, and the sum otherwise. */
-Test(units, epsilon_totals)
-{
-    dpsel_params p = base_params(3, 2, 5, 0), q = base_params(3, 2, 7, 0);
-    dpsel_params scaled = base_params(3, 2, 5 * 4 + 7 * 2, 0);
-    dpsel_params both[2] = { p, q };
-    uint64_t counts[2] = { 4, 2 };
-    char total[64], expected[64];
-    cr_assert_eq(dpsel_params_epsilon_total(both, counts, 2, 17, total, sizeof total), DPSEL_OK);
-    cr_assert_eq(dpsel_params_epsilon(&scaled, 17, expected, sizeof expected), DPSEL_OK);
-    cr_expect_str_eq(total, expected);
-    /* 2^32 releases of sensitivity 2^40: the product passes 64 bits */
-    dpsel_params big = base_params(1, 1, (uint64_t)1 << 40, 1);
-    uint64_t many = (uint64_t)1 << 32;
-    cr_assert_eq(dpsel_params_epsilon_total(&big, &many, 1, 17, total, sizeof total), DPSEL_OK);
-    cr_expect_str_eq(total, "3.2732950131718799e+21");  /* 2^72 ln 2, rounded up */
 }

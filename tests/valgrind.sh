@@ -105,6 +105,11 @@ check pmf-decimal-exact     0 -- pmf --epsilon 1 --sensitivity 0.0001 --exact --
 check curve-decimal-target  0 -- curve --target 0.00005 --resolution 0.00005 --sensitivity 0.0001 "$work/decimal.csv"
 check audit-decimal-broken  1 -- audit --epsilon 1 --sensitivity 0.0001 "$work/decimal.csv" "$work/decimal-far.csv"
 check pmf-decimal-finer     2 -- pmf --epsilon 1 --sensitivity 0.0001 "$work/decimal-finer.csv"
+check select-top            0 -- select --epsilon 1 --top 3 --count 2 --json --delta 1e-6 --seed 9 "$f"
+check pmf-top-exact         0 -- pmf --epsilon 1 --top 2 --exact --json "$f"
+check account-nonadaptive   0 -- account --nonadaptive --delta 1e-6 --json em:0.1x20 em:0.2
+check account-mixed         0 -- account --delta 1e-9 pf:1x3 em:0.5
+check account-bad           2 -- account em:0.5 pf:nothing
 q="--lower 0 --upper 120 --epsilon 1"
 check quantile-em           0 -- quantile --quantile 0.5 $q --seed 8 "$work/ages.csv"
 check quantile-pf-several   0 -- quantile --quantile 0.25,0.5,0.75 $q --mechanism pf --count 3 --json "$work/ages.csv"

@@ -7,6 +7,7 @@
  *   dpsel curve  [OPTIONS] [FILE]   expected errors over epsilon (curve_command.c)
  *   dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss of neighbours (audit_command.c)
  *   dpsel quantile [OPTIONS] [FILE] private quantiles of raw values (quantile_command.c)
+ *   dpsel account [OPTIONS] RELEASE...  the privacy of releases together (account_command.c)
  * Output is assembled in memory and written only when the whole command has
  * succeeded: on any error, stdout stays empty, one line goes to stderr and
  * the exit status is 2 for bad input, 4 when the command could not complete
@@ -21,6 +22,7 @@
 
 #include <mpfr.h>
 
+#include "account_command.h"
 #include "audit_command.h"
 #include "curve_command.h"
 #include "dpsel.h"
@@ -31,6 +33,7 @@
 #include "status.h"
 #include "stream_select.h"
 #include "text.h"
+#include "top_command.h"
 
 static const char usage[] =
     "usage: dpsel select [OPTIONS] [FILE]   one private choice (or --count N)\n"
@@ -44,6 +47,8 @@ static const char usage[] =
     "                                       private quantiles of the values of FILE\n"
     "                                       (one decimal per line) on the grid A,\n"
     "                                       A + R, ..., B\n"
+    "       dpsel account [OPTIONS] RELEASE...  the privacy of releases together;\n"
+    "                                       RELEASE is em:EPS[xN] or pf:EPS[xN]\n"
     "\n"
     "FILE (default: standard input) has one candidate per line, `label,score`\n"
     "or `score`, at most 4096 bytes; blank lines and lines starting with # are\n"
@@ -71,6 +76,11 @@ static const char usage[] =
     "  --mechanism pf|em   permute-and-flip (default; quantile: em) or exponential\n"
     "                      mechanism\n"
     "  --count N           select, quantile: N independent selections\n"
+    "  --top K             select, pmf: the K best by peeling (K rounds, each over\n"
+    "                      the candidates not chosen yet)\n"
+    "  --delta D           select, quantile, account: also state epsilon at this\n"
+    "                      delta (zCDP, bounded range, optimal composition)\n"
+    "  --nonadaptive       account: the releases were fixed before any output\n"
     "  --seed HEX          select, quantile: deterministic stream, FOR TESTS AND\n"
     "                      AUDITS ONLY\n"
     "  --hardened          select: work independent of the scores (spec/timing.md)\n"
@@ -131,37 +141,86 @@ static int read_file(run *r, const char *file, candidates *cand, const char **na
     return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
 }
 
-/* labels[i] is the label of selection i. */
+/* The selections a select command makes: --count lists of --top each. */
+static uint64_t selections(const options *o)
+{
+    return o->count * o->top;  /* both below 2^32 */
+}
+
+/* A JSON array of labels or indices first .. first + count - 1. */
+static void print_json_list(run *r, const size_t *chosen, char *const *labels, uint64_t first,
+                            uint64_t count)
+{
+    fputc('[', r->out);
+    for (uint64_t i = first; i < first + count; i++) {
+        fputs(i == first ? "" : ", ", r->out);
+        if (labels != NULL) {
+            json_string(r->out, labels[i]);
+        } else {
+            fprintf(r->out, "%zu", chosen[i]);  /* below 2^53: lines of a file */
+        }
+    }
+    fputc(']', r->out);
+}
+
+/* The lists of choices: flat for one list or one choice per list, else a
+ * list of lists. */
+static void print_json_lists(run *r, const size_t *chosen, char *const *labels)
+{
+    const options *o = &r->opt;
+    if (o->count == 1 || o->top == 1) {
+        print_json_list(r, chosen, labels, 0, selections(o));
+        return;
+    }
+    fputc('[', r->out);
+    for (uint64_t list = 0; list < o->count; list++) {
+        fputs(list == 0 ? "" : ", ", r->out);
+        print_json_list(r, chosen, labels, list * o->top, o->top);
+    }
+    fputc(']', r->out);
+}
+
+/* labels[i] is the label of selection i (list i / top, rank i % top). */
 static void print_choices(run *r, const size_t *chosen, char *const *labels)
 {
     const options *o = &r->opt;
     if (!o->json) {
-        for (uint64_t i = 0; i < o->count; i++) {
+        for (uint64_t i = 0; i < selections(o); i++) {
             fprintf(r->out, "%s\n", labels[i]);
         }
-    } else if (o->count == 1) {
+    } else if (selections(o) == 1) {
         fputs("{\"choice\": ", r->out);
         json_string(r->out, labels[0]);
         fprintf(r->out, ", \"index\": %zu}\n", chosen[0]);  /* below 2^53: lines of a file */
     } else {
-        fputs("{\"choices\": [", r->out);
-        for (uint64_t i = 0; i < o->count; i++) {
-            fputs(i == 0 ? "" : ", ", r->out);
-            json_string(r->out, labels[i]);
-        }
-        fputs("], \"indices\": [", r->out);
-        for (uint64_t i = 0; i < o->count; i++) {
-            fprintf(r->out, "%s%zu", i == 0 ? "" : ", ", chosen[i]);
-        }
-        fputs("]}\n", r->out);
+        fputs("{\"choices\": ", r->out);
+        print_json_lists(r, chosen, labels);
+        fputs(", \"indices\": ", r->out);
+        print_json_lists(r, chosen, NULL);
+        fputs("}\n", r->out);
     }
+}
+
+/* One list: a choice, or the --top best by peeling. */
+static int draw_list(run *r, const dpsel_selector *selector, dpsel_rng *rng, size_t *list)
+{
+    const options *o = &r->opt;
+    if (o->top > 1) {
+        return dpsel_select_top(selector, o->mechanism, r->cand.scores, r->cand.count, o->top,
+                                rng, list);
+    }
+    return (o->hardened ? dpsel_select_hardened : dpsel_select)(
+        selector, o->mechanism, r->cand.scores, r->cand.count, rng, list);
 }
 
 static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size_t *chosen)
 {
+    if (r->opt.top > r->cand.count) {
+        return cli_fail_at(&r->error, EXIT_BAD_INPUT, r->file_name, 0, "--top %" PRIu64
+                           " exceeds the %zu candidates", r->opt.top, r->cand.count);
+    }
     for (uint64_t i = 0; i < r->opt.count; i++) {
-        int rc = (r->opt.hardened ? dpsel_select_hardened : dpsel_select)(
-            selector, r->opt.mechanism, r->cand.scores, r->cand.count, rng, &chosen[i]);
+        int rc = draw_list(r, selector, rng, &chosen[i * r->opt.top]);
         if (rc != DPSEL_OK) {
             return cli_fail_library(&r->error, "select", rc);
         }
@@ -182,7 +241,7 @@ static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector
     if (status == 0) {
         status = draw_all(r, selector, rng, chosen);
     }
-    for (uint64_t i = 0; i < r->opt.count && status == 0; i++) {
+    for (uint64_t i = 0; i < selections(&r->opt) && status == 0; i++) {
         labels[i] = strdup(r->cand.labels[chosen[i]]);
         status = labels[i] == NULL ? out_of_memory(&r->error) : 0;
     }
@@ -208,28 +267,35 @@ static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
     return status;
 }
 
-/* select streams FILE when it can: PF without --hardened or --task, a
- * regular file (it is read more than once), and a decay table that allows
- * the race. */
+/* select streams FILE when it can: PF of one choice per list without
+ * --hardened or --task, a regular file (it is read more than once), and a
+ * decay table that allows the race. */
 static int can_stream(const options *o, const dpsel_selector *selector, int regular)
 {
     dpsel_pf_stream probe;
-    return o->mechanism == DPSEL_PF && !o->hardened && !o->task_given && regular
+    return o->mechanism == DPSEL_PF && o->top == 1 && !o->hardened && !o->task_given && regular
         && dpsel_pf_stream_start(&probe, selector, 0) == DPSEL_OK;
 }
 
+/* The accountant's line on stderr: --count independent lists (fixed in
+ * advance), each --top rounds that depend on the earlier ones. */
 static int print_composition(run *r)
 {
-    char each[EPSILON_TEXT], total[EPSILON_TEXT];
+    const options *o = &r->opt;
+    char each[EPSILON_TEXT], what[160];
     int status = epsilon_text(&r->params, each, &r->error);
-    if (status == 0) {
-        status = total_epsilon_text(&r->params, 1, r->opt.count, total, &r->error);
+    if (status != 0) {
+        return status;
     }
-    if (status == 0) {
-        fprintf(stderr, "dpsel: %" PRIu64 " selections, each epsilon <= %s; "
-                "together epsilon <= %s (basic composition)\n", r->opt.count, each, total);
+    if (o->top == 1) {
+        snprintf(what, sizeof what, "%" PRIu64 " selections, each epsilon <= %s", o->count, each);
+    } else {
+        snprintf(what, sizeof what, "%" PRIu64 " list%s of the top %" PRIu64 " (%" PRIu64
+                 " selections, each epsilon <= %s)", o->count, o->count == 1 ? "" : "s", o->top,
+                 selections(o), each);
     }
-    return status;
+    return account_state(o, &r->params, 1, selections(o),
+                         o->top == 1 ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE, what, &r->error);
 }
 
 static int command_select(run *r)
@@ -237,13 +303,13 @@ static int command_select(run *r)
     dpsel_selector *selector = NULL;
     dpsel_rng rng;
     memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
-    size_t *chosen = calloc(r->opt.count, sizeof *chosen);
-    char **labels = calloc(r->opt.count, sizeof *labels);
+    size_t *chosen = calloc(selections(&r->opt), sizeof *chosen);
+    char **labels = calloc(selections(&r->opt), sizeof *labels);
     if (chosen == NULL || labels == NULL) {
         free(chosen);
         free(labels);
-        return cli_fail(&r->error, EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64,
-                        r->opt.count);
+        return cli_fail(&r->error, EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64
+                        " x --top %" PRIu64, r->opt.count, r->opt.top);
     }
     int rc = dpsel_selector_new(&selector, &r->params);
     FILE *stream = NULL;
@@ -256,13 +322,13 @@ static int command_select(run *r)
             r, stream, selector, &rng, chosen, labels);
         close_input(stream);
     }
-    if (status == 0 && r->opt.count > 1) {
+    if (status == 0 && selections(&r->opt) > 1) {
         status = print_composition(r);
     }
     if (status == 0) {
         print_choices(r, chosen, labels);
     }
-    for (uint64_t i = 0; i < r->opt.count; i++) {
+    for (uint64_t i = 0; i < selections(&r->opt); i++) {
         free(labels[i]);
     }
     dpsel_rng_wipe(&rng);
@@ -353,6 +419,9 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
 
 static int command_pmf(run *r)
 {
+    if (r->opt.top > 1) {
+        return top_pmf_print(&r->opt, &r->params, &r->cand, r->file_name, r->out, &r->error);
+    }
     char epsilon[EPSILON_TEXT];
     dpsel_pmf *pmf = NULL;
     int status = epsilon_text(&r->params, epsilon, &r->error);
@@ -403,6 +472,9 @@ static int execute(run *r)
 {
     if (r->opt.cmd == COMMAND_QUANTILE) {
         return quantile_print(&r->opt, r->out, &r->error);  /* its own parameters and FILE */
+    }
+    if (r->opt.cmd == COMMAND_ACCOUNT) {
+        return account_print(&r->opt, r->out, &r->error);   /* releases, no FILE */
     }
     int status = r->opt.cmd == COMMAND_CURVE ? 0 : make_params(r);
     /* select reads its FILE itself: it may stream it */

@@ -14,7 +14,7 @@ enum {
     OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
     OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED, OPT_RESOLUTION,
-    OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF,
+    OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_TOP, OPT_DELTA, OPT_NONADAPTIVE,
     OPT_COUNT_OF_OPTIONS
 };
 
@@ -24,8 +24,10 @@ enum {
 #define FOR_CURVE 8u
 #define FOR_AUDIT 16u
 #define FOR_QUANTILE 32u
+#define FOR_ACCOUNT 64u
 #define FOR_SCORES (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_CURVE | FOR_AUDIT)
 #define FOR_ALL (FOR_SCORES | FOR_QUANTILE)
+#define FOR_EVERY (FOR_ALL | FOR_ACCOUNT)
 #define FOR_ONE_PARAMETER (FOR_SELECT | FOR_PMF | FOR_PARAMS | FOR_AUDIT | FOR_QUANTILE)
 
 typedef struct {
@@ -44,9 +46,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_COUNT] = { "count", 1, FOR_SELECT | FOR_QUANTILE },
     [OPT_SEED] = { "seed", 1, FOR_SELECT | FOR_QUANTILE },
     [OPT_EXACT] = { "exact", 0, FOR_PMF | FOR_QUANTILE },
-    [OPT_JSON] = { "json", 0, FOR_ALL },
-    [OPT_HELP] = { "help", 0, FOR_ALL },
-    [OPT_VERSION] = { "version", 0, FOR_ALL },
+    [OPT_JSON] = { "json", 0, FOR_EVERY },
+    [OPT_HELP] = { "help", 0, FOR_EVERY },
+    [OPT_VERSION] = { "version", 0, FOR_EVERY },
     [OPT_TASK] = { "task", 1, FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT },
     [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
     [OPT_TARGET] = { "target", 1, FOR_CURVE },
@@ -56,6 +58,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_LOWER] = { "lower", 1, FOR_QUANTILE },
     [OPT_UPPER] = { "upper", 1, FOR_QUANTILE },
     [OPT_PMF] = { "pmf", 0, FOR_QUANTILE },
+    [OPT_TOP] = { "top", 1, FOR_SELECT | FOR_PMF },
+    [OPT_DELTA] = { "delta", 1, FOR_SELECT | FOR_QUANTILE | FOR_ACCOUNT },
+    [OPT_NONADAPTIVE] = { "nonadaptive", 0, FOR_ACCOUNT },
 };
 
 /* Every problem with the options is bad input: "WHAT: 'VALUE'". */
@@ -228,6 +233,12 @@ static int set_value(options *o, int id, const char *value, cli_error *e)
     case OPT_QUANTILE:
         o->quantiles = value;  /* each checked by the quantile command */
         return 0;
+    case OPT_TOP:
+        return parse_unsigned(value, 1, UINT32_MAX, &o->top) == 0 ? 0
+             : refuse(e, "--top must be an integer from 1 to 4294967295", value);
+    case OPT_DELTA:
+        o->delta = value;      /* checked by the accountant */
+        return 0;
     case OPT_LOWER:
         o->lower = value;
         return 0;
@@ -253,6 +264,7 @@ static void set_flag(options *o, int id)
     case OPT_VERSION: o->version = 1; break;
     case OPT_HARDENED: o->hardened = 1; break;
     case OPT_PMF: o->pmf = 1; break;
+    case OPT_NONADAPTIVE: o->nonadaptive = 1; break;
     default: break;
     }
 }
@@ -271,7 +283,8 @@ static unsigned command_bit(command cmd)
 {
     return cmd == COMMAND_SELECT ? FOR_SELECT : cmd == COMMAND_PMF ? FOR_PMF
          : cmd == COMMAND_CURVE ? FOR_CURVE : cmd == COMMAND_AUDIT ? FOR_AUDIT
-         : cmd == COMMAND_QUANTILE ? FOR_QUANTILE : FOR_PARAMS;
+         : cmd == COMMAND_QUANTILE ? FOR_QUANTILE : cmd == COMMAND_ACCOUNT ? FOR_ACCOUNT
+         : FOR_PARAMS;
 }
 
 /* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
@@ -323,8 +336,11 @@ static int parse_command(const char *word, options *o, cli_error *e)
     } else if (strcmp(word, "quantile") == 0) {
         o->cmd = COMMAND_QUANTILE;
         o->mechanism = DPSEL_EM;  /* the default for quantiles */
+    } else if (strcmp(word, "account") == 0) {
+        o->cmd = COMMAND_ACCOUNT;
     } else {
-        return refuse(e, "unknown command (select, pmf, params, curve, audit or quantile)", word);
+        return refuse(e, "unknown command (select, pmf, params, curve, audit, quantile or "
+                      "account)", word);
     }
     return 0;
 }
@@ -421,6 +437,13 @@ static int check_complete(options *o, const int *seen, cli_error *e)
     if (o->help || o->version) {
         return 0;
     }
+    if (o->cmd == COMMAND_ACCOUNT) {
+        return o->release_count > 0 ? 0
+             : refuse(e, "account needs at least one release", "em:EPS[xN] or pf:EPS[xN]");
+    }
+    if (o->top > 1 && o->hardened) {
+        return refuse(e, "--top has no hardened mode", "--hardened");
+    }
     if (o->cmd == COMMAND_QUANTILE) {
         if (check_quantile(o, seen, e) != 0) {
             return e->status;
@@ -452,10 +475,11 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
     memset(o, 0, sizeof *o);
     o->sensitivity = 1;
     o->count = 1;
+    o->top = 1;
     o->mechanism = DPSEL_PF;
     if (argc < 2) {
-        return refuse(e, "missing command (select, pmf, params, curve, audit or quantile); see "
-                      "--help", "");
+        return refuse(e, "missing command (select, pmf, params, curve, audit, quantile or "
+                      "account); see --help", "");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
         o->help = argv[1][2] == 'h';
@@ -472,6 +496,10 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
             }
         } else if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
             return refuse(e, "unknown option", argv[i]);
+        } else if (o->cmd == COMMAND_ACCOUNT) {
+            /* gathered at the start of argv's arguments, over slots already read */
+            o->releases = &argv[2];
+            o->releases[o->release_count++] = argv[i];
         } else if (o->file == NULL) {
             o->file = argv[i];
         } else if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {

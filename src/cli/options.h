@@ -9,7 +9,8 @@
 #include "status.h"
 
 typedef enum {
-    COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT, COMMAND_QUANTILE
+    COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT, COMMAND_QUANTILE,
+    COMMAND_ACCOUNT
 } command;
 
 typedef struct {
@@ -49,6 +50,11 @@ typedef struct {
     const char *lower;          /* quantile: --lower A, --upper B as given */
     const char *upper;
     int pmf;                    /* quantile: --pmf, the distribution instead */
+    uint64_t top;               /* select, pmf: --top K (1: one choice) */
+    const char *delta;          /* select, quantile, account: --delta, or NULL */
+    int nonadaptive;            /* account: --nonadaptive */
+    char **releases;            /* account: the RELEASE arguments (in argv) */
+    size_t release_count;
 } options;
 
 /* The epsilons of `dpsel curve` without --epsilons. */

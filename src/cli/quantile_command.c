@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account_command.h"
 #include "dpsel.h"
 #include "input.h"
 #include "shared.h"
@@ -221,7 +222,8 @@ static int release(quantile_job *j, quantile *q, dpsel_rng *rng)
     return 0;
 }
 
-/* The epsilon of each quantile's releases and their total, on stderr. */
+/* The epsilon of each quantile's releases, then the accountant's line:
+ * releases fixed before any is seen (one data set, the same grid). */
 static int print_composition(quantile_job *j)
 {
     dpsel_params *each = calloc(j->count, sizeof *each);
@@ -238,11 +240,10 @@ static int print_composition(quantile_job *j)
                     j->q[i].text, j->o->count, j->o->count == 1 ? "" : "s", epsilon);
         }
     }
+    char what[64];
+    snprintf(what, sizeof what, "%" PRIu64 " releases", (uint64_t)j->count * j->o->count);
     if (status == 0) {
-        status = total_epsilon_text(each, j->count, j->o->count, epsilon, j->e);
-    }
-    if (status == 0) {
-        fprintf(stderr, "dpsel: together epsilon <= %s (basic composition)\n", epsilon);
+        status = account_state(j->o, each, j->count, j->o->count, DPSEL_NONADAPTIVE, what, j->e);
     }
     free(each);
     return status;

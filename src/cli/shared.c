@@ -40,21 +40,6 @@ int epsilon_text(const dpsel_params *params, char *buf, cli_error *e)
     return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
 }
 
-int total_epsilon_text(const dpsel_params *params, size_t k, uint64_t count, char *buf,
-                       cli_error *e)
-{
-    uint64_t *counts = malloc(k * sizeof *counts);
-    if (counts == NULL) {
-        return cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory");
-    }
-    for (size_t i = 0; i < k; i++) {
-        counts[i] = count;
-    }
-    int rc = dpsel_params_epsilon_total(params, counts, k, EPSILON_DIGITS, buf, EPSILON_TEXT);
-    free(counts);
-    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
-}
-
 const char *mechanism_name(dpsel_mechanism m)
 {
     return m == DPSEL_EM ? "em" : "pf";

@@ -24,12 +24,6 @@ int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
 /* The realised epsilon of params, rounded up, into buf (EPSILON_TEXT). */
 int epsilon_text(const dpsel_params *params, char *buf, cli_error *e);
 
-/* The total epsilon of `count` releases with each of params[0 .. k - 1]
- * (basic composition: count times the sum of their epsilons), rounded up,
- * into buf (EPSILON_TEXT). */
-int total_epsilon_text(const dpsel_params *params, size_t k, uint64_t count, char *buf,
-                       cli_error *e);
-
 const char *mechanism_name(dpsel_mechanism m);
 
 /* {"x": "X", "y": Y} */

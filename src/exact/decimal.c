@@ -56,9 +56,9 @@ static int compare_scaled(const mpz_t p, const mpz_t q, long k)
 }
 
 /* The 17 significant digits of p / q > 0, rounded to nearest with ties to
- * even, and the exponent e with p / q ~ 0.DIGITS * 10^e. */
-static void decimal_digits(const mpz_t p, const mpz_t q, char digits[DECIMAL_DIGITS + 1],
-                           long *exponent10)
+ * even (or up, round_up), and the exponent e with p / q ~ 0.DIGITS * 10^e. */
+static void decimal_digits(const mpz_t p, const mpz_t q, int round_up,
+                           char digits[DECIMAL_DIGITS + 1], long *exponent10)
 {
     /* Find e with 10^(e-1) <= p/q < 10^e, starting from the digit counts. */
     long e = (long)mpz_sizeinbase(p, 10) - (long)mpz_sizeinbase(q, 10);
@@ -83,7 +83,7 @@ static void decimal_digits(const mpz_t p, const mpz_t q, char digits[DECIMAL_DIG
     mpz_fdiv_qr(n, rem, num, den);
     mpz_mul_2exp(rem, rem, 1);
     int half = mpz_cmp(rem, den);
-    if (half > 0 || (half == 0 && mpz_odd_p(n))) {
+    if (round_up ? mpz_sgn(rem) > 0 : half > 0 || (half == 0 && mpz_odd_p(n))) {
         mpz_add_ui(n, n, 1);
     }
     mpz_ui_pow_ui(power, 10, DECIMAL_DIGITS);
@@ -121,10 +121,22 @@ int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char 
         } else {
             char digits[DECIMAL_DIGITS + 1];
             long exponent10;
-            decimal_digits(num, den, digits, &exponent10);
+            decimal_digits(num, den, 0, digits, &exponent10);
             dpsel_exact_format_decimal(digits, exponent10, text);
         }
     }
     *out = text;
     return DPSEL_OK;
+}
+
+void dpsel_exact_rational_upper_text(const mpq_t value, char *buf)
+{
+    if (mpq_sgn(value) == 0) {
+        strcpy(buf, "0");
+        return;
+    }
+    char digits[DECIMAL_DIGITS + 1];
+    long exponent10;
+    decimal_digits(mpq_numref(value), mpq_denref(value), 1, digits, &exponent10);
+    dpsel_exact_format_decimal(digits, exponent10, buf);
 }

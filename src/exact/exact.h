@@ -49,6 +49,15 @@ typedef struct {
 int dpsel_exact_thinning_build(dpsel_thinning_table *table);
 void dpsel_exact_thinning_free(dpsel_thinning_table *table);
 
+/* eps += count times the realised epsilon of valid params, rounded upward
+ * (at eps's precision; 256 bits or more keep the count exact). */
+void dpsel_exact_add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count);
+
+/* The upper bound eps as text of `digits` (1..100) significant digits,
+ * rounded up, in dpsel's decimal style, into buf (digits + 16 bytes).
+ * DPSEL_ENOMEM on failure. */
+int dpsel_exact_upper_bound_text(const mpfr_t eps, unsigned digits, char *buf);
+
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
@@ -58,6 +67,10 @@ int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
  * plain for 1e-5 <= value < 1e17, else d.ddde[+-]X.  buf must hold
  * strlen(digits) + 16 bytes. */
 void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf);
+
+/* The non-negative rational value as 17 significant digits rounded up
+ * (an upper bound) in dpsel's decimal style, into buf (33 bytes). */
+void dpsel_exact_rational_upper_text(const mpq_t value, char *buf);
 
 /* The non-negative rational value as a new string: "num/den" in lowest
  * terms, or 17 significant digits correctly rounded (ties to even).

@@ -201,11 +201,9 @@ int dpsel_params_set_gap_cap(dpsel_params *params, uint64_t gap_cap)
     return DPSEL_OK;
 }
 
-/* eps += count times the realised epsilon of valid params, rounded upward
- * (256 bits): epsilon = k D (y ln 2 - ln x), every step rounded upward (each
- * operand enters with the sign that makes rounding it up raise the
- * result). */
-static void add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count)
+/* epsilon = k D (y ln 2 - ln x): every step rounded upward (each operand
+ * enters with the sign that makes rounding it up raise the result). */
+void dpsel_exact_add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count)
 {
     mpfr_t ln2y, lnx, term, factor, times;
     mpfr_inits2(256, ln2y, lnx, term, factor, times, (mpfr_ptr)0);
@@ -222,9 +220,7 @@ static void add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count)
     mpfr_clears(ln2y, lnx, term, factor, times, (mpfr_ptr)0);
 }
 
-/* The upper bound eps as text of `digits` digits, rounded up, into buf
- * (digits + 16 bytes). */
-static int upper_bound_text(const mpfr_t eps, unsigned digits, char *buf)
+int dpsel_exact_upper_bound_text(const mpfr_t eps, unsigned digits, char *buf)
 {
     mpfr_exp_t exponent10;
     char *text = mpfr_get_str(NULL, &exponent10, 10, digits, eps, MPFR_RNDU);
@@ -236,18 +232,15 @@ static int upper_bound_text(const mpfr_t eps, unsigned digits, char *buf)
     return DPSEL_OK;
 }
 
-/* The total epsilon of counts[i] releases with params[i], i < k (all
- * valid), as text into buf (digits + 16 bytes). */
-static int total_epsilon_text(const dpsel_params *params, const uint64_t *counts, size_t k,
-                              unsigned digits, char *buf)
+/* The realised epsilon of valid params as text into buf (digits + 16
+ * bytes). */
+static int epsilon_text(const dpsel_params *params, unsigned digits, char *buf)
 {
     mpfr_t eps;
     mpfr_init2(eps, 256);
     mpfr_set_zero(eps, 1);
-    for (size_t i = 0; i < k; i++) {
-        add_epsilon(eps, &params[i], counts[i]);
-    }
-    int rc = upper_bound_text(eps, digits, buf);
+    dpsel_exact_add_epsilon(eps, params, 1);
+    int rc = dpsel_exact_upper_bound_text(eps, digits, buf);
     mpfr_clear(eps);
     return rc;
 }
@@ -261,27 +254,15 @@ static int text_request_valid(unsigned digits, size_t buf_size)
 int dpsel_params_epsilon(const dpsel_params *params, unsigned digits,
                          char *buf, size_t buf_size)
 {
-    uint64_t one = 1;
-    return dpsel_params_epsilon_total(params, &one, 1, digits, buf, buf_size);
-}
-
-int dpsel_params_epsilon_total(const dpsel_params *params, const uint64_t *counts, size_t k,
-                               unsigned digits, char *buf, size_t buf_size)
-{
-    if (params == NULL || counts == NULL || buf == NULL) {
+    if (params == NULL || buf == NULL) {
         return DPSEL_ENULL;
     }
-    if (k == 0 || !text_request_valid(digits, buf_size)) {
+    if (!dpsel_core_params_valid(params) || !text_request_valid(digits, buf_size)) {
         return DPSEL_ERANGE;
-    }
-    for (size_t i = 0; i < k; i++) {
-        if (!dpsel_core_params_valid(&params[i]) || counts[i] == 0) {
-            return DPSEL_ERANGE;
-        }
     }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
-    int rc = total_epsilon_text(params, counts, k, digits, buf);
+    int rc = epsilon_text(params, digits, buf);
     dpsel_exact_mpfr_leave(&host);
     return rc;
 }

@@ -1,0 +1,169 @@
+/*
+ * `dpsel account` and the accounting lines of select and quantile: the
+ * library's accountant (dpsel_accountant_*) fed the releases and asked for
+ * its figures; this file only reads the releases and prints.
+ */
+#include "account_command.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shared.h"
+#include "text.h"
+
+static int refuse(cli_error *e, const char *what, const char *value)
+{
+    char quoted[QUOTED_MAX];
+    return cli_fail(e, EXIT_BAD_INPUT, "%s: '%s'", what, printable(value, 0, quoted, sizeof quoted));
+}
+
+/* The accountant's report, its delta problems named. */
+static int report(const options *o, const dpsel_accountant *accountant,
+                  dpsel_composition composition, dpsel_account *out, cli_error *e)
+{
+    int rc = dpsel_accountant_report(accountant, o->delta, composition, out);
+    if (rc == DPSEL_ERANGE || rc == DPSEL_EEPSILON) {
+        return refuse(e, "--delta must be a decimal strictly between 0 and 1", o->delta);
+    }
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "account", rc);
+}
+
+/* "em:EPS[xN]" or "pf:EPS[xN]" into the accountant. */
+static int add_release(dpsel_accountant *accountant, const char *text, cli_error *e)
+{
+    dpsel_mechanism mechanism = strncmp(text, "em:", 3) == 0 ? DPSEL_EM : DPSEL_PF;
+    if (strncmp(text, "em:", 3) != 0 && strncmp(text, "pf:", 3) != 0) {
+        return refuse(e, "a release is em:EPS[xN] or pf:EPS[xN]", text);
+    }
+    char epsilon[128];
+    const char *times = strchr(text + 3, 'x');
+    size_t length = times != NULL ? (size_t)(times - text - 3) : strlen(text + 3);
+    uint64_t count = 1;
+    if (times != NULL) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(times + 1, &end, 10);
+        if (times[1] < '0' || times[1] > '9' || *end != '\0' || errno == ERANGE || n == 0) {
+            return refuse(e, "a release's count N (em:EPSxN) must be an integer of at least 1",
+                          text);
+        }
+        count = n;
+    }
+    if (length == 0 || length >= sizeof epsilon) {
+        return refuse(e, "a release's epsilon must be a positive decimal", text);
+    }
+    memcpy(epsilon, text + 3, length);
+    epsilon[length] = '\0';
+    int rc = dpsel_accountant_add(accountant, mechanism, epsilon, count);
+    if (rc == DPSEL_EEPSILON) {
+        return refuse(e, "a release's epsilon must be a positive decimal", text);
+    }
+    if (rc == DPSEL_ERANGE) {
+        return refuse(e, "more than 2^62 releases in all", text);
+    }
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "account", rc);
+}
+
+/* A figure, or null for none ("" from the library). */
+static void json_figure(FILE *out, const char *figure)
+{
+    if (figure[0] == '\0') {
+        fputs("null", out);
+    } else {
+        fprintf(out, "\"%s\"", figure);
+    }
+}
+
+static void print_json(const options *o, const dpsel_account *a, const char *composition,
+                       FILE *out)
+{
+    fprintf(out, "{\"releases\": \"%" PRIu64 "\", \"pure\": {\"epsilon\": \"%s\"}, \"zcdp\": "
+            "{\"rho\": \"%s\", \"epsilon\": ", a->releases, a->pure, a->rho);
+    json_figure(out, a->zcdp);
+    fputs("}, \"bounded_range\": ", out);
+    if (a->bounded_range[0] != '\0') {
+        fprintf(out, "{\"epsilon\": \"%s\", \"composition\": \"%s\"}", a->bounded_range,
+                composition);
+    } else {
+        fputs("null", out);
+    }
+    fputs(", \"dp_optimal\": ", out);
+    if (a->dp_optimal[0] != '\0') {
+        fprintf(out, "{\"epsilon\": \"%s\"}", a->dp_optimal);
+    } else {
+        fputs("null", out);
+    }
+    fputs(", \"delta\": ", out);
+    if (o->delta != NULL) {
+        json_string(out, o->delta);
+    } else {
+        fputs("null", out);
+    }
+    fprintf(out, ", \"best\": {\"epsilon\": \"%s\", \"method\": \"%s\"}}\n", a->best,
+            a->best_method);
+}
+
+static void print_text(const options *o, const dpsel_account *a, const char *composition,
+                       FILE *out)
+{
+    fprintf(out, "releases %" PRIu64 "\npure epsilon <= %s\nzcdp rho <= %s\n", a->releases,
+            a->pure, a->rho);
+    if (o->delta != NULL) {
+        fprintf(out, "delta %s\nzcdp epsilon <= %s\n", o->delta, a->zcdp);
+        if (a->bounded_range[0] != '\0') {
+            fprintf(out, "bounded-range epsilon <= %s (%s)\n", a->bounded_range, composition);
+        }
+        if (a->dp_optimal[0] != '\0') {
+            fprintf(out, "dp-optimal epsilon <= %s\n", a->dp_optimal);
+        }
+    }
+    fprintf(out, "best epsilon <= %s (%s)\n", a->best, a->best_method);
+}
+
+int account_print(const options *o, FILE *out, cli_error *error)
+{
+    dpsel_accountant *accountant = NULL;
+    int rc = dpsel_accountant_new(&accountant);
+    int status = rc == DPSEL_OK ? 0 : cli_fail_library(error, "account", rc);
+    for (size_t i = 0; i < o->release_count && status == 0; i++) {
+        status = add_release(accountant, o->releases[i], error);
+    }
+    dpsel_composition composition = o->nonadaptive ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE;
+    const char *name = o->nonadaptive ? "non-adaptive" : "adaptive";
+    dpsel_account a;
+    if (status == 0) {
+        status = report(o, accountant, composition, &a, error);
+    }
+    if (status == 0) {
+        (o->json ? print_json : print_text)(o, &a, name, out);
+    }
+    dpsel_accountant_free(accountant);
+    return status;
+}
+
+int account_state(const options *o, const dpsel_params *params, size_t k, uint64_t count,
+                  dpsel_composition composition, const char *what, cli_error *error)
+{
+    dpsel_accountant *accountant = NULL;
+    int rc = dpsel_accountant_new(&accountant);
+    for (size_t i = 0; i < k && rc == DPSEL_OK; i++) {
+        rc = dpsel_accountant_add_params(accountant, o->mechanism, &params[i], count);
+    }
+    int status = rc == DPSEL_OK ? 0 : cli_fail_library(error, "account", rc);
+    dpsel_account a;
+    if (status == 0) {
+        status = report(o, accountant, composition, &a, error);
+    }
+    if (status == 0) {
+        fprintf(stderr, "dpsel: %s; together epsilon <= %s (basic composition)", what, a.pure);
+        if (o->delta != NULL) {
+            fprintf(stderr, "; at delta %s, epsilon <= %s (%s)", o->delta, a.best,
+                    a.best_method);
+        }
+        fputc('\n', stderr);
+    }
+    dpsel_accountant_free(accountant);
+    return status;
+}
