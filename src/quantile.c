@@ -1,16 +1,15 @@
 /*
  * The quantile mechanism (spec/quantiles.md): the grid cut into runs of
- * equal score, then EM by levels over the runs (core/em_runs.c) or PF's
- * race over the grid's points, fed run by run to the stream (stream.c),
- * and the exact distribution over the runs (a grouped pmf).
+ * equal score, a selection over them (runs.c: EM by levels with the runs'
+ * lengths as multiplicities, or PF's race over the grid's points), and the
+ * exact distribution over the runs (a grouped pmf).
  */
 #include <stdlib.h>
 
+#include "runs.h"
 #include "selector.h"
 
 #include "core/core.h"
-#include "core/em_runs.h"
-#include "core/gap.h"
 
 /* The grid lower .. upper cut where the score changes: run j holds the
  * length[j] points from lower + start[j] on, all of score score[j]. */
@@ -187,64 +186,6 @@ int dpsel_quantile_runs_get(const dpsel_quantile_runs *runs, size_t i, int64_t *
     return DPSEL_OK;
 }
 
-/* EM over the runs' points: a run, then a point inside it. */
-static int quantile_em(const dpsel_selector *selector, const dpsel_quantile_runs *runs,
-                       dpsel_rng *rng, uint64_t *point)
-{
-    dpsel_decay decay = dpsel_selector_decay(selector);
-    if (runs->points > DPSEL_QUANTILE_EM_GRID_MAX || decay.npowers > DPSEL_LEVELS_MAX_POWERS) {
-        return DPSEL_ERANGE;
-    }
-    uint64_t *levels = calloc(decay.cap + 1, sizeof *levels);
-    if (levels == NULL) {
-        return DPSEL_ENOMEM;
-    }
-    /* points 2^envelope < 2^63 bounds the sums (spec/quantiles.md §4) */
-    unsigned envelope = 63 - dpsel_core_bitlen(runs->points);
-    size_t run = 0;
-    uint64_t offset = 0;
-    int rc = dpsel_core_em_runs(rng, &decay, runs->score, runs->length, runs->count,
-                                runs->points, envelope, levels, &run, &offset);
-    free(levels);
-    if (rc == DPSEL_OK) {
-        *point = runs->start[run] + offset;
-    }
-    return rc;
-}
-
-/* PF's race over the grid's points: each run's score as many times as it
- * has points, in blocks of one repeated score. */
-#define PF_REPEAT 4096
-
-static int quantile_pf(const dpsel_selector *selector, const dpsel_quantile_runs *runs,
-                       dpsel_rng *rng, uint64_t *point)
-{
-    int64_t repeated[PF_REPEAT];
-    dpsel_pf_stream stream;
-    int rc = dpsel_pf_stream_start(&stream, selector,
-                                   runs->score[dpsel_core_argmax(runs->score, runs->count)]);
-    for (size_t j = 0; j < runs->count && rc == DPSEL_OK; j++) {
-        uint64_t left = runs->length[j];
-        size_t filled = left < PF_REPEAT ? (size_t)left : PF_REPEAT;
-        for (size_t i = 0; i < filled; i++) {
-            repeated[i] = runs->score[j];
-        }
-        while (left > 0 && rc == DPSEL_OK) {
-            size_t take = left < filled ? (size_t)left : filled;
-            rc = dpsel_pf_stream_add_scores(&stream, repeated, take, rng);
-            left -= take;
-        }
-    }
-    size_t index = 0;
-    if (rc == DPSEL_OK) {
-        rc = dpsel_pf_stream_finish(&stream, rng, &index);
-    }
-    if (rc == DPSEL_OK) {
-        *point = index;  /* the stream's order is the grid's */
-    }
-    return rc;
-}
-
 /* Parameters whose epsilon holds for the runs' scores. */
 static int made_for(const dpsel_params *params, const dpsel_quantile_runs *runs)
 {
@@ -261,10 +202,12 @@ int dpsel_quantile_select_runs(const dpsel_selector *selector, dpsel_mechanism m
     if ((mechanism != DPSEL_EM && mechanism != DPSEL_PF) || !made_for(&selector->params, runs)) {
         return DPSEL_ERANGE;
     }
-    uint64_t point = 0;
-    int rc = (mechanism == DPSEL_EM ? quantile_em : quantile_pf)(selector, runs, rng, &point);
+    size_t run = 0;
+    uint64_t offset = 0;
+    int rc = dpsel_internal_runs_select(selector, mechanism, runs->score, runs->length,
+                                        runs->count, runs->points, rng, &run, &offset);
     if (rc == DPSEL_OK) {
-        *value = (int64_t)((uint64_t)runs->lower + point);
+        *value = (int64_t)((uint64_t)runs->lower + runs->start[run] + offset);
     }
     return rc;
 }

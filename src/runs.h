@@ -1,0 +1,29 @@
+/* EM and PF over runs of equal scores: run j stands for lengths[j]
+ * candidates of score scores[j], and the selection is the mechanism's over
+ * all of them (the quantile's grid points, a partial selection's levels).
+ * Shared by quantile.c and partial.c. */
+#ifndef DPSEL_RUNS_H
+#define DPSEL_RUNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dpsel.h"
+
+/* The largest number of candidates EM over runs takes (its trial bound,
+ * spec/quantiles.md §4). */
+#define DPSEL_RUNS_EM_MAX DPSEL_QUANTILE_EM_GRID_MAX
+
+/* One selection over the runs: *run and *offset (below lengths[*run]) name
+ * the released candidate, with the mechanism's distribution over the
+ * total = sum lengths candidates.  EM draws by levels (a few passes over
+ * the runs); PF races every candidate through dpsel_pf_stream (about one
+ * coin per block of 1024 far below the top).  Errors: DPSEL_ERANGE (an EM
+ * total above DPSEL_RUNS_EM_MAX, PF with a decay table that does not allow
+ * the race), DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY, DPSEL_EINTERNAL
+ * (lengths that do not add up to total). */
+int dpsel_internal_runs_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                               const int64_t *scores, const uint64_t *lengths, size_t count,
+                               uint64_t total, dpsel_rng *rng, size_t *run, uint64_t *offset);
+
+#endif
