@@ -98,8 +98,10 @@ enum {
                               rigorous parameter search that did not
                               converge, counts that do not match): a bug */
     DPSEL_EDECIMAL = -11,  /* a decimal text is malformed */
-    DPSEL_EUNIT = -12      /* a decimal is not a whole multiple of its unit
+    DPSEL_EUNIT = -12,     /* a decimal is not a whole multiple of its unit
                               (dpsel_decimal_to_units: nothing is rounded) */
+    DPSEL_ESTATE = -13     /* a serialised partial selection is malformed,
+                              corrupt or made for other parameters */
 };
 
 /* A static, human-readable description of an error code ("unknown error" for
@@ -694,6 +696,84 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *sele
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                                                        dpsel_mechanism mechanism,
                                                        const dpsel_quantile_runs *runs);
+
+/* ------------------------------------------------ partial selections */
+
+/* A selection split over shards (spec/partial.md): each shard adds its
+ * candidates to a partial state, states merge two by two in any order and
+ * grouping, and the merged state finishes into the released candidate,
+ * with exactly the distribution of dpsel_select (EM or PF, the same
+ * parameters) on all the candidates together.  A state holds, for each
+ * clamped gap level 0 .. C below the largest score seen, the number of
+ * candidates and one of them chosen uniformly: its size depends on C and
+ * on the members' sizes, never on the candidates' number.  A candidate is
+ * named by its member, bytes the caller chooses (a label, a shard and
+ * index); the state keeps a copy.  Adding, merging and finishing draw
+ * random bits (the uniform member of each level); an error part-way
+ * through an add or a merge fails the state for good (DPSEL_ERANGE from
+ * then on).  One thread at a time per state. */
+typedef struct dpsel_partial dpsel_partial;
+
+/* The longest member, in bytes. */
+#define DPSEL_PARTIAL_MEMBER_MAX 65536
+
+/* An empty state for params (their base and gap cap; the mechanism is
+ * chosen at the finish).  DPSEL_ENULL, DPSEL_ERANGE (params not valid),
+ * DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_new(dpsel_partial **out, const dpsel_params *params);
+
+/* Frees a state; safe on NULL. */
+DPSEL_API void dpsel_partial_free(dpsel_partial *partial);
+
+/* The candidates the state counts (0 for NULL). */
+DPSEL_API uint64_t dpsel_partial_count(const dpsel_partial *partial);
+
+/* One candidate: its score and its member (member_size bytes; member may
+ * be NULL when member_size is 0).  Errors: DPSEL_ENULL; DPSEL_ERANGE (a
+ * member above DPSEL_PARTIAL_MEMBER_MAX bytes, more than 2^62 candidates,
+ * a failed state); DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY (the state
+ * then fails). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_add(dpsel_partial *partial, int64_t score,
+                                                  const void *member, size_t member_size,
+                                                  dpsel_rng *rng);
+
+/* Merges `from` into `into` (from is left as it is).  Errors:
+ * DPSEL_ENULL; DPSEL_ERANGE (other parameters, the same state, more than
+ * 2^62 candidates together, a failed state); DPSEL_ENOMEM, DPSEL_ERANDOM,
+ * DPSEL_EUNLIKELY (`into` then fails). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into,
+                                                    const dpsel_partial *from, dpsel_rng *rng);
+
+/* The selection: *member and *member_size receive the released
+ * candidate's member (a pointer into the state, valid until the state is
+ * changed or freed).  The selector must have the state's base and gap cap.
+ * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF races them
+ * all (about a nanosecond each far below the top).  Errors: DPSEL_ENULL;
+ * DPSEL_EEMPTY (no candidate); DPSEL_ERANGE (another base or cap, an
+ * unknown mechanism, EM beyond its limit, PF with a decay table that does
+ * not allow the race, a failed state); DPSEL_ENOMEM; DPSEL_ERANDOM;
+ * DPSEL_EUNLIKELY. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(const dpsel_partial *partial,
+                                                     const dpsel_selector *selector,
+                                                     dpsel_mechanism mechanism, dpsel_rng *rng,
+                                                     const void **member, size_t *member_size);
+
+/* The state as bytes (versioned, with a BLAKE2b checksum: spec/partial.md
+ * §4) into buf; *size receives their number.  With buf NULL, only the
+ * size.  Errors: DPSEL_ENULL (partial, size); DPSEL_ERANGE (buf_size too
+ * small, a failed state). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_serialize(const dpsel_partial *partial,
+                                                        unsigned char *buf, size_t buf_size,
+                                                        size_t *size);
+
+/* A state from bytes, every field checked: DPSEL_ESTATE for anything but
+ * a state dpsel_partial_serialize wrote for params' base and gap cap (a
+ * wrong magic or version, a corrupt checksum, levels out of order or out
+ * of range, counts that do not add up, trailing bytes).  Also DPSEL_ENULL,
+ * DPSEL_ERANGE (params not valid), DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_deserialize(dpsel_partial **out,
+                                                          const dpsel_params *params,
+                                                          const unsigned char *buf, size_t size);
 
 /* ------------------------------------------------------------- accountant */
 

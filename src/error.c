@@ -19,6 +19,7 @@ const char *dpsel_strerror(int code)
     case DPSEL_EINTERNAL: return "internal error (a bug in dpsel): an internal consistency check failed";
     case DPSEL_EDECIMAL: return "not a decimal number ([+-]digits[.digits])";
     case DPSEL_EUNIT: return "not a whole multiple of its unit";
+    case DPSEL_ESTATE: return "malformed or mismatched partial selection state";
     default: return "unknown error";
     }
 }

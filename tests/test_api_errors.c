@@ -1055,13 +1055,13 @@ Test(api_errors, every_code_has_its_own_name)
     static const int codes[] = { DPSEL_OK, DPSEL_ENULL, DPSEL_EEMPTY, DPSEL_ERANGE,
                                  DPSEL_EEPSILON, DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
                                  DPSEL_ETOOLARGE, DPSEL_EINEXACT, DPSEL_EINTERNAL,
-                                 DPSEL_EDECIMAL, DPSEL_EUNIT };
+                                 DPSEL_EDECIMAL, DPSEL_EUNIT, DPSEL_ESTATE };
     const char *unknown = dpsel_strerror(1);
     cr_assert(unknown != NULL);
     cr_expect_str_eq(unknown, "unknown error");
     cr_expect_str_eq(dpsel_strerror(INT_MIN), unknown);
     cr_expect_str_eq(dpsel_strerror(INT_MAX), unknown);
-    cr_expect_str_eq(dpsel_strerror(DPSEL_EUNIT - 1), unknown);
+    cr_expect_str_eq(dpsel_strerror(DPSEL_ESTATE - 1), unknown);
     for (size_t i = 0; i < N_OF(codes); i++) {
         const char *name = dpsel_strerror(codes[i]);
         cr_assert(name != NULL);

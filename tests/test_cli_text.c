@@ -49,7 +49,7 @@ Test(cli_text, exit_statuses)
     const int cannot_complete[] = { DPSEL_ENULL, DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
                                     DPSEL_EINEXACT, DPSEL_EINTERNAL };
     const int bad_input[] = { DPSEL_EEMPTY, DPSEL_ERANGE, DPSEL_EEPSILON, DPSEL_ETOOLARGE,
-                              DPSEL_EDECIMAL, DPSEL_EUNIT };
+                              DPSEL_EDECIMAL, DPSEL_EUNIT, DPSEL_ESTATE };
     for (size_t i = 0; i < sizeof cannot_complete / sizeof cannot_complete[0]; i++) {
         cr_assert_eq(exit_status_of_error(cannot_complete[i]), EXIT_CANNOT_COMPLETE);
     }
