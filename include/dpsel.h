@@ -704,14 +704,20 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dp
  * grouping, and the merged state finishes into the released candidate,
  * with exactly the distribution of dpsel_select (EM or PF, the same
  * parameters) on all the candidates together.  A state holds, for each
- * clamped gap level 0 .. C below the largest score seen, the number of
- * candidates and one of them chosen uniformly: its size depends on C and
- * on the members' sizes, never on the candidates' number.  A candidate is
- * named by its member, bytes the caller chooses (a label, a shard and
+ * clamped gap level 0 .. C below the largest score seen that has
+ * candidates, their number and one of them chosen uniformly: at most C + 1
+ * levels and their members, whatever the candidates' number.  A candidate
+ * is named by its member, bytes the caller chooses (a label, a shard and
  * index); the state keeps a copy.  Adding, merging and finishing draw
- * random bits (the uniform member of each level); an error part-way
- * through an add or a merge fails the state for good (DPSEL_ERANGE from
- * then on).  One thread at a time per state. */
+ * random bits (the uniform member of each level).
+ *
+ * A state releases once.  Finishing it, or merging it into another,
+ * spends it, and an error part-way through an add or a merge fails it:
+ * either way every later use is DPSEL_ERANGE.  Two releases that come from
+ * one state (or from two copies of its serialised bytes) share its
+ * members and are not independent selections: release each candidate
+ * through exactly one path of merges to one finish.  One thread at a time
+ * per state. */
 typedef struct dpsel_partial dpsel_partial;
 
 /* The longest member, in bytes. */
@@ -737,31 +743,34 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_add(dpsel_partial *partial, int64_
                                                   const void *member, size_t member_size,
                                                   dpsel_rng *rng);
 
-/* Merges `from` into `into` (from is left as it is).  Errors:
- * DPSEL_ENULL; DPSEL_ERANGE (other parameters, the same state, more than
- * 2^62 candidates together, a failed state); DPSEL_ENOMEM, DPSEL_ERANDOM,
- * DPSEL_EUNLIKELY (`into` then fails). */
-DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into,
-                                                    const dpsel_partial *from, dpsel_rng *rng);
+/* Moves `from`'s candidates into `into`: from is spent (empty, and
+ * refused from then on), whatever the outcome.  Errors: DPSEL_ENULL;
+ * DPSEL_ERANGE (other parameters, the same state, more than 2^62
+ * candidates together, a spent or failed state: nothing moved);
+ * DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY (`into` then fails). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into, dpsel_partial *from,
+                                                    dpsel_rng *rng);
 
 /* The selection: *member and *member_size receive the released
  * candidate's member (a pointer into the state, valid until the state is
- * changed or freed).  The selector must have the state's base and gap cap.
+ * freed), and the state is spent.  The selector must have the state's base
+ * and gap cap.
  * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF races them
  * all (about a nanosecond each far below the top).  Errors: DPSEL_ENULL;
  * DPSEL_EEMPTY (no candidate); DPSEL_ERANGE (another base or cap, an
  * unknown mechanism, EM beyond its limit, PF with a decay table that does
- * not allow the race, a failed state); DPSEL_ENOMEM; DPSEL_ERANDOM;
- * DPSEL_EUNLIKELY. */
-DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(const dpsel_partial *partial,
+ * not allow the race, a spent or failed state); DPSEL_ENOMEM;
+ * DPSEL_ERANDOM; DPSEL_EUNLIKELY (the state is then left as it was). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(dpsel_partial *partial,
                                                      const dpsel_selector *selector,
                                                      dpsel_mechanism mechanism, dpsel_rng *rng,
                                                      const void **member, size_t *member_size);
 
 /* The state as bytes (versioned, with a BLAKE2b checksum: spec/partial.md
  * §4) into buf; *size receives their number.  With buf NULL, only the
- * size.  Errors: DPSEL_ENULL (partial, size); DPSEL_ERANGE (buf_size too
- * small, a failed state). */
+ * size.  The bytes stand for the state's candidates: release them through
+ * one path only (see above).  Errors: DPSEL_ENULL (partial, size);
+ * DPSEL_ERANGE (buf_size too small, a spent or failed state). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_serialize(const dpsel_partial *partial,
                                                         unsigned char *buf, size_t buf_size,
                                                         size_t *size);

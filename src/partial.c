@@ -11,9 +11,17 @@
  * reservoir merges: keep B's member with probability c_B / (c_A + c_B), an
  * exact uniform draw.
  *
- * Layout: levels 0 .. C-1 in a ring of C slots (the slot of level g is
- * (top - g) mod C, top the slot of level 0), the cap level apart, so that
- * a maximum raised by s moves min(s, C) levels, never the whole ring.
+ * Layout: the levels below the cap that hold candidates, in an array
+ * sorted by their score (so by gap, reversed) that starts at `first`, and
+ * the cap level apart: a state grows with the distinct scores within C of
+ * the maximum (at most C + 1 levels); a raised maximum folds the low end by
+ * moving `first`, a new maximum goes at the high end, and a merge is one
+ * pass over both arrays.
+ *
+ * A state releases once: finishing it, or merging it into another, spends
+ * it (every later use is DPSEL_ERANGE).  Two releases from one state would
+ * share its members, so that a pair of outputs possible on one data set
+ * could be impossible on its neighbour.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +44,22 @@ typedef struct {
     size_t member_size;
 } level;
 
+/* A level below the cap, by the score of its candidates. */
+typedef struct {
+    int64_t score;
+    level l;
+} entry;
+
 struct dpsel_partial {
     uint64_t x;                 /* the parameters' base and cap: states */
     unsigned y;                 /* merge and finish only with their own */
     uint64_t cap;
     uint64_t total;             /* candidates added */
-    int failed;                 /* an operation failed part-way: refused from then on */
     int64_t best;               /* their largest score (when total > 0) */
-    uint64_t top;               /* the ring slot of level 0 */
-    level *ring;                /* cap slots: levels 0 .. cap - 1 */
+    int unusable;               /* spent (finished, merged away) or failed part-way */
+    entry *entries;             /* gaps below the cap, scores increasing, */
+    size_t first, used;         /* entries[first .. first + used - 1] */
+    size_t capacity;
     level deep;                 /* level cap: gaps cap and beyond */
 };
 
@@ -56,14 +71,28 @@ static void level_clear(level *l)
     l->count = 0;
 }
 
+/* Every level emptied and freed: the state as new but for its flags. */
+static void clear_levels(dpsel_partial *p)
+{
+    for (size_t i = 0; i < p->used; i++) {
+        level_clear(&p->entries[p->first + i].l);
+    }
+    level_clear(&p->deep);
+    free(p->entries);
+    p->entries = NULL;
+    p->first = p->used = p->capacity = 0;
+}
+
+/* Entry i of the list (0: the lowest score). */
+static entry *entry_at(const dpsel_partial *p, size_t i)
+{
+    return &p->entries[p->first + i];
+}
+
 void dpsel_partial_free(dpsel_partial *p)
 {
     if (p != NULL) {
-        for (uint64_t i = 0; p->ring != NULL && i < p->cap; i++) {
-            level_clear(&p->ring[i]);
-        }
-        level_clear(&p->deep);
-        free(p->ring);
+        clear_levels(p);
         free(p);
     }
 }
@@ -83,11 +112,6 @@ int dpsel_partial_new(dpsel_partial **out, const dpsel_params *params)
     p->x = params->x;
     p->y = params->y;
     p->cap = params->gap_cap;
-    p->ring = calloc(p->cap, sizeof *p->ring);
-    if (p->ring == NULL) {
-        dpsel_partial_free(p);
-        return DPSEL_ENOMEM;
-    }
     *out = p;
     return DPSEL_OK;
 }
@@ -97,54 +121,113 @@ uint64_t dpsel_partial_count(const dpsel_partial *p)
     return p != NULL ? p->total : 0;
 }
 
-/* level g < cap's slot */
-static level *ring_level(dpsel_partial *p, uint64_t g)
+/* The gap of a score at most the maximum, below 2^64. */
+static uint64_t gap_of(const dpsel_partial *p, int64_t score)
 {
-    return &p->ring[(p->top + p->cap - g) % p->cap];
+    return (uint64_t)p->best - (uint64_t)score;
 }
 
-/* The level of a score at most the maximum. */
-static level *level_of(dpsel_partial *p, int64_t score)
+/* The position of score in the list, or where it would be inserted. */
+static size_t find(const dpsel_partial *p, int64_t score)
 {
-    uint64_t g = (uint64_t)p->best - (uint64_t)score;
-    return g < p->cap ? ring_level(p, g) : &p->deep;
-}
-
-/* Merges `count` candidates with one uniform member (bytes, size) into l:
- * l keeps its member with probability l->count / (l->count + count). */
-static int level_merge(level *l, uint64_t count, const unsigned char *member, size_t size,
-                       dpsel_rng *rng)
-{
-    uint64_t draw = 0;
-    int rc = l->count == 0 ? DPSEL_OK : dpsel_core_uniform(rng, l->count + count, &draw);
-    if (rc != DPSEL_OK || draw >= count) {
-        l->count += rc == DPSEL_OK ? count : 0;
-        return rc;
+    size_t lo = 0, hi = p->used;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (entry_at(p, mid)->score < score) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
     }
-    unsigned char *copy = malloc(size > 0 ? size : 1);
-    if (copy == NULL) {
+    return lo;
+}
+
+/* Room for one more entry after the last: the list moved to the start, or
+ * the array grown; DPSEL_ENOMEM. */
+static int make_room(dpsel_partial *p)
+{
+    if (p->first + p->used < p->capacity) {
+        return DPSEL_OK;
+    }
+    if (p->first > 0) {
+        memmove(p->entries, entry_at(p, 0), p->used * sizeof *p->entries);
+        p->first = 0;
+        return DPSEL_OK;
+    }
+    size_t grown = p->capacity == 0 ? 4 : p->capacity * 2;  /* at most 2 cap entries */
+    entry *more = realloc(p->entries, grown * sizeof *more);
+    if (more == NULL) {
         return DPSEL_ENOMEM;
     }
-    if (size > 0) {
-        memcpy(copy, member, size);
-    }
-    free(l->member);
-    l->member = copy;
-    l->member_size = size;
-    l->count += count;
+    p->entries = more;
+    p->capacity = grown;
     return DPSEL_OK;
 }
 
-/* Level from of another state moved into l: its member taken over when it
- * is kept (no copy). */
-static int level_absorb(level *l, level *from, dpsel_rng *rng)
+/* The level of a score at most the maximum, made (empty) if the list has
+ * none yet; NULL when out of memory. */
+static level *level_of(dpsel_partial *p, int64_t score)
+{
+    if (gap_of(p, score) >= p->cap) {
+        return &p->deep;
+    }
+    size_t at = find(p, score);
+    if (at < p->used && entry_at(p, at)->score == score) {
+        return &entry_at(p, at)->l;
+    }
+    if (make_room(p) != DPSEL_OK) {
+        return NULL;
+    }
+    /* a new maximum, the common case, moves nothing */
+    memmove(entry_at(p, at + 1), entry_at(p, at), (p->used - at) * sizeof *p->entries);
+    p->used++;
+    *entry_at(p, at) = (entry){ score, { 0, NULL, 0 } };
+    return &entry_at(p, at)->l;
+}
+
+/* l keeps its member with probability l->count / (l->count + count), else
+ * takes the other (kept: 1); the uniform draw is skipped for an empty l. */
+static int keeps_other(const level *l, uint64_t count, dpsel_rng *rng, int *other)
 {
     uint64_t draw = 0;
-    int rc = l->count == 0 ? DPSEL_OK : dpsel_core_uniform(rng, l->count + from->count, &draw);
+    int rc = l->count == 0 ? DPSEL_OK : dpsel_core_uniform(rng, l->count + count, &draw);
+    *other = draw < count;
+    return rc;
+}
+
+/* Merges `count` candidates with one uniform member (a copy of bytes,
+ * size) into l. */
+static int level_merge(level *l, uint64_t count, const unsigned char *member, size_t size,
+                       dpsel_rng *rng)
+{
+    int other;
+    int rc = keeps_other(l, count, rng, &other);
+    if (rc == DPSEL_OK && other) {
+        unsigned char *copy = malloc(size > 0 ? size : 1);
+        if (copy == NULL) {
+            return DPSEL_ENOMEM;
+        }
+        if (size > 0) {
+            memcpy(copy, member, size);
+        }
+        free(l->member);
+        l->member = copy;
+        l->member_size = size;
+    }
+    l->count += rc == DPSEL_OK ? count : 0;
+    return rc;
+}
+
+/* Level from moved into l: its member taken over when it is kept (no
+ * copy); from is left empty. */
+static int level_absorb(level *l, level *from, dpsel_rng *rng)
+{
+    int other;
+    int rc = keeps_other(l, from->count, rng, &other);
     if (rc != DPSEL_OK) {
         return rc;
     }
-    if (draw < from->count) {
+    if (other) {
         free(l->member);
         l->member = from->member;
         l->member_size = from->member_size;
@@ -155,23 +238,19 @@ static int level_absorb(level *l, level *from, dpsel_rng *rng)
     return DPSEL_OK;
 }
 
-/* Raises the maximum to `best`: the levels whose gap reaches the cap fold
- * into the cap level, and their slots become the new top levels. */
+/* Raises the maximum to `best`: the levels whose gap reaches the cap (the
+ * list's low end) fold into the cap level. */
 static int raise_best(dpsel_partial *p, int64_t best, dpsel_rng *rng)
 {
-    uint64_t shift = (uint64_t)best - (uint64_t)p->best;
-    uint64_t moved = shift < p->cap ? shift : p->cap;
-    for (uint64_t j = 0; j < moved; j++) {
-        level *l = ring_level(p, p->cap - 1 - j);
-        if (l->count > 0) {
-            int rc = level_absorb(&p->deep, l, rng);
-            if (rc != DPSEL_OK) {
-                return rc;
-            }
-        }
-    }
-    p->top = (p->top + shift % p->cap) % p->cap;
     p->best = best;
+    while (p->used > 0 && gap_of(p, entry_at(p, 0)->score) >= p->cap) {
+        int rc = level_absorb(&p->deep, &entry_at(p, 0)->l, rng);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        p->first++;
+        p->used--;
+    }
     return DPSEL_OK;
 }
 
@@ -181,7 +260,7 @@ int dpsel_partial_add(dpsel_partial *p, int64_t score, const void *member, size_
     if (p == NULL || rng == NULL || (member == NULL && member_size > 0)) {
         return DPSEL_ENULL;
     }
-    if (p->failed || member_size > DPSEL_PARTIAL_MEMBER_MAX || p->total >= TOTAL_MAX) {
+    if (p->unusable || member_size > DPSEL_PARTIAL_MEMBER_MAX || p->total >= TOTAL_MAX) {
         return DPSEL_ERANGE;
     }
     int rc = DPSEL_OK;
@@ -190,11 +269,12 @@ int dpsel_partial_add(dpsel_partial *p, int64_t score, const void *member, size_
     } else if (score > p->best) {
         rc = raise_best(p, score, rng);
     }
+    level *l = rc == DPSEL_OK ? level_of(p, score) : NULL;
     if (rc == DPSEL_OK) {
-        rc = level_merge(level_of(p, score), 1, member, member_size, rng);
+        rc = l == NULL ? DPSEL_ENOMEM : level_merge(l, 1, member, member_size, rng);
     }
     p->total += rc == DPSEL_OK;
-    p->failed = rc != DPSEL_OK;
+    p->unusable = rc != DPSEL_OK;
     return rc;
 }
 
@@ -204,105 +284,168 @@ static int same_parameters(const dpsel_partial *p, uint64_t x, unsigned y, uint6
     return p->x == x && p->y == y && p->cap == cap;
 }
 
-/* from's levels into p, whose maximum is at least from's. */
-static int merge_levels(dpsel_partial *p, const dpsel_partial *from, dpsel_rng *rng)
+/* Both lists in one array by score, equal scores side by side (moves
+ * only: nothing can fail), except from's entries below p's cap, which go
+ * to `below`; from's list is left empty. */
+static void interleave(dpsel_partial *p, dpsel_partial *from, entry *merged, size_t *count,
+                       entry *below, size_t *below_count)
 {
-    int rc = DPSEL_OK;
-    for (uint64_t g = 0; g < from->cap && rc == DPSEL_OK; g++) {
-        const level *l = &from->ring[(from->top + from->cap - g) % from->cap];
-        if (l->count > 0) {
-            /* from->best - g is a score from held: no wrap */
-            rc = level_merge(level_of(p, (int64_t)((uint64_t)from->best - g)), l->count,
-                             l->member, l->member_size, rng);
+    size_t i = 0, j = 0, used = 0, under = 0;
+    while (i < p->used || j < from->used) {
+        entry *a = i < p->used ? entry_at(p, i) : NULL;
+        entry *b = j < from->used ? entry_at(from, j) : NULL;
+        if (b != NULL && gap_of(p, b->score) >= p->cap) {
+            below[under++] = *b;
+            j++;
+        } else if (b == NULL || (a != NULL && a->score <= b->score)) {
+            merged[used++] = *a;
+            i++;
+        } else {
+            merged[used++] = *b;
+            j++;
         }
     }
+    from->used = 0;
+    *count = used;
+    *below_count = under;
+}
+
+/* p's list (merged: equal scores side by side) made one entry per score,
+ * the later of a pair absorbed into the earlier.  On a failure the entries
+ * not reached stay in the list (owned), after those done. */
+static int absorb_pairs(dpsel_partial *p, dpsel_rng *rng)
+{
+    size_t kept = 0, r = 0;
+    int rc = DPSEL_OK;
+    while (r < p->used && rc == DPSEL_OK) {
+        entry *e = entry_at(p, r);
+        if (kept > 0 && entry_at(p, kept - 1)->score == e->score) {
+            rc = level_absorb(&entry_at(p, kept - 1)->l, &e->l, rng);
+        } else {
+            *entry_at(p, kept++) = *e;
+        }
+        r += rc == DPSEL_OK;  /* an entry a failure did not absorb stays */
+    }
+    memmove(entry_at(p, kept), entry_at(p, r), (p->used - r) * sizeof *p->entries);
+    p->used = kept + (p->used - r);
+    return rc;
+}
+
+/* from's levels moved into p, whose maximum is at least from's: one pass
+ * to interleave them, one to merge equal scores, then the cap levels. */
+static int absorb_levels(dpsel_partial *p, dpsel_partial *from, dpsel_rng *rng)
+{
+    size_t room = p->used + from->used + 1;
+    entry *merged = malloc(room * sizeof *merged);
+    entry *below = malloc((from->used + 1) * sizeof *below);
+    if (merged == NULL || below == NULL) {
+        free(merged);
+        free(below);
+        return DPSEL_ENOMEM;
+    }
+    size_t count = 0, under = 0;
+    interleave(p, from, merged, &count, below, &under);
+    free(p->entries);
+    p->entries = merged;
+    p->first = 0;
+    p->used = count;
+    p->capacity = room;
+    int rc = absorb_pairs(p, rng);
+    for (size_t k = 0; k < under; k++) {
+        rc = rc == DPSEL_OK ? level_absorb(&p->deep, &below[k].l, rng) : rc;
+        level_clear(&below[k].l);  /* absorbed (empty), or dropped with the failed state */
+    }
+    free(below);
     if (rc == DPSEL_OK && from->deep.count > 0) {
-        rc = level_merge(&p->deep, from->deep.count, from->deep.member, from->deep.member_size,
-                         rng);
+        rc = level_absorb(&p->deep, &from->deep, rng);  /* from's scores <= best - cap */
     }
     return rc;
 }
 
-int dpsel_partial_merge(dpsel_partial *into, const dpsel_partial *from, dpsel_rng *rng)
+int dpsel_partial_merge(dpsel_partial *into, dpsel_partial *from, dpsel_rng *rng)
 {
     if (into == NULL || from == NULL || rng == NULL) {
         return DPSEL_ENULL;
     }
-    if (into == from || into->failed || from->failed
+    if (into == from || into->unusable || from->unusable
         || !same_parameters(into, from->x, from->y, from->cap)
         || from->total > TOTAL_MAX - into->total) {
         return DPSEL_ERANGE;
     }
-    if (from->total == 0) {
-        return DPSEL_OK;
-    }
     int rc = DPSEL_OK;
-    if (into->total == 0) {
+    if (from->total > 0 && into->total == 0) {
         into->best = from->best;
-    } else if (from->best > into->best) {
+    } else if (from->total > 0 && from->best > into->best) {
         rc = raise_best(into, from->best, rng);
     }
     if (rc == DPSEL_OK) {
-        rc = merge_levels(into, from, rng);
+        rc = absorb_levels(into, from, rng);
     }
     into->total += rc == DPSEL_OK ? from->total : 0;
-    into->failed = rc != DPSEL_OK;
+    into->unusable = rc != DPSEL_OK;
+    clear_levels(from);       /* its candidates are into's now (or lost with it) */
+    from->total = 0;
+    from->unusable = 1;
     return rc;
 }
 
-/* The nonempty levels as runs: score -g (the cap level -cap) and count. */
+/* The levels as runs, in gap order: score -g (the cap level -cap), count,
+ * and the level. */
 static size_t levels_as_runs(const dpsel_partial *p, int64_t *scores, uint64_t *counts,
-                             const level **members)
+                             const level **levels)
 {
     size_t used = 0;
-    for (uint64_t g = 0; g <= p->cap; g++) {
-        const level *l = g < p->cap ? &p->ring[(p->top + p->cap - g) % p->cap] : &p->deep;
-        if (l->count > 0) {
-            scores[used] = -(int64_t)g;
-            counts[used] = l->count;
-            members[used++] = l;
-        }
+    for (size_t i = p->used; i-- > 0;) {
+        scores[used] = -(int64_t)gap_of(p, entry_at(p, i)->score);
+        counts[used] = entry_at(p, i)->l.count;
+        levels[used++] = &entry_at(p, i)->l;
+    }
+    if (p->deep.count > 0) {
+        scores[used] = -(int64_t)p->cap;
+        counts[used] = p->deep.count;
+        levels[used++] = &p->deep;
     }
     return used;
 }
 
-int dpsel_partial_finish(const dpsel_partial *p, const dpsel_selector *selector,
+int dpsel_partial_finish(dpsel_partial *p, const dpsel_selector *selector,
                          dpsel_mechanism mechanism, dpsel_rng *rng, const void **member,
                          size_t *member_size)
 {
     if (p == NULL || selector == NULL || rng == NULL || member == NULL || member_size == NULL) {
         return DPSEL_ENULL;
     }
-    if (p->total == 0) {
-        return DPSEL_EEMPTY;
-    }
     const dpsel_params *q = &selector->params;
-    if (p->failed || !same_parameters(p, q->x, q->y, q->gap_cap)
+    if (p->unusable || !same_parameters(p, q->x, q->y, q->gap_cap)
         || (mechanism != DPSEL_EM && mechanism != DPSEL_PF)) {
         return DPSEL_ERANGE;
     }
-    int64_t *scores = malloc((p->cap + 1) * sizeof *scores);
-    uint64_t *counts = malloc((p->cap + 1) * sizeof *counts);
-    const level **members = malloc((p->cap + 1) * sizeof *members);
-    int rc = scores == NULL || counts == NULL || members == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    if (p->total == 0) {
+        return DPSEL_EEMPTY;
+    }
+    size_t runs = p->used + 1;
+    int64_t *scores = malloc(runs * sizeof *scores);
+    uint64_t *counts = malloc(runs * sizeof *counts);
+    const level **levels = malloc(runs * sizeof *levels);
+    int rc = scores == NULL || counts == NULL || levels == NULL ? DPSEL_ENOMEM : DPSEL_OK;
     size_t run = 0;
     uint64_t offset = 0;
     if (rc == DPSEL_OK) {
-        size_t used = levels_as_runs(p, scores, counts, members);
+        size_t used = levels_as_runs(p, scores, counts, levels);
         rc = dpsel_internal_runs_select(selector, mechanism, scores, counts, used, p->total, rng,
                                         &run, &offset);
     }
     if (rc == DPSEL_OK) {
         /* the released candidate is uniform within its level: the level's member */
-        *member = members[run]->member;
-        *member_size = members[run]->member_size;
+        *member = levels[run]->member;
+        *member_size = levels[run]->member_size;
+        p->unusable = 1;      /* spent: its member stays readable until it is freed */
     }
     free(scores);
     free(counts);
-    free(members);
+    free(levels);
     return rc;
 }
-
 
 /* ---------------------------------------------------------- serialised */
 
@@ -345,17 +488,26 @@ static uint64_t get_u64(const unsigned char *at)
     return v;
 }
 
-/* The serialised size, or 0 beyond SIZE_MAX. */
+/* One level's entry at buf + at: its gap, count and member; the next at. */
+static size_t write_level(unsigned char *buf, size_t at, uint64_t g, const level *l)
+{
+    put_u64(buf + at, g);
+    put_u64(buf + at + 8, l->count);
+    put_u32(buf + at + 16, (uint32_t)l->member_size);  /* at most 64 KiB */
+    if (l->member_size > 0) {
+        memcpy(buf + at + ENTRY_SIZE, l->member, l->member_size);
+    }
+    return at + ENTRY_SIZE + l->member_size;
+}
+
+/* The serialised size (members at most 64 KiB, levels at most 2^20 + 1). */
 static size_t serialised_size(const dpsel_partial *p)
 {
     size_t size = HEADER_SIZE + CHECK_SIZE;
-    for (uint64_t g = 0; g <= p->cap; g++) {
-        const level *l = g < p->cap ? &p->ring[(p->top + p->cap - g) % p->cap] : &p->deep;
-        if (l->count > 0) {
-            size += ENTRY_SIZE + l->member_size;  /* members at most 64 KiB, levels 2^20 + 1 */
-        }
+    for (size_t i = 0; i < p->used; i++) {
+        size += ENTRY_SIZE + entry_at(p, i)->l.member_size;
     }
-    return size;
+    return size + (p->deep.count > 0 ? ENTRY_SIZE + p->deep.member_size : 0);
 }
 
 static void write_state(const dpsel_partial *p, unsigned char *buf)
@@ -368,23 +520,14 @@ static void write_state(const dpsel_partial *p, unsigned char *buf)
     put_u64(buf + 24, p->cap);
     put_u64(buf + 32, p->total);
     put_u64(buf + 40, (uint64_t)p->best);
+    put_u64(buf + 48, p->used + (p->deep.count > 0));
     size_t at = HEADER_SIZE;
-    uint64_t levels = 0;
-    for (uint64_t g = 0; g <= p->cap; g++) {
-        const level *l = g < p->cap ? &p->ring[(p->top + p->cap - g) % p->cap] : &p->deep;
-        if (l->count > 0) {
-            put_u64(buf + at, g);
-            put_u64(buf + at + 8, l->count);
-            put_u32(buf + at + 16, (uint32_t)l->member_size);  /* at most 64 KiB */
-            at += ENTRY_SIZE;
-            if (l->member_size > 0) {
-                memcpy(buf + at, l->member, l->member_size);
-            }
-            at += l->member_size;
-            levels++;
-        }
+    for (size_t i = p->used; i-- > 0;) {  /* gaps increasing */
+        at = write_level(buf, at, gap_of(p, entry_at(p, i)->score), &entry_at(p, i)->l);
     }
-    put_u64(buf + 48, levels);
+    if (p->deep.count > 0) {
+        at = write_level(buf, at, p->cap, &p->deep);
+    }
     crypto_generichash(buf + at, CHECK_SIZE, buf, at, NULL, 0);
 }
 
@@ -394,7 +537,7 @@ int dpsel_partial_serialize(const dpsel_partial *p, unsigned char *buf, size_t b
     if (p == NULL || size == NULL) {
         return DPSEL_ENULL;
     }
-    if (p->failed) {
+    if (p->unusable) {
         return DPSEL_ERANGE;
     }
     size_t needed = serialised_size(p);
@@ -410,22 +553,20 @@ int dpsel_partial_serialize(const dpsel_partial *p, unsigned char *buf, size_t b
     return DPSEL_OK;
 }
 
-/* A level read from the buffer into the state's level g (the ring laid
- * out with level 0 in slot 0). */
+/* A level read from the buffer: gaps come increasing, so each level below
+ * the cap goes just before the ones read so far (the list is by score,
+ * filled from the end of an array of one entry per level announced). */
 static int load_level(dpsel_partial *p, uint64_t g, uint64_t count, const unsigned char *member,
                       size_t size)
 {
-    level *l = g < p->cap ? &p->ring[(p->cap - g) % p->cap] : &p->deep;
-    l->member = malloc(size > 0 ? size : 1);
-    if (l->member == NULL) {
-        return DPSEL_ENOMEM;
+    level *l = &p->deep;
+    if (g < p->cap) {
+        p->first--;
+        p->used++;
+        *entry_at(p, 0) = (entry){ (int64_t)((uint64_t)p->best - g), { 0, NULL, 0 } };
+        l = &entry_at(p, 0)->l;
     }
-    if (size > 0) {
-        memcpy(l->member, member, size);
-    }
-    l->member_size = size;
-    l->count = count;
-    return DPSEL_OK;
+    return level_merge(l, count, member, size, NULL);  /* an empty level: no draw */
 }
 
 /* The header's fields, checked against the parameters. */
@@ -445,8 +586,14 @@ static int read_header(dpsel_partial *p, const unsigned char *buf, size_t size, 
     p->total = get_u64(buf + 32);
     p->best = (int64_t)get_u64(buf + 40);
     *levels = get_u64(buf + 48);
-    return p->total <= TOTAL_MAX && *levels <= p->cap + 1 && (p->total == 0) == (*levels == 0)
-           ? DPSEL_OK : DPSEL_ESTATE;
+    if (p->total > TOTAL_MAX || *levels > p->cap + 1 || (p->total == 0) != (*levels == 0)) {
+        return DPSEL_ESTATE;
+    }
+    /* an array of one entry per level, filled from its end */
+    p->capacity = *levels > 0 ? (size_t)*levels : 1;
+    p->entries = malloc(p->capacity * sizeof *p->entries);
+    p->first = p->capacity;
+    return p->entries != NULL ? DPSEL_OK : DPSEL_ENOMEM;
 }
 
 /* One entry's fields valid: the gap after the previous one (the first 0:

@@ -12,7 +12,8 @@
  *     the same from either form;
  *   - every malformed or hostile serialised state is DPSEL_ESTATE (each
  *     byte flipped; each field broken with a correct checksum);
- *   - the errors, and a state that failed part-way staying failed.
+ *   - the errors, a state that failed part-way staying failed, and a state
+ *     finished or merged away being spent (one release per state).
  */
 #include <criterion/criterion.h>
 #include <gmp.h>
@@ -446,8 +447,9 @@ Test(partial, errors)
 {
     dpsel_params p = base_params(1, 1, 1, 0), other = base_params(1, 2, 1, 0), invalid = p;
     invalid.gap_cap = 0;
-    dpsel_selector *mismatched = NULL;
+    dpsel_selector *mismatched = NULL, *matching = NULL;
     cr_assert_eq(dpsel_selector_new(&mismatched, &other), DPSEL_OK);
+    cr_assert_eq(dpsel_selector_new(&matching, &p), DPSEL_OK);
     dpsel_rng rng = seeded_rng(4);
     dpsel_partial *a = NULL, *b = NULL, *c = NULL;
     cr_expect_eq(dpsel_partial_new(NULL, &p), DPSEL_ENULL);
@@ -457,7 +459,7 @@ Test(partial, errors)
     cr_assert_eq(dpsel_partial_new(&b, &other), DPSEL_OK);
     const void *member = NULL;
     size_t size = 99;
-    cr_expect_eq(dpsel_partial_finish(a, mismatched, DPSEL_PF, &rng, &member, &size), DPSEL_EEMPTY);
+    cr_expect_eq(dpsel_partial_finish(a, matching, DPSEL_PF, &rng, &member, &size), DPSEL_EEMPTY);
     cr_expect_eq(dpsel_partial_add(a, 1, NULL, 3, &rng), DPSEL_ENULL);
     cr_expect_eq(dpsel_partial_add(a, 1, "x", DPSEL_PARTIAL_MEMBER_MAX + 1, &rng), DPSEL_ERANGE);
     cr_expect_eq(dpsel_partial_add(NULL, 1, "x", 1, &rng), DPSEL_ENULL);
@@ -489,7 +491,27 @@ Test(partial, errors)
     cr_expect_eq(dpsel_partial_add(d, 2, "f", 1, &rng), DPSEL_ERANGE, "failed for good");
     cr_expect_eq(dpsel_partial_merge(e, d, &rng), DPSEL_ERANGE, "a failed state merged");
     cr_expect_eq(dpsel_partial_serialize(d, NULL, 0, &written), DPSEL_ERANGE);
+    /* one release per state: a finished state, and a state merged away, are spent */
+    cr_expect_eq(dpsel_partial_count(e), 0, "merged away: empty");
+    cr_expect_eq(dpsel_partial_add(e, 1, "g", 1, &rng), DPSEL_ERANGE, "merged away: spent");
+    dpsel_partial *f = NULL, *g = NULL;
+    cr_assert_eq(dpsel_partial_new(&f, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_new(&g, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_add(f, 1, "f", 1, &rng), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_add(g, 3, "g", 1, &rng), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_merge(f, g, &rng), DPSEL_OK);
+    cr_expect_eq(dpsel_partial_count(f), 2);
+    cr_expect_eq(dpsel_partial_merge(f, g, &rng), DPSEL_ERANGE, "merged twice");
+    cr_assert_eq(dpsel_partial_finish(f, matching, DPSEL_EM, &rng, &member, &size), DPSEL_OK);
+    cr_expect(size == 1 && (memcmp(member, "f", 1) == 0 || memcmp(member, "g", 1) == 0));
+    const void *again = NULL;
+    cr_expect_eq(dpsel_partial_finish(f, matching, DPSEL_EM, &rng, &again, &size), DPSEL_ERANGE,
+                 "finished twice");
+    cr_expect_eq(dpsel_partial_serialize(f, NULL, 0, &written), DPSEL_ERANGE, "finished: spent");
     cr_expect_eq(dpsel_partial_count(NULL), 0);
+    dpsel_partial_free(f);
+    dpsel_partial_free(g);
+    dpsel_selector_free(matching);
     dpsel_partial_free(NULL);
     dpsel_partial_free(a);
     dpsel_partial_free(b);
