@@ -1,0 +1,80 @@
+"""Exact differentially private selection, from Python.
+
+dpsel chooses the best of many candidates (the most common category, the
+median bin, the best price) with differential privacy, by permute-and-flip
+("pf") or the exponential mechanism ("em"), and every probability it
+realises equals the specified distribution exactly.  This package binds the
+C library (libdpsel) with ctypes; numpy and pandas are optional.
+
+    >>> import dpsel
+    >>> params = dpsel.Params.from_epsilon("1", sensitivity=1, monotonic=True)
+    >>> selector = dpsel.Selector(params)
+    >>> selector.select([41, 38, 40, 12, 33])       # doctest: +SKIP
+    0
+
+- Params: the privacy parameters (from_epsilon, from_base; .epsilon).
+- Selector: select, select_hardened, select_top, select_quantile, stream.
+- Rng: the random source (Rng.os for releases; Rng.seeded for tests only).
+- pmf, pmf_grouped, top_pmf, quantile_pmf: exact output distributions.
+- audit: the privacy loss between two score vectors, proved.
+- task_scores, task_params: histogram scores for the mode and the median.
+- decimal_to_units, units_to_decimal: decimal scores in a public unit.
+- Grid, quantile_fraction, QuantileRuns, quantile_select: private quantiles.
+- Partial: a selection split over shards, merged, then finished.
+- Accountant: the privacy of many releases together.
+- Error and its subclasses, one per DPSEL_E* code.
+
+The library is found from the environment variable DPSEL_LIBRARY, else in
+the build tree beside this package (../build/libdpsel.so), else where
+``make install`` put it, else on the loader's path.  Every C call releases
+the GIL.  include/dpsel.h documents each function in full.
+"""
+
+from ._account import Account, Accountant
+from ._audit import AuditResult, audit
+from ._enums import Composition, Mechanism, Task, Verdict
+from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
+                      InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
+                      StateError, TooLargeError, UnitError, UnlikelyError, strerror)
+from ._lib import (ACCOUNT_NONADAPTIVE_MAX, ACCOUNT_OPTIMAL_MAX, DECIMAL_TEXT_MAX, GAP_CAP_MAX,
+                   PARTIAL_MEMBER_MAX, PF_STREAM_BLOCK, QUANTILE_DENOMINATOR_MAX,
+                   QUANTILE_EM_GRID_MAX)
+from ._params import Params
+from ._partial import Partial
+from ._pmf import Pmf, TopPmf, pmf, pmf_grouped, top_pmf
+from ._quantile import (Grid, QuantileFraction, QuantileRuns, Run, quantile_fraction,
+                        quantile_pmf, quantile_select)
+from ._rng import Rng
+from ._select import PfStream, Selector
+from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, units_to_decimal
+
+__version__ = "0.1.0"  # DPSEL_VERSION of include/dpsel.h (test_layout.py compares them)
+
+__all__ = [
+    "Params", "Selector", "PfStream", "Rng", "Mechanism",
+    "pmf", "pmf_grouped", "Pmf", "top_pmf", "TopPmf",
+    "audit", "AuditResult", "Verdict",
+    "task_scores", "task_params", "TaskParams", "Task",
+    "decimal_to_units", "units_to_decimal",
+    "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
+    "quantile_pmf",
+    "Partial",
+    "Accountant", "Account", "Composition",
+    "Error", "ErrorCode", "strerror", "NullError", "EmptyError", "RangeError", "EpsilonError",
+    "NoMemoryError", "RandomSourceError", "UnlikelyError", "TooLargeError", "InexactError",
+    "InternalError", "DecimalError", "UnitError", "StateError",
+    "GAP_CAP_MAX", "PF_STREAM_BLOCK", "DECIMAL_TEXT_MAX", "QUANTILE_DENOMINATOR_MAX",
+    "QUANTILE_EM_GRID_MAX", "ACCOUNT_OPTIMAL_MAX", "ACCOUNT_NONADAPTIVE_MAX", "PARTIAL_MEMBER_MAX",
+]
+
+
+def _present_as_dpsel() -> None:
+    """Classes and functions say dpsel.X (reprs, tracebacks, help, pickling
+    of exceptions), not the private module that defines them."""
+    for name in __all__:
+        value = globals()[name]
+        if getattr(value, "__module__", "").startswith("dpsel._"):
+            value.__module__ = __name__
+
+
+_present_as_dpsel()

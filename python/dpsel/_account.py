@@ -1,0 +1,86 @@
+"""The privacy accountant (dpsel_accountant_*; spec/accounting.md)."""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from dataclasses import dataclass
+from typing import Any, Optional, Union
+
+from . import _convert
+from ._enums import Composition, MechanismArg, mechanism as _mechanism
+from ._lib import CAccount, lib
+from ._locks import ForkSafeLock
+from ._owned import Owned
+from ._params import Params, c_params
+
+
+@dataclass(frozen=True)
+class Account:
+    """What an Accountant states: rigorous upper bounds, 17-digit decimals
+    rounded up.  ``releases``: counted in all; ``pure``: epsilon at delta 0
+    (the sum); ``rho``: zCDP; at the delta asked, ``zcdp`` (from rho),
+    ``bounded_range`` (every release EM) and ``dp_optimal`` (the optimal
+    composition), None where a figure does not apply; ``best``, the least,
+    and ``best_method``: "pure", "zcdp", "bounded-range" or "dp-optimal"."""
+    releases: int
+    pure: str
+    rho: str
+    zcdp: Optional[str]
+    bounded_range: Optional[str]
+    dp_optimal: Optional[str]
+    best: str
+    best_method: str
+
+
+class Accountant(Owned):
+    """The privacy of many releases together: add releases (a mechanism
+    and an epsilon, counted any number of times), then report.  Calls take
+    turns between threads."""
+
+    __slots__ = ("_handle", "_lock", "__weakref__")
+
+    def __init__(self) -> None:
+        handle = ctypes.c_void_p()
+        lib.dpsel_accountant_new(ctypes.byref(handle))
+        self._handle = handle.value
+        self._lock = ForkSafeLock()
+        weakref.finalize(self, lib.dpsel_accountant_free, self._handle)
+
+    def add(self, mechanism: MechanismArg, epsilon: Any, count: int = 1) -> None:
+        """count releases of the mechanism ("em": eps-bounded range, or
+        "pf"), each at epsilon (exactly, as for Params.from_epsilon).
+        RangeError for count 0; nothing is added on failure."""
+        text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
+        with self._lock:
+            lib.dpsel_accountant_add(self._handle, _mechanism(mechanism), text,
+                                     _convert.uint64(count, "count"))
+
+    def add_params(self, mechanism: MechanismArg, params: Params, count: int = 1) -> None:
+        """count releases of the mechanism with params (their realised
+        epsilon, an upper bound)."""
+        with self._lock:
+            lib.dpsel_accountant_add_params(self._handle, _mechanism(mechanism), c_params(params),
+                                            _convert.uint64(count, "count"))
+
+    def report(self, delta: Any = None,
+               composition: Union[Composition, str] = "adaptive") -> Account:
+        """The account of the releases so far.  delta: a decimal in (0, 1)
+        (exactly, as epsilon), or None for pure epsilon and rho alone.
+        composition "nonadaptive" only if every release was fixed before
+        any output was seen.  EmptyError with no release."""
+        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+                                                          "delta")
+        c = CAccount()
+        with self._lock:
+            lib.dpsel_accountant_report(self._handle, text,
+                                        _convert.choice(Composition, composition, "composition"),
+                                        ctypes.byref(c))
+        return Account(c.releases, c.pure.decode(), c.rho.decode(), _figure(c.zcdp),
+                       _figure(c.bounded_range), _figure(c.dp_optimal), c.best.decode(),
+                       c.best_method.decode())
+
+
+def _figure(text: bytes) -> Optional[str]:
+    """A figure of dpsel_account; "" (does not apply) is None."""
+    return text.decode() or None

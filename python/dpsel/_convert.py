@@ -1,0 +1,187 @@
+"""Python values to the C types, checked before any call: an integer that
+does not fit its C type is refused here (ctypes would wrap it silently), and
+numbers become the exact decimal texts the library reads."""
+
+from __future__ import annotations
+
+import enum
+import math
+import operator
+from decimal import Decimal
+from fractions import Fraction
+from typing import TypeVar
+
+from ._errors import DecimalError, EpsilonError, RangeError
+from ._lib import DECIMAL_TEXT_MAX
+
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+UINT_MAX = (1 << 32) - 1
+SIZE_MAX = UINT64_MAX
+
+# ---------------------------------------------------------------- integers
+
+
+def integer(value: object, what: str) -> int:
+    """value as an int: an int, or anything with __index__ (numpy's)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
+
+
+def in_range(value: object, what: str, low: int, high: int) -> int:
+    """An integer in [low, high], else RangeError."""
+    number = integer(value, what)
+    if not low <= number <= high:
+        raise RangeError(f"{what} is {number}, outside [{low}, {high}]")
+    return number
+
+
+def uint64(value: object, what: str) -> int:
+    return in_range(value, what, 0, UINT64_MAX)
+
+
+def int64(value: object, what: str) -> int:
+    return in_range(value, what, INT64_MIN, INT64_MAX)
+
+
+def size(value: object, what: str) -> int:
+    return in_range(value, what, 0, SIZE_MAX)
+
+
+def uint(value: object, what: str) -> int:
+    return in_range(value, what, 0, UINT_MAX)
+
+
+def flag(value: object, what: str) -> int:
+    """A yes/no argument: a bool (or the ints 0 and 1) as C's 0 or 1."""
+    if isinstance(value, int) and value in (0, 1):
+        return int(value)
+    raise TypeError(f"{what} must be True or False, not {value!r}")
+
+
+# ------------------------------------------------------------------ enums
+
+E = TypeVar("E", bound=enum.IntEnum)
+
+
+def choice(kind: type[E], value: object, what: str) -> E:
+    """An enum argument: a member, its value, or its name in any case."""
+    if isinstance(value, str):
+        member = kind.__members__.get(value.upper())
+        if member is not None:
+            return member
+    elif isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    names = " or ".join(repr(name.lower()) for name in kind.__members__)
+    raise RangeError(f"{what} must be {names}, not {value!r}")
+
+
+# ------------------------------------------------------------------- texts
+
+
+def c_text(text: str, what: str) -> bytes:
+    """A str for a const char * argument (a NUL would cut it short)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a str, not {type(text).__name__}")
+    if "\0" in text:
+        raise ValueError(f"{what} contains a NUL character")
+    return text.encode("utf-8")
+
+
+def byte_string(value: object, what: str) -> bytes:
+    """Bytes (bytes, bytearray, memoryview), not an int or a str."""
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be bytes, not {type(value).__name__}")
+    return bytes(value)
+
+
+def _decimal_digits(value: Fraction) -> tuple[int, int] | None:
+    """(N, m) with value = N / 10^m, m as small as possible; None when the
+    value has no finite decimal expansion (a denominator with a prime other
+    than 2 and 5)."""
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    if denominator != 1:
+        return None
+    m = max(twos, fives)
+    return value.numerator * 10**m // value.denominator, m
+
+
+def epsilon_text(value: object, what: str = "epsilon") -> str:
+    """An epsilon (or delta) as the decimal text dpsel reads, exactly.
+
+    A str is passed as it is; an int, Decimal or Fraction is written out
+    exactly; a float is taken at its exact binary value (0.1 is
+    0.1000000000000000055511151231257827...).  A Fraction without a finite
+    decimal expansion (1/3) is refused rather than rounded."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise EpsilonError(f"{what} is {value}")
+        sign, digits, exponent = value.as_tuple()
+        return f"{'-' if sign else ''}{''.join(map(str, digits))}e{exponent}"
+    fraction = _exact_fraction(value, what, EpsilonError)
+    parts = _decimal_digits(fraction)
+    if parts is None:
+        raise EpsilonError(f"{what} {fraction} has no finite decimal expansion: give a decimal")
+    digits, m = parts
+    return f"{digits}e-{m}" if m else str(digits)
+
+
+def decimal_text(value: object, what: str) -> str:
+    """A decimal score, unit, grid end, value or quantile as the plain
+    decimal text dpsel reads ([+-]digits[.digits], no exponent), exactly.
+
+    A str is passed as it is; an int, Decimal or Fraction is written out
+    exactly; a float only when it is exactly the decimal it prints as (0.5,
+    0.25, 37.0: not 0.1, whose binary value is another number) -- give a str
+    or a Decimal for the others."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Decimal):
+        return _plain_decimal(value, what)
+    fraction = _exact_fraction(value, what, DecimalError)
+    if isinstance(value, float) and fraction != Fraction(repr(value)):
+        raise DecimalError(f"{what} {value!r} is not exactly {value!r} in binary: give a str "
+                           "or a Decimal")
+    parts = _decimal_digits(fraction)
+    if parts is None:
+        raise DecimalError(f"{what} {fraction} has no finite decimal expansion")
+    digits, m = parts
+    text = str(abs(digits)).rjust(m + 1, "0")
+    return ("-" if digits < 0 else "") + (f"{text[:-m]}.{text[-m:]}" if m else text)
+
+
+def _plain_decimal(value: Decimal, what: str) -> str:
+    # A huge exponent would make a huge text: refuse here what dpsel refuses.
+    if not value.is_finite() or abs(value.as_tuple().exponent) > DECIMAL_TEXT_MAX:
+        raise DecimalError(f"{what} is {value}")
+    return format(value, "f")
+
+
+def _exact_fraction(value: object, what: str, error: type[Exception]) -> Fraction:
+    """An int, float or Fraction (or a numpy number) as an exact Fraction."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what} must be a number, not bool")
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise error(f"{what} is {value}")
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    try:
+        return Fraction(operator.index(value))
+    except TypeError:
+        raise TypeError(f"{what} must be a str, int, Decimal, Fraction or float, "
+                        f"not {type(value).__name__}") from None

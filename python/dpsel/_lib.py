@@ -1,0 +1,233 @@
+"""libdpsel, loaded with ctypes, and the C declarations of include/dpsel.h.
+
+The structures the API lets callers read (dpsel_params, dpsel_grid,
+dpsel_audit_result, dpsel_account) are mirrored field by field; so are the
+two whose fields are private (dpsel_rng, dpsel_pf_stream), because the
+caller owns their memory.  python/tests/test_layout.py compiles the header
+and compares every offset and size, so that a change of layout in C fails
+the tests instead of corrupting memory.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import pathlib
+from typing import Iterator
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_int64, c_size_t, c_ubyte,
+                    c_uint, c_uint64, c_void_p)
+
+# ------------------------------------------------------------ the library
+
+
+def _candidates() -> Iterator[str]:
+    """Where to look for libdpsel, in order: DPSEL_LIBRARY alone if set;
+    else the build tree beside this package (python/../build), the library
+    `make install` put beside it (named in _installed.py, which it writes),
+    and the dynamic loader's search."""
+    explicit = os.environ.get("DPSEL_LIBRARY")
+    if explicit:
+        yield explicit
+        return
+    yield str(pathlib.Path(__file__).resolve().parent.parent.parent / "build" / "libdpsel.so")
+    try:
+        from ._installed import LIBRARY
+        yield LIBRARY
+    except ImportError:
+        pass
+    found = ctypes.util.find_library("dpsel")  # runs ldconfig: only when needed
+    if found:
+        yield found
+
+
+def _load() -> ctypes.CDLL:
+    """The first candidate that loads.  ctypes.CDLL (not PyDLL) releases
+    the GIL for the length of every call."""
+    tried = []
+    for path in _candidates():
+        # A bare name (find_library's) goes to the dynamic loader's search.
+        if os.sep in path and not os.path.exists(path):
+            tried.append(f"{path} (absent)")
+            continue
+        try:
+            return ctypes.CDLL(path)
+        except OSError as error:
+            tried.append(f"{path} ({error})")
+    raise ImportError("dpsel: cannot load libdpsel: " + "; ".join(tried or ["not found"])
+                      + ". Build it (make), install it (make install) or set DPSEL_LIBRARY.")
+
+
+lib = _load()
+
+# ------------------------------------------------------------- constants
+
+GAP_CAP_MAX = 1 << 20
+PF_STREAM_BLOCK = 1024
+DECIMAL_TEXT_MAX = 128
+UNITS_TEXT_MAX = DECIMAL_TEXT_MAX + 24
+QUANTILE_DENOMINATOR_MAX = 10**18
+QUANTILE_EM_GRID_MAX = (1 << 42) - 1
+ACCOUNT_OPTIMAL_MAX = 20000
+ACCOUNT_NONADAPTIVE_MAX = 256
+ACCOUNT_TEXT = 40
+PARTIAL_MEMBER_MAX = 65536
+AUDIT_TEXT = 56
+DECIMAL, RATIONAL = 0, 1  # dpsel_format
+
+# -------------------------------------------------------------- structures
+
+
+class CParams(Structure):
+    """dpsel_params."""
+    _fields_ = [("x", c_uint64), ("y", c_uint), ("sensitivity", c_uint64),
+                ("monotonic", c_int), ("gap_cap", c_uint64)]
+
+
+BitFunction = ctypes.CFUNCTYPE(c_int, c_void_p, POINTER(c_uint))
+
+
+class CRngState(Structure):
+    """dpsel_rng_state_ (private)."""
+    _fields_ = [("key_", c_ubyte * 32), ("block_", c_uint64), ("buffer_", c_ubyte * 256),
+                ("buffer_left_", c_uint), ("bits_left_", c_uint), ("unread_", c_uint64)]
+
+
+class CRng(Structure):
+    """dpsel_rng (private): never copied, it must stay where it was initialised."""
+    _fields_ = [("kind_", c_int), ("bit_fn_", BitFunction), ("bit_context_", c_void_p),
+                ("owner_", c_void_p), ("os_state_", POINTER(CRngState)),
+                ("seeded_", CRngState)]
+
+
+class CPfStream(Structure):
+    """dpsel_pf_stream (private)."""
+    _fields_ = [("selector_", c_void_p), ("best_", c_int64), ("raced_", c_uint64),
+                ("held_", c_size_t), ("state_", c_int), ("best_added_", c_int),
+                ("race_value_", c_int64), ("race_ties_", c_uint64), ("race_chosen_", c_uint64),
+                ("block_", c_int64 * PF_STREAM_BLOCK)]
+
+
+class CGrid(Structure):
+    """dpsel_grid."""
+    _fields_ = [("lower", c_int64), ("upper", c_int64),
+                ("resolution", c_char * (DECIMAL_TEXT_MAX + 1))]
+
+
+class CAuditResult(Structure):
+    """dpsel_audit_result."""
+    _fields_ = [("verdict", c_int), ("distance", c_uint64), ("b_at_least_a", c_int),
+                ("b_at_most_a", c_int), ("neighbours", c_int), ("output", c_size_t),
+                ("a_over_b", c_int), ("decided_exactly", c_size_t),
+                ("loss_lower", c_char * AUDIT_TEXT), ("loss_upper", c_char * AUDIT_TEXT)]
+
+
+class CAccount(Structure):
+    """dpsel_account."""
+    _fields_ = [("releases", c_uint64)] + [
+        (name, c_char * ACCOUNT_TEXT)
+        for name in ("pure", "rho", "zcdp", "bounded_range", "dp_optimal", "best")
+    ] + [("best_method", c_char_p)]
+
+
+# ------------------------------------------------------------- prototypes
+
+_P = POINTER
+_HANDLE = c_void_p       # an opaque object: dpsel_selector *, dpsel_pmf *, ...
+_OUT = _P(c_void_p)      # where a function stores a new object or string
+_DATA = c_void_p         # const int64_t * (an address: numpy's, or an array's)
+_STR = c_char_p
+
+# name: (result, arguments).  Functions that return a dpsel code (int) get
+# `_check` as errcheck, so that every failure raises.
+_CODE = c_int
+_PROTOTYPES = {
+    "dpsel_strerror": (c_char_p, [c_int]),
+    "dpsel_params_from_base": (_CODE, [_P(CParams), c_uint64, c_uint, c_uint64, c_int]),
+    "dpsel_params_from_epsilon": (_CODE, [_P(CParams), _STR, c_uint64, c_int]),
+    "dpsel_params_set_gap_cap": (_CODE, [_P(CParams), c_uint64]),
+    "dpsel_params_epsilon": (_CODE, [_P(CParams), c_uint, c_char_p, c_size_t]),
+    "dpsel_rng_init_os": (_CODE, [_P(CRng)]),
+    "dpsel_rng_init_seeded": (_CODE, [_P(CRng), c_char_p, c_size_t]),
+    "dpsel_rng_init_custom": (_CODE, [_P(CRng), BitFunction, c_void_p]),
+    "dpsel_rng_wipe": (None, [_P(CRng)]),
+    "dpsel_selector_new": (_CODE, [_OUT, _P(CParams)]),
+    "dpsel_selector_free": (None, [_HANDLE]),
+    "dpsel_select": (_CODE, [_HANDLE, c_int, _DATA, c_size_t, _P(CRng), _P(c_size_t)]),
+    "dpsel_select_hardened": (_CODE, [_HANDLE, c_int, _DATA, c_size_t, _P(CRng), _P(c_size_t)]),
+    "dpsel_select_top": (_CODE, [_HANDLE, c_int, _DATA, c_size_t, c_size_t, _P(CRng),
+                                 _P(c_size_t)]),
+    "dpsel_pf_stream_start": (_CODE, [_P(CPfStream), _HANDLE, c_int64]),
+    "dpsel_pf_stream_add": (_CODE, [_P(CPfStream), c_int64, _P(CRng)]),
+    "dpsel_pf_stream_add_scores": (_CODE, [_P(CPfStream), _DATA, c_size_t, _P(CRng)]),
+    "dpsel_pf_stream_finish": (_CODE, [_P(CPfStream), _P(CRng), _P(c_size_t)]),
+    "dpsel_pmf_new": (_CODE, [_OUT, _P(CParams), c_int, _DATA, c_size_t]),
+    "dpsel_pmf_new_grouped": (_CODE, [_OUT, _P(CParams), c_int, _DATA, _DATA, c_size_t]),
+    "dpsel_pmf_free": (None, [_HANDLE]),
+    "dpsel_pmf_probability": (_CODE, [_HANDLE, c_size_t, c_int, _OUT]),
+    "dpsel_pmf_expected_error": (_CODE, [_HANDLE, c_int, _OUT]),
+    "dpsel_pmf_probability_bounds": (_CODE, [_HANDLE, c_size_t, c_uint, _OUT, _OUT]),
+    "dpsel_pmf_expected_error_bounds": (_CODE, [_HANDLE, c_uint, _OUT, _OUT]),
+    "dpsel_pmf_expected_error_in_units": (_CODE, [_HANDLE, _STR, c_int, _OUT]),
+    "dpsel_pmf_expected_error_bounds_in_units": (_CODE, [_HANDLE, _STR, c_uint, _OUT, _OUT]),
+    "dpsel_string_free": (None, [c_void_p]),
+    "dpsel_task_scores": (_CODE, [c_int, _DATA, c_size_t, _DATA]),
+    "dpsel_task_params": (_CODE, [c_int, _P(c_uint64), _P(c_int)]),
+    "dpsel_decimal_to_units": (_CODE, [_STR, _STR, _P(c_int64)]),
+    "dpsel_units_to_decimal": (_CODE, [c_int64, _STR, c_char_p, c_size_t]),
+    "dpsel_top_pmf_new": (_CODE, [_OUT, _P(CParams), c_int, _DATA, c_size_t, c_size_t]),
+    "dpsel_top_pmf_free": (None, [_HANDLE]),
+    "dpsel_top_pmf_count": (c_size_t, [_HANDLE]),
+    "dpsel_top_pmf_tuple": (_CODE, [_HANDLE, c_size_t, _P(c_size_t)]),
+    "dpsel_top_pmf_probability": (_CODE, [_HANDLE, c_size_t, c_int, _OUT]),
+    "dpsel_top_pmf_probability_bounds": (_CODE, [_HANDLE, c_size_t, c_uint, _OUT, _OUT]),
+    "dpsel_grid_init": (_CODE, [_P(CGrid), _STR, _STR, _STR]),
+    "dpsel_grid_point": (_CODE, [_P(CGrid), _STR, _P(c_int64)]),
+    "dpsel_grid_points": (_CODE, [_P(CGrid), _P(c_char_p), c_size_t, _DATA, _P(c_size_t)]),
+    "dpsel_quantile_fraction": (_CODE, [_STR, _P(c_uint64), _P(c_uint64), _P(c_uint64)]),
+    "dpsel_quantile_runs_new": (_CODE, [_OUT, c_uint64, c_uint64, _DATA, c_size_t, c_int64,
+                                        c_int64]),
+    "dpsel_quantile_runs_free": (None, [_HANDLE]),
+    "dpsel_quantile_runs_count": (c_size_t, [_HANDLE]),
+    "dpsel_quantile_runs_get": (_CODE, [_HANDLE, c_size_t, _P(c_int64), _P(c_uint64),
+                                        _P(c_int64)]),
+    "dpsel_quantile_select_runs": (_CODE, [_HANDLE, c_int, _HANDLE, _P(CRng), _P(c_int64)]),
+    "dpsel_quantile_select": (_CODE, [_HANDLE, c_int, c_uint64, c_uint64, _DATA, c_size_t,
+                                      c_int64, c_int64, _P(CRng), _P(c_int64)]),
+    "dpsel_quantile_pmf_new": (_CODE, [_OUT, _P(CParams), c_int, _HANDLE]),
+    "dpsel_accountant_new": (_CODE, [_OUT]),
+    "dpsel_accountant_free": (None, [_HANDLE]),
+    "dpsel_accountant_add": (_CODE, [_HANDLE, c_int, _STR, c_uint64]),
+    "dpsel_accountant_add_params": (_CODE, [_HANDLE, c_int, _P(CParams), c_uint64]),
+    "dpsel_accountant_report": (_CODE, [_HANDLE, _STR, c_int, _P(CAccount)]),
+    "dpsel_partial_new": (_CODE, [_OUT, _P(CParams)]),
+    "dpsel_partial_free": (None, [_HANDLE]),
+    "dpsel_partial_count": (c_uint64, [_HANDLE]),
+    "dpsel_partial_add": (_CODE, [_HANDLE, c_int64, c_char_p, c_size_t, _P(CRng)]),
+    "dpsel_partial_merge": (_CODE, [_HANDLE, _HANDLE, _P(CRng)]),
+    "dpsel_partial_finish": (_CODE, [_HANDLE, _HANDLE, c_int, _P(CRng), _OUT, _P(c_size_t)]),
+    "dpsel_partial_serialize": (_CODE, [_HANDLE, c_void_p, c_size_t, _P(c_size_t)]),
+    "dpsel_partial_deserialize": (_CODE, [_OUT, _P(CParams), c_char_p, c_size_t]),
+    "dpsel_audit": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA, c_size_t]),
+}
+BOUND = frozenset(_PROTOTYPES)
+
+
+def _check(result: int, function, arguments):
+    """errcheck: a dpsel code other than DPSEL_OK raises its Error."""
+    if result != 0:
+        from ._errors import error_for  # only on failure: _errors imports this module
+        raise error_for(result, function.__name__)
+    return result
+
+
+def _declare() -> None:
+    for name, (result, arguments) in _PROTOTYPES.items():
+        function = getattr(lib, name)
+        function.restype = result
+        function.argtypes = arguments
+        if result is _CODE:
+            function.errcheck = _check
+
+
+_declare()

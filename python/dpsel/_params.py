@@ -1,0 +1,132 @@
+"""Privacy parameters (dpsel_params)."""
+
+from __future__ import annotations
+
+import ctypes
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Union
+
+from . import _convert
+from ._lib import CParams, lib
+
+Number = Union[str, int, Fraction, Decimal, float]
+
+
+class Params:
+    """The privacy parameters of a selection: the decay ``beta = x / 2^y``
+    per score unit, the sensitivity ``D``, monotonicity and the gap cap ``C``.
+
+    Make them with :meth:`from_epsilon` or :meth:`from_base`.  Both
+    mechanisms are epsilon-DP with ``epsilon = 2 D ln(2^y / x)``, or
+    ``D ln(2^y / x)`` for monotonic scores; :attr:`epsilon` is that value
+    rounded up.  A Selector, pmf or audit copies the parameters when it is
+    made: changing the gap cap afterwards does not change them.
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, *, _c: CParams = None):
+        if _c is None:
+            raise TypeError("make Params with Params.from_epsilon(...) or Params.from_base(...)")
+        self._c = _c
+
+    @classmethod
+    def from_epsilon(cls, epsilon: Number, sensitivity: int = 1,
+                     monotonic: bool = False) -> Params:
+        """The base whose realised epsilon is the largest not above
+        ``epsilon`` (among ``x / 2^y``, ``y <= 64``), certified with directed
+        rounding.
+
+        ``epsilon`` is taken exactly: a decimal str ("1", "0.25", "5e-3"),
+        an int, a Decimal, a Fraction with a finite decimal expansion, or a
+        float at its exact binary value.  EpsilonError when it is not a
+        positive decimal or is too small for any base; RangeError for a
+        sensitivity below 1.
+        """
+        c = CParams()
+        lib.dpsel_params_from_epsilon(
+            ctypes.byref(c), _convert.c_text(_convert.epsilon_text(epsilon), "epsilon"),
+            _convert.uint64(sensitivity, "sensitivity"), _convert.flag(monotonic, "monotonic"))
+        return cls(_c=c)
+
+    @classmethod
+    def from_base(cls, x: int, y: int, sensitivity: int = 1, monotonic: bool = False) -> Params:
+        """The explicit base ``beta = x / 2^y`` (``1 <= y <= 64``,
+        ``0 < x < 2^y``), kept in lowest terms, with the default gap cap."""
+        c = CParams()
+        lib.dpsel_params_from_base(ctypes.byref(c), _convert.uint64(x, "x"), _convert.uint(y, "y"),
+                                   _convert.uint64(sensitivity, "sensitivity"),
+                                   _convert.flag(monotonic, "monotonic"))
+        return cls(_c=c)
+
+    @property
+    def x(self) -> int:
+        """The numerator of the base (odd)."""
+        return self._c.x
+
+    @property
+    def y(self) -> int:
+        """The base's denominator is ``2^y``."""
+        return self._c.y
+
+    @property
+    def sensitivity(self) -> int:
+        """``D``: one person moves any score by at most D."""
+        return self._c.sensitivity
+
+    @property
+    def monotonic(self) -> bool:
+        """Adding a person never lowers a score (epsilon is halved)."""
+        return bool(self._c.monotonic)
+
+    @property
+    def gap_cap(self) -> int:
+        """The gap cap ``C`` (1 to GAP_CAP_MAX): gaps are clamped at C.  The
+        default is the least C with ``beta^C <= 2^-64``; setting it is
+        RangeError outside 1..GAP_CAP_MAX."""
+        return self._c.gap_cap
+
+    @gap_cap.setter
+    def gap_cap(self, value: int) -> None:
+        lib.dpsel_params_set_gap_cap(ctypes.byref(self._c), _convert.uint64(value, "gap_cap"))
+
+    @property
+    def epsilon(self) -> str:
+        """The realised epsilon, 17 significant digits rounded up: a
+        rigorous upper bound."""
+        return self.epsilon_text(17)
+
+    def epsilon_text(self, digits: int) -> str:
+        """The realised epsilon with ``digits`` (1 to 100) significant
+        digits, rounded up."""
+        digits = _convert.uint(digits, "digits")
+        buffer = ctypes.create_string_buffer(min(digits, 100) + 16)
+        lib.dpsel_params_epsilon(ctypes.byref(self._c), digits, buffer, len(buffer))
+        return buffer.value.decode()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Params):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # mutable (the gap cap)
+
+    def _fields(self) -> tuple:
+        return (self.x, self.y, self.sensitivity, self.monotonic, self.gap_cap)
+
+    def copy(self) -> Params:
+        """An independent copy."""
+        return Params(_c=CParams.from_buffer_copy(self._c))
+
+    def __repr__(self) -> str:
+        return (f"Params(base={self.x}/2^{self.y}, epsilon<={self.epsilon}, "
+                f"sensitivity={self.sensitivity}, monotonic={self.monotonic}, "
+                f"gap_cap={self.gap_cap})")
+
+
+def c_params(params: Params) -> Any:
+    """params for a const dpsel_params * argument."""
+    if not isinstance(params, Params):
+        raise TypeError(f"params must be a dpsel.Params, not {type(params).__name__}")
+    return ctypes.byref(params._c)

@@ -1,0 +1,120 @@
+"""Partial selections over shards (dpsel_partial_*; spec/partial.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import weakref
+from typing import Any, Optional
+
+from . import _convert
+from ._enums import MechanismArg, mechanism as _mechanism
+from ._lib import lib
+from ._locks import ForkSafeLock
+from ._owned import Owned
+from ._params import Params, c_params
+from ._rng import Rng, resolve
+from ._select import Selector
+
+
+class Partial(Owned):
+    """A selection split over shards: each shard adds its candidates to a
+    Partial, Partials merge two by two in any order, and the merged one
+    finishes into the released candidate, with exactly the distribution of
+    Selector.select (PF or EM, the same parameters) on all the candidates
+    together.  A candidate is named by its member, bytes the caller chooses
+    (a label, a shard and index: ``label.encode()``), and the release is
+    that member.  The state holds at most gap cap + 1 levels and their
+    members, whatever the number of candidates.
+
+    A Partial pickles (and :meth:`to_bytes` / :meth:`from_bytes` serialise
+    it, versioned and checksummed), so shards may run in other processes.
+    Adding, merging and finishing draw random bits.  A state releases once:
+    finishing it, or merging it into another, spends it, and an error
+    part-way fails it (RangeError from then on).  Two releases from one
+    state, or from copies of its bytes, share its members and are not
+    independent: release each candidate through one path of merges to one
+    finish.  Calls take turns between threads.
+    """
+
+    __slots__ = ("_handle", "_params", "_lock", "__weakref__")
+
+    def __init__(self, params: Params):
+        handle = ctypes.c_void_p()
+        lib.dpsel_partial_new(ctypes.byref(handle), c_params(params))
+        self._own(handle.value, params)
+
+    @classmethod
+    def from_bytes(cls, params: Params, data: bytes) -> Partial:
+        """The state to_bytes wrote, for params' base and gap cap, every
+        field checked (StateError otherwise)."""
+        data = _convert.byte_string(data, "data")
+        handle = ctypes.c_void_p()
+        lib.dpsel_partial_deserialize(ctypes.byref(handle), c_params(params), data, len(data))
+        partial = cls.__new__(cls)
+        partial._own(handle.value, params)
+        return partial
+
+    def _own(self, handle: int, params: Params) -> None:
+        self._handle = handle
+        self._params = params.copy()
+        self._lock = ForkSafeLock()
+        weakref.finalize(self, lib.dpsel_partial_free, handle)
+
+    def __len__(self) -> int:
+        """The candidates the state counts."""
+        return lib.dpsel_partial_count(self._handle)
+
+    def add(self, score: int, member: bytes = b"", rng: Optional[Rng] = None) -> None:
+        """One candidate: its score and its member (at most
+        PARTIAL_MEMBER_MAX bytes)."""
+        member = _convert.byte_string(member, "member")
+        score = _convert.int64(score, "score")
+        with self._lock, resolve(rng)._use as c_rng:
+            lib.dpsel_partial_add(self._handle, score, member, len(member), c_rng)
+
+    def merge(self, other: Partial, rng: Optional[Rng] = None) -> None:
+        """Moves other's candidates into this state: other is spent.
+        RangeError for other parameters, the same state, or a spent one."""
+        if not isinstance(other, Partial):
+            raise TypeError(f"other must be a dpsel.Partial, not {type(other).__name__}")
+        with contextlib.ExitStack() as locks:
+            # Both states, locked in one global order (no deadlock with a
+            # merge the other way); the same state once (C refuses it).
+            for lock in sorted({self._lock, other._lock}, key=id):
+                locks.enter_context(lock)
+            with resolve(rng)._use as c_rng:
+                lib.dpsel_partial_merge(self._handle, other._handle, c_rng)
+
+    def finish(self, selector: Selector, mechanism: MechanismArg = "pf",
+               rng: Optional[Rng] = None) -> bytes:
+        """The selection: the released candidate's member; the state is
+        spent.  The selector must have the state's base and gap cap (else
+        RangeError); EmptyError with no candidate."""
+        if not isinstance(selector, Selector):
+            raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
+        member, size = ctypes.c_void_p(), ctypes.c_size_t()
+        with self._lock, resolve(rng)._use as c_rng:
+            lib.dpsel_partial_finish(self._handle, selector._handle, _mechanism(mechanism), c_rng,
+                                     ctypes.byref(member), ctypes.byref(size))
+            # Copied now: the pointer is valid until the state is freed.
+            return ctypes.string_at(member.value, size.value) if size.value else b""
+
+    def to_bytes(self) -> bytes:
+        """The state as bytes (versioned, with a BLAKE2b checksum)."""
+        size = ctypes.c_size_t()
+        with self._lock:
+            lib.dpsel_partial_serialize(self._handle, None, 0, ctypes.byref(size))
+            buffer = ctypes.create_string_buffer(size.value)
+            lib.dpsel_partial_serialize(self._handle, buffer, size.value, ctypes.byref(size))
+        return buffer.raw[:size.value]
+
+    # Copies and pickles go through the serialised state.
+    __copy__ = __deepcopy__ = None
+
+    def __reduce_ex__(self, protocol: object) -> Any:
+        return (Partial.from_bytes, (self._params, self.to_bytes()))
+
+    def __repr__(self) -> str:
+        return f"<dpsel.Partial of {len(self)} candidates>"
+

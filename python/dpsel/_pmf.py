@@ -1,0 +1,203 @@
+"""Exact output distributions: Pmf (dpsel_pmf_*) and TopPmf (dpsel_top_pmf_*)."""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from fractions import Fraction
+from typing import Any, Optional, Tuple, Union
+
+from . import _convert
+from ._enums import MechanismArg, mechanism as _mechanism
+from ._lib import DECIMAL, RATIONAL, lib
+from ._params import Params, c_params as _params
+from ._owned import Owned
+from ._scores import Scores, as_counts, as_scores
+
+Probability = Union[Fraction, str]
+
+
+def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, ...]:
+    """Calls function(*arguments, &out...) for `count` new strings, and
+    returns them, freed."""
+    outs = [ctypes.c_void_p() for _ in range(count)]
+    function(*arguments, *(ctypes.byref(out) for out in outs))
+    try:
+        return tuple(ctypes.string_at(out.value).decode() for out in outs)
+    finally:
+        for out in outs:
+            lib.dpsel_string_free(out)
+
+
+def _value(text: str, exact: bool) -> Probability:
+    """A getter's text: "num/den" as a Fraction, or the decimal itself."""
+    if not exact:
+        return text
+    numerator, _, denominator = text.partition("/")
+    return Fraction(_integer(numerator), _integer(denominator or "1"))
+
+
+def _integer(digits: str) -> int:
+    """int(digits) for any length: Python refuses to convert texts of more
+    than 4300 digits at once (sys.get_int_max_str_digits), and exact
+    rationals can have far more.  Halves, joined in O(n^1.6)."""
+    if len(digits) <= 4000:
+        return int(digits)
+    half = len(digits) // 2
+    return _integer(digits[:-half]) * 10**half + _integer(digits[-half:])
+
+
+class _Distribution(Owned):
+    """What Pmf and TopPmf share: an object of `size` outcomes and their
+    probabilities (its C getters name the class attributes below)."""
+
+    _free: Any
+    _probability: Any
+    _bounds: Any
+    _maker: str  # the function that makes one
+    __slots__ = ("_handle", "_size", "__weakref__")
+
+    def __init__(self, *arguments: object, **options: object):
+        raise TypeError(f"a dpsel.{type(self).__name__} is made by dpsel.{self._maker}(...)")
+
+    @classmethod
+    def _adopt(cls, handle: int, size: int) -> Any:
+        """An object of this class that owns the C object handle."""
+        distribution = cls.__new__(cls)
+        distribution._handle, distribution._size = handle, size
+        weakref.finalize(distribution, cls._free, handle)
+        return distribution
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _outcome(self, i: int) -> int:
+        return _convert.size(i, "outcome")
+
+    def probability(self, i: int, exact: bool = True) -> Probability:
+        """The probability of outcome i: a fractions.Fraction, exactly; with
+        ``exact=False`` a decimal str of 17 significant digits, correctly
+        rounded.  TooLargeError where the exact rationals are beyond dpsel's
+        limits (the enclosure, :meth:`bounds`, always exists); RangeError
+        for i out of range."""
+        form = RATIONAL if exact else DECIMAL
+        return _value(_take_strings(type(self)._probability, self._handle, self._outcome(i),
+                                    form)[0], exact)
+
+    def bounds(self, i: int, digits: int = 36) -> Tuple[str, str]:
+        """A rigorous enclosure ``lo <= P <= hi`` of outcome i's probability:
+        decimals of ``digits`` (1 to 100) significant digits, rounded down
+        and up (relative width below 1e-30 from 34 digits)."""
+        return _take_strings(type(self)._bounds, self._handle, self._outcome(i),
+                             _convert.uint(digits, "digits"), count=2)
+
+
+class Pmf(_Distribution):
+    """The exact output distribution of a mechanism on a score vector
+    (dpsel_pmf): ``len(pmf)`` candidates, each with its probability, and the
+    expected error ``sum_r P(r) g_r``.  Positions, not labels, index it.
+    The getters may be called from several threads at once."""
+
+    _free = lib.dpsel_pmf_free
+    _maker = "pmf"
+    _probability = lib.dpsel_pmf_probability
+    _bounds = lib.dpsel_pmf_probability_bounds
+    __slots__ = ()
+
+    def expected_error(self, exact: bool = True, unit: Optional[Any] = None) -> Probability:
+        """The expected error ``sum_r P(r) g_r`` (unclamped gaps), in score
+        units: a Fraction, or with ``exact=False`` a correctly rounded
+        17-digit decimal str.  With ``unit`` (a decimal: the unit scores
+        were converted with, see decimal_to_units) it is ``E x unit``, in
+        the decimals' own unit."""
+        form = RATIONAL if exact else DECIMAL
+        if unit is None:
+            text = _take_strings(lib.dpsel_pmf_expected_error, self._handle, form)[0]
+        else:
+            text = _take_strings(lib.dpsel_pmf_expected_error_in_units, self._handle,
+                                 _unit(unit), form)[0]
+        return _value(text, exact)
+
+    def expected_error_bounds(self, digits: int = 36,
+                              unit: Optional[Any] = None) -> Tuple[str, str]:
+        """A rigorous enclosure of the expected error (``E x unit`` with a
+        unit), as :meth:`bounds`."""
+        digits = _convert.uint(digits, "digits")
+        if unit is None:
+            return _take_strings(lib.dpsel_pmf_expected_error_bounds, self._handle, digits,
+                                 count=2)
+        return _take_strings(lib.dpsel_pmf_expected_error_bounds_in_units, self._handle,
+                             _unit(unit), digits, count=2)
+
+    def __repr__(self) -> str:
+        return f"<dpsel.Pmf of {len(self)} candidates>"
+
+
+def _unit(unit: Any) -> bytes:
+    return _convert.c_text(_convert.decimal_text(unit, "unit"), "unit")
+
+
+def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf") -> Pmf:
+    """The exact output distribution of the mechanism with params on scores
+    (dpsel_pmf_new).  Its enclosure is computed now (PF: O(n^2) work, up to
+    32768 candidates, else TooLargeError; EM: linear); the exact rationals
+    on the first request that needs them."""
+    s = as_scores(scores)
+    handle = ctypes.c_void_p()
+    lib.dpsel_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
+                      s.n)
+    return Pmf._adopt(handle.value, s.n)
+
+
+def pmf_grouped(params: Params, scores: Any, multiplicity: Any,
+                mechanism: MechanismArg = "pf") -> Pmf:
+    """The pmf of groups of alike candidates (dpsel_pmf_new_grouped):
+    candidate r stands for multiplicity[r] >= 1 candidates of score
+    scores[r], and its probability is the chance one of them is released."""
+    s, m = as_scores(scores), as_counts(multiplicity, "multiplicity")
+    if m.n != s.n:
+        raise ValueError(f"{s.n} scores but {m.n} multiplicities")
+    handle = ctypes.c_void_p()
+    lib.dpsel_pmf_new_grouped(ctypes.byref(handle), _params(params), _mechanism(mechanism),
+                              s.address, m.address, s.n)
+    return Pmf._adopt(handle.value, s.n)
+
+
+class TopPmf(_Distribution):
+    """The exact distribution of select_top's ordered k-tuples
+    (dpsel_top_pmf): ``len(top)`` tuples in lexicographic order of their
+    indices; :meth:`tuple` gives tuple t's candidates in the order chosen
+    (labels for a pandas Series)."""
+
+    _free = lib.dpsel_top_pmf_free
+    _maker = "top_pmf"
+    _probability = lib.dpsel_top_pmf_probability
+    _bounds = lib.dpsel_top_pmf_probability_bounds
+    __slots__ = ("_k", "_scores")
+
+    @classmethod
+    def _adopt_top(cls, handle: int, scores: Scores, k: int) -> TopPmf:
+        top = cls._adopt(handle, lib.dpsel_top_pmf_count(handle))
+        top._k = k
+        top._scores = scores._replace(keep=None)  # the labels only
+        return top
+
+    def tuple(self, t: int) -> Tuple[Any, ...]:
+        """Tuple t's k candidates, in the order chosen."""
+        indices = (ctypes.c_size_t * self._k)()
+        lib.dpsel_top_pmf_tuple(self._handle, self._outcome(t), indices)
+        return tuple(self._scores.label(i) for i in indices)
+
+    def __repr__(self) -> str:
+        return f"<dpsel.TopPmf of {len(self)} {self._k}-tuples>"
+
+
+def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
+    """The distribution of Selector.select_top(scores, k) (dpsel_top_pmf_new):
+    for small n, at most 65536 tuples (else TooLargeError)."""
+    s = as_scores(scores)
+    k = _convert.size(k, "k")
+    handle = ctypes.c_void_p()
+    lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism),
+                          s.address, s.n, k)
+    return TopPmf._adopt_top(handle.value, s, k)

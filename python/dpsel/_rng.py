@@ -1,0 +1,168 @@
+"""Random sources (dpsel_rng)."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import weakref
+from typing import Iterable, Iterator, Optional
+
+from ._convert import byte_string
+from ._errors import RandomSourceError
+from ._lib import BitFunction, CRng, lib
+from ._locks import ForkSafeLock
+from ._owned import Owned
+
+
+class Rng(Owned):
+    """A source of uniform random bits for the samplers (dpsel_rng).
+
+    - :meth:`Rng.os`: the operating system's CSPRNG (ChaCha20 keyed from
+      getrandom, with fast key erasure): the source for real releases.
+    - :meth:`Rng.seeded`: a deterministic stream, FOR TESTS AND AUDITS ONLY.
+    - :meth:`Rng.from_bits`: chosen bits, to drive the samplers in tests.
+
+    Passing ``rng=None`` to a selection uses this thread's own OS source,
+    made on first use.  The C state lives at a fixed address inside this
+    object and is never copied (a copy of an OS source gives no bits, by
+    design): copying or pickling an Rng is a TypeError.  Calls using one
+    Rng from several threads take turns.  After ``os.fork()`` (multiprocessing's
+    fork start method) parent and child never share a bit: the kernel wipes
+    the OS source's state in the child, whose first read draws a fresh key.
+    A seeded source replays the same bits in both, by design.
+
+    :meth:`close` (or leaving a ``with`` block) erases the key and buffered
+    bits and releases the OS source's page; a closed source gives
+    RandomSourceError.  Collection does the same.
+    """
+
+    __slots__ = ("_c", "_pointer", "_lock", "_kind", "_keep", "_failure", "_wipe", "_use",
+                 "__weakref__")
+
+    def __init__(self, *, _kind: str = ""):
+        if not _kind:
+            raise TypeError("make an Rng with Rng.os(), Rng.seeded(seed) or Rng.from_bits(bits)")
+        self._c = CRng()  # all zeros: valid to wipe even if never initialised
+        self._pointer = ctypes.pointer(self._c)
+        self._lock = ForkSafeLock()
+        self._kind = _kind
+        self._keep: Optional[BitFunction] = None  # from_bits' callback, alive with the source
+        self._failure: list = [None]  # what a from_bits iterator raised
+        self._wipe = weakref.finalize(self, lib.dpsel_rng_wipe, self._pointer)
+        self._use = _Use(self._lock, self._pointer, self._failure)
+
+    @classmethod
+    def os(cls) -> Rng:
+        """The operating system's CSPRNG: the source for real releases.
+        RandomSourceError where the kernel cannot keep its state from a
+        forked child (Linux before 4.14): refused rather than shared."""
+        rng = cls(_kind="os")
+        lib.dpsel_rng_init_os(rng._pointer)
+        return rng
+
+    @classmethod
+    def seeded(cls, seed: bytes) -> Rng:
+        """FOR TESTS AND REPRODUCIBLE AUDITS ONLY -- NEVER FOR A REAL RELEASE.
+
+        A deterministic stream: anyone holding the seed can recompute every
+        choice made with it.  ChaCha20 keyed with BLAKE2b-256 of ``seed``
+        (1 to 64 bytes, else RangeError).  ``bytes.fromhex(HEX)`` gives the
+        stream of the tool's ``--seed HEX`` (for an even number of digits).
+        """
+        seed = byte_string(seed, "seed")
+        rng = cls(_kind="seeded")
+        lib.dpsel_rng_init_seeded(rng._pointer, seed, len(seed))
+        return rng
+
+    @classmethod
+    def from_bits(cls, bits: Iterable[int]) -> Rng:
+        """FOR TESTS: a source that gives ``bits`` (0s and 1s) one at a
+        time.  When they run out, or a value is not 0 or 1, the selection
+        fails with RandomSourceError; an exception of the iterator is raised
+        as it is."""
+        rng = cls(_kind="bits")
+        rng._keep = BitFunction(_bit_reader(iter(bits), rng._failure))
+        lib.dpsel_rng_init_custom(rng._pointer, rng._keep, None)
+        return rng
+
+    @property
+    def kind(self) -> str:
+        """"os", "seeded" or "bits"."""
+        return self._kind
+
+    @property
+    def closed(self) -> bool:
+        """The state was erased (close, or the end of a ``with`` block)."""
+        return not self._wipe.alive
+
+    def close(self) -> None:
+        """Erases the state (and releases the OS source's page)."""
+        with self._lock:
+            self._wipe()
+
+    def __enter__(self) -> Rng:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<dpsel.Rng {self._kind}{' closed' if self.closed else ''}>"
+
+
+class _Use:
+    """``with rng._use as c_rng``: the C source, for one call at a time (the
+    lock), and a from_bits iterator's exception raised as it is.  One per
+    Rng, made once: nothing is allocated per call."""
+
+    __slots__ = ("_lock", "_pointer", "_failure")
+
+    def __init__(self, lock: ForkSafeLock, pointer: ctypes._Pointer, failure: list):
+        self._lock, self._pointer, self._failure = lock, pointer, failure
+
+    def __enter__(self) -> ctypes._Pointer:
+        self._lock.__enter__()
+        return self._pointer
+
+    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+        failure, self._failure[0] = self._failure[0], None
+        self._lock.__exit__()
+        if failure is not None and isinstance(error, RandomSourceError):
+            raise failure from error
+
+
+def _bit_reader(bits: Iterator[int], failure: list):
+    """The dpsel_bit_fn of Rng.from_bits: 0 with a bit, 1 for a failure."""
+    def read(context: object, out: ctypes._Pointer) -> int:
+        try:
+            bit = next(bits)
+        except StopIteration:
+            return 1
+        except BaseException as error:  # raised again after the C call returns
+            failure[0] = error
+            return 1
+        if bit not in (0, 1):
+            return 1
+        out[0] = bit
+        return 0
+    return read
+
+
+_per_thread = threading.local()
+
+
+def thread_rng() -> Rng:
+    """This thread's OS source, made on first use (rng=None)."""
+    rng = getattr(_per_thread, "rng", None)
+    if rng is None:
+        rng = _per_thread.rng = Rng.os()
+    return rng
+
+
+def resolve(rng: Optional[Rng]) -> Rng:
+    """The source a call uses: rng, or this thread's OS source."""
+    if rng is None:
+        return thread_rng()
+    if not isinstance(rng, Rng):
+        raise TypeError(f"rng must be a dpsel.Rng or None, not {type(rng).__name__}")
+    return rng

@@ -1,0 +1,173 @@
+"""Selections: Selector (dpsel_selector_*, dpsel_select*) and PfStream
+(dpsel_pf_stream_*)."""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from typing import Any, List, Optional
+
+from . import _convert
+from ._enums import MechanismArg, mechanism as _mechanism
+from ._lib import CPfStream, lib
+from ._locks import ForkSafeLock
+from ._owned import Owned
+from ._params import Params, c_params
+from ._rng import Rng, resolve
+from ._scores import Scores, as_scores
+
+
+class Selector(Owned):
+    """The exact powers of the base that the samplers compare random bits
+    with, made once for a Params (copied) and used for any number of
+    selections, from any number of threads at once.
+
+    ``scores`` (higher is better) may be a sequence of integers, a numpy
+    integer array (int64 C-contiguous: passed without a copy) or a pandas
+    Series, whose label is then returned instead of the position.  Floats
+    are accepted only when each is exactly an integer.  ``rng=None`` draws
+    from this thread's OS source.  The GIL is released during the C call.
+    """
+
+    __slots__ = ("_handle", "_params", "__weakref__")
+
+    def __init__(self, params: Params):
+        handle = ctypes.c_void_p()
+        lib.dpsel_selector_new(ctypes.byref(handle), c_params(params))
+        self._handle = handle.value
+        self._params = params.copy()
+        weakref.finalize(self, lib.dpsel_selector_free, self._handle)
+
+    @property
+    def params(self) -> Params:
+        """A copy of the parameters it was made with."""
+        return self._params.copy()
+
+    def select(self, scores: Any, mechanism: MechanismArg = "pf",
+               rng: Optional[Rng] = None) -> Any:
+        """One epsilon-DP selection (dpsel_select): the released position,
+        or for a pandas Series its label.  mechanism: "pf" (permute-and-flip)
+        or "em" (the exponential mechanism).  EmptyError for no scores."""
+        return self._one(lib.dpsel_select, scores, mechanism, rng)
+
+    def select_hardened(self, scores: Any, mechanism: MechanismArg = "pf",
+                        rng: Optional[Rng] = None) -> Any:
+        """select with work (time, random bits) that does not depend on the
+        scores (dpsel_select_hardened; spec/timing.md): the same
+        distribution, at a higher cost."""
+        return self._one(lib.dpsel_select_hardened, scores, mechanism, rng)
+
+    def select_top(self, scores: Any, k: int, mechanism: MechanismArg = "pf",
+                   rng: Optional[Rng] = None) -> List[Any]:
+        """The k best by peeling (dpsel_select_top): k rounds of select, each
+        over the candidates not chosen yet, in the order chosen.  Each round
+        is one epsilon-DP selection, composed adaptively (see Accountant).
+        RangeError for k = 0 or k > n."""
+        s, m, k = as_scores(scores), _mechanism(mechanism), _convert.size(k, "k")
+        # C refuses k > n before writing, so room for min(k, n) suffices.
+        indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
+        with resolve(rng)._use as c_rng:
+            lib.dpsel_select_top(self._handle, m, s.address, s.n, k, c_rng, indices)
+        return [s.label(i) for i in indices[:k]]
+
+    def select_quantile(self, runs: Any, mechanism: MechanismArg = "em",
+                        rng: Optional[Rng] = None) -> int:
+        """One release of a quantile (dpsel_quantile_select_runs): a grid
+        point, in units of the grid's resolution (Grid.value gives its
+        decimal).  The parameters must have the quantile's sensitivity and
+        not be monotonic (else RangeError)."""
+        from ._quantile import QuantileRuns  # here: _quantile imports this module
+        if not isinstance(runs, QuantileRuns):
+            raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
+        m, value = _mechanism(mechanism), ctypes.c_int64()
+        with resolve(rng)._use as c_rng:
+            lib.dpsel_quantile_select_runs(self._handle, m, runs._handle, c_rng,
+                                           ctypes.byref(value))
+        return value.value
+
+    def stream(self, best: int, rng: Optional[Rng] = None) -> PfStream:
+        """A PfStream over this selector whose largest score is ``best``."""
+        return PfStream(self, best, rng)
+
+    def _one(self, function: Any, scores: Any, mechanism: MechanismArg,
+             rng: Optional[Rng]) -> Any:
+        s, m, index = as_scores(scores), _mechanism(mechanism), ctypes.c_size_t()
+        with resolve(rng)._use as c_rng:
+            function(self._handle, m, s.address, s.n, c_rng, ctypes.byref(index))
+        return s.label(index.value)
+
+    # Copies and pickles are made again from the parameters (a new table).
+    __copy__ = __deepcopy__ = None
+
+    def __reduce_ex__(self, protocol: object) -> Any:
+        return (Selector, (self._params,))
+
+    def __repr__(self) -> str:
+        return f"Selector({self._params!r})"
+
+
+class PfStream(Owned):
+    """Permute-and-flip on scores given in order, in about 8 KiB whatever
+    their number (dpsel_pf_stream_*): for candidates too many to hold.
+
+    Give the largest score first (``best``, from a first pass over the
+    data), then every score in order with :meth:`add` or :meth:`add_many`;
+    :meth:`finish` returns the released position, with exactly the
+    distribution of ``Selector.select(scores, "pf")``::
+
+        with selector.stream(best) as stream:
+            for block in blocks:
+                stream.add_many(block)
+            index = stream.finish()
+
+    RangeError when the selector's decay table does not allow the race (a
+    gap cap of 1 with beta >= 1/2: use select), for a score above ``best``,
+    or for ``finish`` when no score equalled ``best``; any error ends the
+    stream for good.  The stream holds up to PF_STREAM_BLOCK scores: leaving
+    the ``with`` block (or close) erases them.  Calls take turns between
+    threads.
+    """
+
+    __slots__ = ("_c", "_selector", "_rng", "_lock", "__weakref__")
+
+    def __init__(self, selector: Selector, best: int, rng: Optional[Rng] = None):
+        if not isinstance(selector, Selector):
+            raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
+        self._c = CPfStream()
+        self._selector = selector  # the C stream points to it: it must outlive the stream
+        self._rng = resolve(rng)
+        self._lock = ForkSafeLock()
+        lib.dpsel_pf_stream_start(ctypes.byref(self._c), selector._handle,
+                                  _convert.int64(best, "best"))
+
+    def add(self, score: int) -> None:
+        """Adds the next candidate's score."""
+        score = _convert.int64(score, "score")
+        with self._lock, self._rng._use as c_rng:
+            lib.dpsel_pf_stream_add(ctypes.byref(self._c), score, c_rng)
+
+    def add_many(self, scores: Any) -> None:
+        """Adds the next candidates' scores at once (a sequence or numpy
+        array, as for select): the same as add for each, in fewer steps."""
+        s: Scores = as_scores(scores)
+        with self._lock, self._rng._use as c_rng:
+            lib.dpsel_pf_stream_add_scores(ctypes.byref(self._c), s.address, s.n, c_rng)
+
+    def finish(self) -> int:
+        """Ends the selection: the released position (0-based, in the order
+        the scores were added).  EmptyError when no score was added."""
+        index = ctypes.c_size_t()
+        with self._lock, self._rng._use as c_rng:
+            lib.dpsel_pf_stream_finish(ctypes.byref(self._c), c_rng, ctypes.byref(index))
+        return index.value
+
+    def close(self) -> None:
+        """Erases the scores the stream holds; it is then not started."""
+        with self._lock:
+            ctypes.memset(ctypes.byref(self._c), 0, ctypes.sizeof(self._c))
+
+    def __enter__(self) -> PfStream:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()

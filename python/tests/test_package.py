@@ -1,0 +1,74 @@
+"""The package itself: it imports without numpy and pandas, finds the
+library where it says it does, documents every public name, and
+help(dpsel) reads."""
+
+import inspect
+import os
+import pydoc
+import subprocess
+import sys
+
+import dpsel
+
+from conftest import REPO
+
+PACKAGE_ROOT = REPO / "python"
+
+
+def python(code, **environment):
+    """Runs code in a fresh interpreter with the package on its path."""
+    env = {key: value for key, value in os.environ.items() if key != "DPSEL_LIBRARY"}
+    env.update(PYTHONPATH=str(PACKAGE_ROOT), PYTHONDONTWRITEBYTECODE="1", **environment)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=False)
+
+
+def test_numpy_and_pandas_are_optional():
+    # An import hook that refuses them: dpsel imports and selects on a list.
+    code = """
+import sys
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("numpy", "pandas"):
+            raise ImportError("no " + name)
+sys.meta_path.insert(0, Refuse())
+import dpsel
+selector = dpsel.Selector(dpsel.Params.from_epsilon("1"))
+assert selector.select([1, 2, 3]) in range(3)
+assert dpsel.task_scores("mode", (4, 5)) == [4, 5]
+assert "numpy" not in sys.modules and "pandas" not in sys.modules
+print("ok")
+"""
+    result = python(code, DPSEL_LIBRARY=dpsel._lib.lib._name)
+    assert result.stdout == "ok\n", result.stderr
+
+
+def test_the_library_is_found_in_the_build_tree_beside_the_package():
+    result = python("import dpsel, dpsel._lib as l; print(l.lib._name)")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(REPO / "build" / "libdpsel.so")
+
+
+def test_dpsel_library_is_the_only_place_looked_at_when_set():
+    result = python("import dpsel", DPSEL_LIBRARY="/nonexistent/libdpsel.so")
+    assert result.returncode != 0
+    assert "ImportError: dpsel: cannot load libdpsel: /nonexistent/libdpsel.so" in result.stderr
+
+
+def test_every_public_name_is_documented_and_presented_as_dpsel():
+    for name in dpsel.__all__:
+        value = getattr(dpsel, name)
+        if inspect.isclass(value) or inspect.isfunction(value):
+            assert inspect.getdoc(value), name
+            assert value.__module__ == "dpsel", name
+            for member_name, member in vars(value).items():
+                if not member_name.startswith("_") and callable(member):
+                    assert inspect.getdoc(member), f"{name}.{member_name}"
+
+
+def test_help_reads():
+    text = pydoc.render_doc(dpsel, renderer=pydoc.plaintext)
+    for expected in ("dpsel - Exact differentially private selection", "class Selector",
+                     "FOR TESTS AND REPRODUCIBLE AUDITS ONLY", "pmf(params", "class RangeError",
+                     "DPSEL_LIBRARY"):
+        assert expected in text, expected

@@ -1,0 +1,87 @@
+"""Partial selections: shards merged in any order release with the
+distribution of one selection over all candidates (a fit), and states
+serialise, pickle and refuse what is not theirs."""
+
+import pickle
+
+import pytest
+
+import dpsel
+
+from conftest import chi_square_fits
+
+PARAMS = dpsel.Params.from_epsilon("1", monotonic=True)
+OTHER = dpsel.Params.from_epsilon("2", monotonic=True)  # another base
+SHARDS = [[41, 38], [40, 12, 33], [39, 40]]
+SCORES = [score for shard in SHARDS for score in shard]
+
+
+def sharded(rng):
+    """One Partial per shard, members the global positions, merged."""
+    states, position = [], 0
+    for shard in SHARDS:
+        state = dpsel.Partial(PARAMS)
+        for score in shard:
+            state.add(score, position.to_bytes(2, "big"), rng)
+            position += 1
+        states.append(state)
+    states[2].merge(states[0], rng)
+    states[1].merge(states[2], rng)
+    return states[1]
+
+
+@pytest.mark.parametrize("mechanism", ["pf", "em"])
+def test_merged_shards_fit_the_pmf(mechanism):
+    draws, rng, selector = 20_000, dpsel.Rng.seeded(b"shards"), dpsel.Selector(PARAMS)
+    counts = [0] * len(SCORES)
+    for _ in range(draws):
+        counts[int.from_bytes(sharded(rng).finish(selector, mechanism, rng), "big")] += 1
+    pmf = dpsel.pmf(PARAMS, SCORES, mechanism)
+    fits, statistic, dof = chi_square_fits(counts, [pmf.probability(i) for i in range(len(pmf))],
+                                           draws)
+    assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
+
+
+def test_states_serialise_and_pickle():
+    state = sharded(dpsel.Rng.seeded(b"s"))
+    assert len(state) == len(SCORES) and "7 candidates" in repr(state)
+    data = state.to_bytes()
+    again = dpsel.Partial.from_bytes(PARAMS, data)
+    assert again.to_bytes() == data and len(again) == len(SCORES)
+    assert pickle.loads(pickle.dumps(state)).to_bytes() == data
+    selector = dpsel.Selector(PARAMS)
+    assert (again.finish(selector, rng=dpsel.Rng.seeded(b"f"))
+            == state.finish(selector, rng=dpsel.Rng.seeded(b"f")))
+
+
+def test_what_is_not_a_state_is_refused():
+    data = bytearray(sharded(dpsel.Rng.seeded(b"s")).to_bytes())
+    with pytest.raises(dpsel.StateError):
+        dpsel.Partial.from_bytes(OTHER, data)
+    data[len(data) // 2] ^= 1
+    with pytest.raises(dpsel.StateError):
+        dpsel.Partial.from_bytes(PARAMS, data)
+    with pytest.raises(dpsel.StateError):
+        dpsel.Partial.from_bytes(PARAMS, b"")
+
+
+def test_bad_partials():
+    state, selector = dpsel.Partial(PARAMS), dpsel.Selector(PARAMS)
+    with pytest.raises(dpsel.EmptyError):
+        state.finish(selector)
+    state.add(3)
+    assert state.finish(selector) == b""
+    with pytest.raises(dpsel.RangeError):
+        state.merge(state)  # itself
+    with pytest.raises(dpsel.RangeError):
+        state.merge(dpsel.Partial(OTHER))
+    with pytest.raises(dpsel.RangeError):
+        state.finish(dpsel.Selector(OTHER))
+    with pytest.raises(dpsel.RangeError):
+        state.add(1, bytes(dpsel.PARTIAL_MEMBER_MAX + 1))
+    with pytest.raises(TypeError):
+        state.add(1, "label")
+    with pytest.raises(TypeError):
+        state.merge([1, 2])
+    with pytest.raises(TypeError):
+        state.finish("selector")
