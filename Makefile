@@ -2,6 +2,7 @@
 #   make            the library (static and shared) and the dpsel tool
 #   make demo       install missing packages, build, run the tool on examples/
 #   make check      install missing packages, build, run every test and proof
+#   make python-test  the Python package's tests (python/tests; part of check)
 #   make proofs     Frama-C WP on the verified core
 #   make sanitize   the tests under clang's ASan + UBSan (build/sanitize/)
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
@@ -61,6 +62,7 @@ TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
 .PHONY: bench all demo check test cli-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
+        python-test readme-python bench-python \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
@@ -178,6 +180,41 @@ exports: $(SHARED) $(STATIC) $(INTERNAL)
 readme-example: all
 	sh tests/readme-example.sh README.md
 
+# The Python package (python/dpsel: ctypes over libdpsel.so) and its tests,
+# with Debian's python3 and python3-pytest (not a python3 earlier on PATH);
+# the README's Python example runs as written against the installed package.
+PYTHON ?= /usr/bin/python3
+python-test: $(SHARED) $(TOOL)
+	cd python && PYTHONDONTWRITEBYTECODE=1 DPSEL_LIBRARY=../$(SHARED) DPSEL_TOOL=../$(TOOL) \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider tests
+
+readme-python: all
+	PYTHON=$(PYTHON) sh tests/readme-python.sh README.md
+
+# The PostgreSQL extension (postgres/: PGXS, Debian's postgresql-server-dev-15),
+# built out of tree in build/postgres/ with the static library linked in;
+# install-postgres installs it into the server (root).  postgres-test
+# starts a server of its own (postgres/test/run.sh: initdb in a temporary
+# folder, an unprivileged user, a Unix socket) and runs the checks and the
+# README's SQL there; bench-postgres times 10^7 rows (not part of check).
+PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
+PG_BUILD := $(BUILD)/postgres
+PG_MAKE = $(MAKE) -C $(PG_BUILD) -f $(CURDIR)/postgres/Makefile PG_CONFIG=$(PG_CONFIG) \
+    with_llvm=no $(if $(Q),-s)
+.PHONY: postgres install-postgres postgres-test bench-postgres
+postgres: $(STATIC)
+	@mkdir -p $(PG_BUILD)
+	$(call quiet,PGX,$(PG_BUILD)/dpsel.so)$(PG_MAKE)
+
+install-postgres: postgres
+	$(call quiet,PGX,install)$(PG_MAKE) install
+
+postgres-test: install-postgres $(TOOL)
+	PG_CONFIG=$(PG_CONFIG) sh postgres/test/run.sh $(TOOL) README.md
+
+bench-postgres: install-postgres
+	PG_CONFIG=$(PG_CONFIG) sh postgres/test/bench.sh
+
 demo: deps
 	$(MAKE) all
 	sh examples/demo.sh $(TOOL)
@@ -186,7 +223,8 @@ demo: deps
 # tests (Criterion's own two workers leave a core idle at the end).
 check: deps
 	$(MAKE) -j2 all
-	$(MAKE) -j2 --output-sync=target test cli-test large-file valgrind readme-example exports
+	$(MAKE) -j2 --output-sync=target test cli-test large-file valgrind readme-example exports \
+	    python-test readme-python postgres-test
 	$(MAKE) sanitize
 	$(MAKE) proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
@@ -201,6 +239,15 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dpsel.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PYTHON_SITE)/dpsel
+	install -m 644 python/dpsel/*.py python/dpsel/py.typed $(DESTDIR)$(PYTHON_SITE)/dpsel/
+	printf 'LIBRARY = "%s"\n' '$(PREFIX)/lib/libdpsel.so.$(SOVERSION)' \
+	    > $(DESTDIR)$(PYTHON_SITE)/dpsel/_installed.py
+
+# Where Debian's python3 looks for locally installed modules, for PREFIX
+# /usr/local and /usr alike (python3 -m site lists them).
+PYTHON_SITE = $(PREFIX)/lib/python$(shell $(PYTHON) -c \
+    'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
 
 clean:
 	rm -rf $(BUILD)
@@ -226,3 +273,9 @@ $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
 
 bench: $(BUILD)/bench_select $(TOOL)
 	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) --cli $(TOOL) $(BENCH_ARGS)
+	$(MAKE) bench-python
+
+# Selector.select from Python against dpsel_select called directly, on 10^6
+# scores (bench/python_select.py; part of `make bench`).
+bench-python: $(SHARED)
+	PYTHONDONTWRITEBYTECODE=1 DPSEL_LIBRARY=$(SHARED) PYTHONPATH=python $(PYTHON) bench/python_select.py

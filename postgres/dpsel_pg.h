@@ -1,0 +1,121 @@
+/*
+ * The dpsel PostgreSQL extension: what its aggregates share (common.c).
+ *
+ * The aggregates (dpsel--0.1.0.sql) are dpsel_pf and dpsel_em (select_agg.c)
+ * and dpsel_quantile (quantile_agg.c).  Each keeps, besides its data, the
+ * parameters its first row gave, which every later row (and every partial
+ * state merged into it) must repeat: a RowParams.  aggregate.c runs the
+ * aggregate protocol for both kinds of state (StateKind).
+ */
+#ifndef DPSEL_PG_H
+#define DPSEL_PG_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+
+#include <dpsel.h>
+
+/* The parameters every row of a group repeats: up to ROW_TEXTS_MAX texts
+ * (epsilon, the quantile's grid...) and, for the selections, the
+ * sensitivity and monotonicity (0 and false elsewhere).  A row's view
+ * points into its arguments (texts not NUL-terminated); a kept copy
+ * (row_params_keep) has NUL-terminated texts.  A NULL text is an SQL NULL
+ * where one is allowed (the quantile's resolution). */
+#define ROW_TEXTS_MAX 6
+typedef struct RowParams
+{
+	int			ntexts;
+	const char *texts[ROW_TEXTS_MAX];
+	int			lengths[ROW_TEXTS_MAX];
+	int64		sensitivity;
+	bool		monotonic;
+} RowParams;
+
+/* The random source of this process (backend or parallel worker). */
+extern dpsel_rng *pg_dpsel_rng(void);
+
+/* ERROR for the library's error code rc: "<what>: <dpsel_strerror(rc)>". */
+extern void pg_dpsel_error(int rc, const char *what) pg_attribute_noreturn();
+
+/* The calling aggregate's name, for messages ("dpsel" when unknown). */
+extern const char *pg_dpsel_aggregate(FunctionCallInfo fcinfo);
+
+/* The aggregate's long-lived memory context; ERROR outside an aggregate. */
+extern MemoryContext pg_dpsel_agg_context(FunctionCallInfo fcinfo);
+
+/* ERROR if argument i (named `name`) is NULL. */
+extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
+
+/* Text argument i as a view: *data and *length (not NUL-terminated);
+ * ERROR if it is NULL. */
+extern void pg_dpsel_text_arg(FunctionCallInfo fcinfo, int i, const char *name,
+							  const char **data, int *length);
+
+/* The parameters of `epsilon`, sensitivity and monotonicity into *out
+ * (dpsel_params_from_epsilon, cached per process); ERROR naming them. */
+extern void pg_dpsel_params(FunctionCallInfo fcinfo, const char *epsilon, int64 sensitivity,
+							bool monotonic, dpsel_params *out);
+
+/* The selector of those parameters, kept by the process's cache: valid
+ * until the next pg_dpsel_params or pg_dpsel_selector call. */
+extern const dpsel_selector *pg_dpsel_selector(FunctionCallInfo fcinfo, const char *epsilon,
+											   int64 sensitivity, bool monotonic);
+
+/* A copy of row in cxt, its texts NUL-terminated. */
+extern void row_params_keep(RowParams *kept, const RowParams *row, MemoryContext cxt);
+
+/* ERROR unless `row` repeats `kept` exactly (texts byte for byte);
+ * names[i] names text i in the message. */
+extern void row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, const RowParams *row,
+							 const char *const *names);
+
+/* ---------------------------------------------- the aggregate protocol */
+
+/*
+ * A kind of state (the selections', the quantile's): what aggregate.c's
+ * transition, combine, serial and deserial functions need of it.  Every
+ * state begins with its RowParams, so that a state's pointer is also its
+ * parameters'.  Every hook reports its errors with ERROR.
+ */
+typedef struct StateKind
+{
+	int			ntexts;			/* the texts of its RowParams */
+	const char *const *names;	/* names[i] names text i in messages */
+	/* the row's parameters, a view into its arguments */
+	void		(*read_row) (FunctionCallInfo fcinfo, RowParams *row);
+	/* a state in cxt for params (copied and checked), without data yet */
+	RowParams  *(*alloc) (FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params);
+	/* its data, empty, with room for about `room` items */
+	void		(*start) (FunctionCallInfo fcinfo, RowParams *state, MemoryContext cxt, int64 room);
+	/* the row's item into the state (a row with a NULL item is skipped) */
+	void		(*add) (FunctionCallInfo fcinfo, RowParams *state);
+	/* from's items into into (same parameters; from left as it is) */
+	void		(*merge) (FunctionCallInfo fcinfo, RowParams *into, const RowParams *from);
+	/* the data as bytes after the parameters, and back (into a state
+	 * from alloc, in the current memory context) */
+	void		(*send) (FunctionCallInfo fcinfo, StringInfo buf, const RowParams *state);
+	void		(*receive) (FunctionCallInfo fcinfo, StringInfo msg, RowParams *state);
+} StateKind;
+
+/* ERROR for a malformed serialised state. */
+extern void pg_dpsel_malformed(const char *why) pg_attribute_noreturn();
+
+extern Datum pg_dpsel_trans(FunctionCallInfo fcinfo, const StateKind *kind);
+extern Datum pg_dpsel_combine(FunctionCallInfo fcinfo, const StateKind *kind);
+extern Datum pg_dpsel_serial(FunctionCallInfo fcinfo, const StateKind *kind);
+extern Datum pg_dpsel_deserial(FunctionCallInfo fcinfo, const StateKind *kind);
+
+/* The SQL entry points dpsel_pg_<name>_trans, _combine, _serial and
+ * _deserial of a kind of state. */
+#define DPSEL_PG_STATE_FUNCTION(name, role, kind) \
+	PG_FUNCTION_INFO_V1(dpsel_pg_##name##_##role); \
+	Datum dpsel_pg_##name##_##role(PG_FUNCTION_ARGS) { return pg_dpsel_##role(fcinfo, &(kind)); }
+#define DPSEL_PG_STATE_FUNCTIONS(name, kind) \
+	DPSEL_PG_STATE_FUNCTION(name, trans, kind) \
+	DPSEL_PG_STATE_FUNCTION(name, combine, kind) \
+	DPSEL_PG_STATE_FUNCTION(name, serial, kind) \
+	DPSEL_PG_STATE_FUNCTION(name, deserial, kind)
+
+#endif							/* DPSEL_PG_H */

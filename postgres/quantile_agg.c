@@ -1,0 +1,260 @@
+/*
+ * dpsel_quantile: a private quantile of a numeric column (spec/quantiles.md).
+ *
+ * Each value is mapped to its point of the public grid lower, lower +
+ * resolution, ..., upper (dpsel_grid_point: clamped, rounded down, a map of
+ * each row alone), and the state collects the points; states combine by
+ * concatenation, so a parallel plan gives the same points, hence the same
+ * release distribution.  The final function builds the runs of the
+ * quantile's score over the points and releases one grid point with EM
+ * (the default, as in the tool) or PF.  A NULL value is skipped (an
+ * absent record): a group whose values are all NULL still releases a grid
+ * point, as the mechanism does on no data.  All memory is palloc'd in the
+ * aggregate's context: 8 bytes per value.
+ */
+#include "dpsel_pg.h"
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+/* The arguments: (state, value, quantile, lower, upper, epsilon
+ * [, resolution [, mechanism]]), the parameters kept as texts in this
+ * order. */
+#define ARG_VALUE 1
+#define ARG_FIRST_TEXT 2
+enum
+{
+	Q_QUANTILE, Q_LOWER, Q_UPPER, Q_EPSILON, Q_RESOLUTION, Q_MECHANISM, Q_TEXTS
+};
+static const char *const quantile_names[Q_TEXTS] = {
+	"the quantile", "lower", "upper", "epsilon", "the resolution", "the mechanism"
+};
+
+typedef struct QuantileState
+{
+	RowParams	args;			/* the texts above; resolution NULL: the default */
+	uint64		a;				/* the quantile a / b */
+	uint64		b;
+	uint64		sensitivity;	/* of its score: max(a, b - a) */
+	dpsel_grid	grid;
+	dpsel_mechanism mechanism;
+	int64	   *points;			/* the values on the grid (palloc'd huge) */
+	int64		count;
+	int64		room;
+} QuantileState;
+
+static dpsel_mechanism
+mechanism_of(FunctionCallInfo fcinfo, const char *name)
+{
+	if (strcmp(name, "em") == 0)
+		return DPSEL_EM;
+	if (strcmp(name, "pf") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the mechanism must be 'em' or 'pf', not \"%s\"",
+						pg_dpsel_aggregate(fcinfo), name)));
+	return DPSEL_PF;
+}
+
+/* The grid's points, or 0 past 2^64 - 1 (the whole int64 range). */
+static uint64
+grid_points(const dpsel_grid *grid)
+{
+	return (uint64) grid->upper - (uint64) grid->lower + 1;
+}
+
+/* Reads every parameter, so that a bad one is an error at the first row. */
+static void
+quantile_setup(FunctionCallInfo fcinfo, QuantileState *state)
+{
+	const char *const *t = state->args.texts;
+	dpsel_params params;
+	uint64		points;
+	uint64		limit;
+	int			rc;
+
+	rc = dpsel_quantile_fraction(t[Q_QUANTILE], &state->a, &state->b, &state->sensitivity);
+	if (rc != DPSEL_OK)
+		pg_dpsel_error(rc, psprintf("%s: the quantile \"%s\"", pg_dpsel_aggregate(fcinfo),
+									t[Q_QUANTILE]));
+	rc = dpsel_grid_init(&state->grid, t[Q_LOWER], t[Q_UPPER], t[Q_RESOLUTION]);
+	if (rc != DPSEL_OK)
+		pg_dpsel_error(rc, psprintf("%s: the grid from \"%s\" to \"%s\" in steps of %s",
+									pg_dpsel_aggregate(fcinfo), t[Q_LOWER], t[Q_UPPER],
+									t[Q_RESOLUTION] != NULL
+									? psprintf("\"%s\"", t[Q_RESOLUTION]) : "the default"));
+	state->mechanism = mechanism_of(fcinfo, t[Q_MECHANISM]);
+	points = grid_points(&state->grid);
+	limit = state->mechanism == DPSEL_EM ? DPSEL_QUANTILE_EM_GRID_MAX : (uint64) 1 << 62;
+	if (points == 0 || points > limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: the grid from %s to %s has more points than %s takes (" UINT64_FORMAT ")",
+						pg_dpsel_aggregate(fcinfo), t[Q_LOWER], t[Q_UPPER],
+						state->mechanism == DPSEL_EM ? "EM" : "PF", limit),
+				 errhint("Choose a coarser resolution%s.",
+						 state->mechanism == DPSEL_EM ? " or the mechanism 'pf'" : "")));
+	pg_dpsel_params(fcinfo, t[Q_EPSILON], (int64) state->sensitivity, false, &params);
+}
+
+/* A state for params, every parameter checked (quantile_setup). */
+static RowParams *
+quantile_alloc(FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params)
+{
+	QuantileState *state = MemoryContextAllocZero(cxt, sizeof(QuantileState));
+
+	row_params_keep(&state->args, params, cxt);
+	quantile_setup(fcinfo, state);
+	return &state->args;
+}
+
+/* No points yet, room for `room` (at least 16) in cxt. */
+static void
+quantile_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt, int64 room)
+{
+	QuantileState *state = (QuantileState *) args;
+
+	state->room = Max(room, 16);
+	state->points = MemoryContextAllocHuge(cxt, state->room * sizeof(int64));
+	state->count = 0;
+}
+
+/* Room for `more` points (doubling). */
+static void
+reserve(QuantileState *state, int64 more)
+{
+	int64		room = state->room;
+
+	if ((uint64) more > MaxAllocHugeSize / sizeof(int64) / 2 - (uint64) state->count)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dpsel_quantile: too many values")));
+	while (room < state->count + more)
+		room *= 2;
+	if (room != state->room)
+	{
+		state->points = repalloc_huge(state->points, room * sizeof(int64));
+		state->room = room;
+	}
+}
+
+/* The row's parameters (resolution: NULL or absent for the default). */
+static void
+quantile_read_row(FunctionCallInfo fcinfo, RowParams *row)
+{
+	memset(row, 0, sizeof(RowParams));
+	row->ntexts = Q_TEXTS;
+	for (int i = Q_QUANTILE; i <= Q_EPSILON; i++)
+		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + i, quantile_names[i], &row->texts[i],
+						  &row->lengths[i]);
+	if (PG_NARGS() > ARG_FIRST_TEXT + Q_RESOLUTION && !PG_ARGISNULL(ARG_FIRST_TEXT + Q_RESOLUTION))
+		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + Q_RESOLUTION, quantile_names[Q_RESOLUTION],
+						  &row->texts[Q_RESOLUTION], &row->lengths[Q_RESOLUTION]);
+	row->texts[Q_MECHANISM] = "em";
+	row->lengths[Q_MECHANISM] = 2;
+	if (PG_NARGS() > ARG_FIRST_TEXT + Q_MECHANISM)
+		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + Q_MECHANISM, quantile_names[Q_MECHANISM],
+						  &row->texts[Q_MECHANISM], &row->lengths[Q_MECHANISM]);
+}
+
+/* The row's value as its grid point, unless it is NULL. */
+static void
+quantile_add(FunctionCallInfo fcinfo, RowParams *args)
+{
+	QuantileState *state = (QuantileState *) args;
+	char	   *value;
+	int			rc;
+
+	if (PG_ARGISNULL(ARG_VALUE))
+		return;
+	value = DatumGetCString(DirectFunctionCall1(numeric_out, PG_GETARG_DATUM(ARG_VALUE)));
+	reserve(state, 1);
+	rc = dpsel_grid_point(&state->grid, value, &state->points[state->count]);
+	if (rc != DPSEL_OK)
+		pg_dpsel_error(rc, psprintf("%s: the value %s", pg_dpsel_aggregate(fcinfo), value));
+	state->count++;
+}
+
+/* from's points appended. */
+static void
+quantile_merge(FunctionCallInfo fcinfo, RowParams *into_args, const RowParams *from_args)
+{
+	QuantileState *into = (QuantileState *) into_args;
+	const QuantileState *from = (const QuantileState *) from_args;
+
+	reserve(into, from->count);
+	memcpy(into->points + into->count, from->points, from->count * sizeof(int64));
+	into->count += from->count;
+}
+
+/* The number of points, then the points (8 bytes each). */
+static void
+quantile_send(FunctionCallInfo fcinfo, StringInfo buf, const RowParams *args)
+{
+	const QuantileState *state = (const QuantileState *) args;
+
+	/* a bytea holds at most 1 GB: about 134 million points */
+	if (state->count > (int64) ((MaxAllocSize - 4096) / sizeof(int64)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: a parallel worker's " INT64_FORMAT " values exceed what it can pass on",
+						pg_dpsel_aggregate(fcinfo), state->count),
+				 errhint("SET max_parallel_workers_per_gather = 0 for this query.")));
+	pq_sendint64(buf, (uint64) state->count);
+	enlargeStringInfo(buf, (int) (state->count * sizeof(int64)));
+	for (int64 i = 0; i < state->count; i++)
+		pq_sendint64(buf, (uint64) state->points[i]);
+}
+
+static void
+quantile_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
+{
+	QuantileState *state = (QuantileState *) args;
+	int64		count = pq_getmsgint64(msg);
+	int64		left = msg->len - msg->cursor;
+
+	if (count < 0 || left % (int64) sizeof(int64) != 0 || count != left / (int64) sizeof(int64))
+		pg_dpsel_malformed("wrong number of values");
+	quantile_start(fcinfo, args, CurrentMemoryContext, count);
+	for (int64 i = 0; i < count; i++)
+		state->points[i] = pq_getmsgint64(msg);
+	state->count = count;
+}
+
+static const StateKind quantile_kind = {
+	Q_TEXTS, quantile_names, quantile_read_row, quantile_alloc, quantile_start, quantile_add,
+	quantile_merge, quantile_send, quantile_receive
+};
+
+DPSEL_PG_STATE_FUNCTIONS(quantile, quantile_kind)
+
+/* The release: a grid point, as a numeric with the resolution's digits. */
+PG_FUNCTION_INFO_V1(dpsel_pg_quantile_final);
+Datum
+dpsel_pg_quantile_final(PG_FUNCTION_ARGS)
+{
+	QuantileState *state = (QuantileState *) PG_GETARG_POINTER(0);
+	const dpsel_selector *selector;
+	dpsel_quantile_runs *runs = NULL;
+	dpsel_rng  *rng;
+	int64		value = 0;
+	char		text[DPSEL_UNITS_TEXT_MAX];
+	int			rc;
+
+	/* everything that may raise an ERROR before the runs are allocated */
+	selector = pg_dpsel_selector(fcinfo, state->args.texts[Q_EPSILON],
+								 (int64) state->sensitivity, false);
+	rng = pg_dpsel_rng();
+	rc = dpsel_quantile_runs_new(&runs, state->a, state->b, state->points, state->count,
+								 state->grid.lower, state->grid.upper);
+	if (rc == DPSEL_OK)
+		rc = dpsel_quantile_select_runs(selector, state->mechanism, runs, rng, &value);
+	dpsel_quantile_runs_free(runs);
+	if (rc == DPSEL_OK)
+		rc = dpsel_units_to_decimal(value, state->grid.resolution, text, sizeof text);
+	if (rc != DPSEL_OK)
+		pg_dpsel_error(rc, psprintf("%s: the release", pg_dpsel_aggregate(fcinfo)));
+	PG_RETURN_DATUM(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+										ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+}

@@ -1,0 +1,314 @@
+#!/bin/sh
+# The PostgreSQL extension on a real server (`make postgres-test`, after
+# `make install-postgres`):
+#   sh postgres/test/run.sh TOOL README
+# starts a server of its own (server.sh: initdb in a temporary folder, an
+# unprivileged user, a Unix socket only; stopped on every exit), then checks:
+#   - fits: one selection per group over 10^4 groups of the same 8
+#     candidates (so 10^4 independent draws from one distribution), in a
+#     forced parallel plan whose own plan (auto_explain, with ANALYZE) must
+#     show a Partial and a Finalize aggregate, 2 workers, and more partial
+#     groups than groups
+#     (groups split between the workers, so their states were merged);
+#     the chosen labels fitted to TOOL's exact pmf by chi-square (chisq.awk,
+#     false alarm 1e-6 per fit): dpsel_pf (hashed), dpsel_em (sorted),
+#     dpsel_pf with a sensitivity of 2, dpsel_quantile with EM and PF;
+#   - the median and the 0.9 quantile of 100 100 values at epsilon 50 land on
+#     the true ones, in a parallel plan;
+#   - NULLs, empty groups, empty and longest labels give what README says;
+#   - dpsel_pf and dpsel_em in one query do not share a state;
+#   - bad arguments (and a window) are SQL errors naming the value, and the
+#     server stays up (no backend crashed: its log says so);
+#   - no leak: a backend's resident memory after runs 4 to 6 over 10^6 rows
+#     (10^5 groups, about 250 MB of states per run) is within 64 MB of the
+#     one after run 2, hashed, sorted, parallel, and for the quantile;
+#   - README's SQL example runs as written.
+set -u
+export LC_ALL=C
+usage="usage: sh postgres/test/run.sh TOOL README"
+tool=${1:?$usage}
+readme=${2:?$usage}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=postgres/test/server.sh
+. "$here/server.sh"
+work=$(mktemp -d) || exit 1
+trap 'pg_stop; rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
+
+passed=0
+failed=0
+pass() { echo "ok   $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+
+groups=10000
+# The settings that force a parallel plan whose two workers do all the
+# scanning (the leader only gathers), so that groups are split between them.
+parallel="SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;"
+
+pg_start || exit 1
+echo "server: PostgreSQL $("$PG_BIN/postgres" -V | awk '{print $3}') in $PG_DIR (socket only)"
+
+# ---------------------------------------------------------------- data
+candidates="apple,12 banana,11 cherry,11 date,10 elder,9 fig,8 grape,6 kiwi,3"
+values="3 5 5 7 9"
+printf '%s\n' $candidates > "$work/candidates.csv"
+printf '%s\n' $values > "$work/values.csv"
+candidate_rows=$(printf "('%s'),\n" $candidates | sed "s/,\([0-9]*\)')/', \1)/" | sed '$s/,$//')
+value_rows=$(printf '(%s),\n' $values | sed '$s/,$//')
+# Rows in candidate (value) order, not group order: each group's rows lie
+# far apart in the table, in the blocks of both workers; `pad` makes the
+# tables a few thousand pages, so that both workers start before the scan
+# ends.
+pg_sql <<EOF || exit 1
+CREATE EXTENSION dpsel;
+CREATE TABLE cand (grp int, label text, score bigint, pad text DEFAULT repeat('x', 300));
+INSERT INTO cand (grp, label, score) SELECT g, c.label, c.score
+    FROM (VALUES $candidate_rows) c(label, score), generate_series(1, $groups) g
+    ORDER BY c.label, g;
+CREATE TABLE qv (grp int, v numeric, pad text DEFAULT repeat('x', 300));
+INSERT INTO qv (grp, v) SELECT g, q.v FROM (VALUES $value_rows) q(v), generate_series(1, $groups) g
+    ORDER BY q.v, g;
+CREATE TABLE vals (v numeric, pad text DEFAULT repeat('x', 100));
+INSERT INTO vals (v) SELECT g % 1001 FROM generate_series(1, 100100) g;
+ANALYZE;
+EOF
+
+# ---------------------------------------------------------------- fits
+
+# pmf_of ARGS...: TOOL pmf's `label<TAB>probability` on the candidates
+pmf_of() {
+    "$tool" pmf "$@" "$work/candidates.csv" | awk -F, '!/^#/ && $1 != "label" { print $1 "\t" $NF }'
+}
+
+# runs_of ARGS...: TOOL quantile --pmf's runs as `from..to<TAB>probability`
+runs_of() {
+    "$tool" quantile --pmf "$@" "$work/values.csv" \
+        | awk -F, '!/^#/ && $1 != "from" { print $1 ".." $2 "\t" $NF }'
+}
+
+# plan_ok PLAN GROUPS: PLAN has a Partial and a Finalize aggregate, 2
+# workers, and more partial groups gathered than GROUPS; says so
+plan_ok() {
+    gathered=$(sed -n 's/.*Gather.*actual rows=\([0-9]*\).*/\1/p' "$1" | head -n 1)
+    finalize=$(sed -n 's/.*\(Finalize [A-Za-z]*\).*/\1/p' "$1" | head -n 1)
+    grep -q 'Partial [A-Za-z]*Aggregate' "$1" && [ -n "$finalize" ] \
+        && grep -q 'Workers Launched: 2' "$1" && [ "${gathered:-0}" -gt "$2" ] \
+        && echo "$finalize over 2 workers, $gathered partial groups for $2"
+}
+
+# planned NAME SETTINGS QUERY GROUPS: runs QUERY under the parallel settings
+# and SETTINGS into $work/out, its own plan (auto_explain, into the server's
+# log) into $work/plan, and checks the plan (plan_ok); a plan where one
+# worker started too late to share the groups is run again, up to 3 times
+# in all (the outputs are not looked at in between).  Fails NAME otherwise.
+planned() {
+    for attempt in 1 2 3; do
+        logged=$(wc -c < "$PG_DIR/server.log")
+        printf "LOAD 'auto_explain'; SET auto_explain.log_min_duration = 0;
+SET auto_explain.log_analyze = on; SET auto_explain.log_timing = off;
+%s %s\n%s;\n" "$parallel" "$2" "$3" | pg_sql > "$work/out" 2>&1 \
+            || { fail "$1: $(cat "$work/out")"; return 1; }
+        tail -c +$((logged + 1)) "$PG_DIR/server.log" > "$work/plan"
+        plan=$(plan_ok "$work/plan" "$4") && { echo "     $1: $plan"; return 0; }
+    done
+    fail "$1: not the parallel plan expected:"
+    cat "$work/plan"
+    return 1
+}
+
+# selections CALL, quantiles CALL: the query counting CALL's releases per group
+selections() {
+    echo "SELECT c, count(*) FROM (SELECT grp, $1 c FROM cand GROUP BY grp) s GROUP BY c"
+}
+quantiles() {
+    echo "SELECT c, count(*) FROM (SELECT grp, $1 c FROM qv GROUP BY grp) s GROUP BY c"
+}
+
+# fit NAME SETTINGS QUERY PMF: QUERY returns (output, count) over the
+# groups' releases, in a parallel plan; the counts must fit PMF
+fit() {
+    planned "$1" "$2" "$3" "$groups" || return
+    if result=$(awk -f "$here/chisq.awk" "$4" "$work/out"); then
+        pass "$1: $result"
+    else
+        fail "$1: $result"
+    fi
+}
+
+pmf_of --epsilon 1 --monotonic > "$work/pf.pmf"
+fit "dpsel_pf(label, score, '1', 1, true), hashed" "SET enable_sort = off;" \
+    "$(selections "dpsel_pf(label, score, '1', 1, true)")" "$work/pf.pmf"
+pmf_of --epsilon 1 --mechanism em > "$work/em.pmf"
+fit "dpsel_em(label, score, '1'), sorted" "SET enable_hashagg = off;" \
+    "$(selections "dpsel_em(label, score, '1')")" "$work/em.pmf"
+pmf_of --epsilon 2 --sensitivity 2 > "$work/pf2.pmf"
+fit "dpsel_pf(label, score, '2', 2)" "" "$(selections "dpsel_pf(label, score, '2', 2)")" \
+    "$work/pf2.pmf"
+runs_of --quantile 0.5 --lower 0 --upper 10 --epsilon 1 > "$work/median.pmf"
+fit "dpsel_quantile(v, '0.5', '0', '10', '1')" "" \
+    "$(quantiles "dpsel_quantile(v, '0.5', '0', '10', '1')")" "$work/median.pmf"
+runs_of --quantile 0.25 --lower 0 --upper 10 --resolution 0.5 --epsilon 2 --mechanism pf \
+    > "$work/quartile.pmf"
+fit "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')" "" \
+    "$(quantiles "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')")" "$work/quartile.pmf"
+
+# ------------------------------------------------------ known quantiles
+# 100 copies of each of 0 .. 1000: the median is 500 and the 0.9 quantile
+# 900, every other grid point at least 50 score units below (probability
+# below 10^-500 at epsilon 50).
+# exact NAME QUERY EXPECTED: QUERY (one aggregate over vals, in a parallel
+# plan) returns EXPECTED
+exact() {
+    planned "$1" "" "$2" 1 || return
+    if [ "$(cat "$work/out")" = "$3" ]; then pass "$1: $3"; else fail "$1: $(cat "$work/out"), expected $3"; fi
+}
+exact "median, EM" "SELECT dpsel_quantile(v, '0.5', '0', '2000', '50', '0.5') FROM vals" "500.0"
+exact "0.9 quantile, PF" "SELECT dpsel_quantile(v, '0.9', '0', '2000', '50', NULL, 'pf') FROM vals" "900"
+
+# ------------------------------------------------- NULLs and edge cases
+# same NAME QUERY EXPECTED: QUERY's output is EXPECTED
+same() {
+    output=$(echo "$2;" | pg_sql 2>&1)
+    if [ "$output" = "$3" ]; then pass "$1: $3"; else fail "$1: got $output, expected $3"; fi
+}
+same "NULL labels and scores skipped" \
+    "SELECT dpsel_pf(l, s, '1') FROM (VALUES (NULL, 100), ('a', 1), ('b', NULL)) v(l, s)" "a"
+same "no candidate: NULL" \
+    "SELECT coalesce(dpsel_em(l, s, '1'), 'null') FROM (VALUES (NULL::text, 1::bigint)) v(l, s)" "null"
+same "no rows: NULL" \
+    "SELECT coalesce(dpsel_pf(label, score, '1'), 'null') FROM cand WHERE false" "null"
+same "an empty label" "SELECT '[' || dpsel_em(l, s, '1') || ']' FROM (VALUES ('', 1)) v(l, s)" "[]"
+same "the longest label (65536 bytes)" \
+    "SELECT length(dpsel_pf(repeat('y', 65536), 1, '1'))" "65536"
+same "a group per key" \
+    "SELECT count(*) FROM (SELECT grp, dpsel_pf(label, score, '1') FROM cand WHERE grp <= 5 GROUP BY grp) s" "5"
+same "quantile of NULLs only: a release on no data" \
+    "SELECT dpsel_quantile(v, '0.5', '7', '7', '1') FROM (VALUES (NULL::numeric)) t(v)" "7"
+same "quantile, no rows: NULL" \
+    "SELECT coalesce(dpsel_quantile(v, '0.5', '0', '9', '1')::text, 'null') FROM vals WHERE false" "null"
+same "quantile of integers, clamped" \
+    "SELECT dpsel_quantile(v, '0.5', '-2.5', '2.5', '80') FROM (VALUES (-9), (1), (9)) t(v)" "1.0"
+
+# Two selections in one query draw apart: over 100 groups of 1000 candidates
+# of one score, dpsel_pf and dpsel_em agree about 0.1 times (independent
+# states); at least 10 has probability below 1e-16, and Postgres sharing
+# one state between them (READ_ONLY final functions) gives 100.
+agree=$(echo "SELECT count(*) FILTER (WHERE p = e) FROM (SELECT g / 1000 AS grp,
+    dpsel_pf('c' || g % 1000, 7, '1') p, dpsel_em('c' || g % 1000, 7, '1') e
+    FROM generate_series(0, 99999) g GROUP BY 1) s;" | pg_sql 2>&1)
+if [ "$agree" -lt 10 ] 2>/dev/null; then
+    pass "dpsel_pf and dpsel_em in one query keep their own states: $agree agreements of 100"
+else
+    fail "dpsel_pf and dpsel_em in one query share a state: $agree agreements of 100"
+fi
+
+# ------------------------------------------------------- bad arguments
+# Each line: a part of the expected message | the statement.  Every one must
+# be an SQL error; then the server must answer, and its log show no crash.
+while IFS='|' read -r expected statement; do
+    output=$(echo "$statement;" | pg_sql 2>&1)
+    case "$output" in
+        *ERROR:*"$expected"*) pass "error: $expected" ;;
+        *) fail "error: $statement: got $output, expected an error with $expected" ;;
+    esac
+done <<'EOF'
+epsilon "abc" (sensitivity 1): epsilon is not a positive decimal|SELECT dpsel_pf(l, s, 'abc') FROM (VALUES ('a', 1)) v(l, s)
+epsilon "0"|SELECT dpsel_pf(l, s, '0') FROM (VALUES ('a', 1)) v(l, s)
+epsilon "-1"|SELECT dpsel_em(l, s, '-1') FROM (VALUES ('a', 1)) v(l, s)
+epsilon ""|SELECT dpsel_em(l, s, '') FROM (VALUES ('a', 1)) v(l, s)
+epsilon "1e-30"|SELECT dpsel_pf(l, s, '1e-30') FROM (VALUES ('a', 1)) v(l, s)
+dpsel_pf: epsilon must not be NULL|SELECT dpsel_pf(l, s, NULL) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be at least 1, not 0|SELECT dpsel_pf(l, s, '1', 0) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_em: the sensitivity must be at least 1, not -3|SELECT dpsel_em(l, s, '1', -3, false) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must not be NULL|SELECT dpsel_pf(l, s, '1', NULL) FROM (VALUES ('a', 1)) v(l, s)
+monotonic must not be NULL|SELECT dpsel_pf(l, s, '1', 1, NULL) FROM (VALUES ('a', 1)) v(l, s)
+epsilon must be the same on every row of a group: "1", then "0.5"|SELECT dpsel_pf(l, s, e) FROM (VALUES ('a', 1, '1'), ('b', 2, '0.5')) v(l, s, e)
+the sensitivity must be the same on every row of a group: 1, then 2|SELECT dpsel_em(l, s, '1', d) FROM (VALUES ('a', 1, 1), ('b', 2, 2)) v(l, s, d)
+monotonic must be the same on every row of a group: false, then true|SELECT dpsel_pf(l, s, '1', 1, m) FROM (VALUES ('a', 1, false), ('b', 2, true)) v(l, s, m)
+does not support use as a window function|SELECT dpsel_pf(l, s, '1') OVER () FROM (VALUES ('a', 1)) v(l, s)
+a label of 65537 bytes is longer than 65536 bytes|SELECT dpsel_pf(repeat('x', 65537), 1, '1')
+the quantile "1.5"|SELECT dpsel_quantile(v, '1.5', '0', '10', '1') FROM vals
+the quantile "0"|SELECT dpsel_quantile(v, '0', '0', '10', '1') FROM vals
+the quantile "half": not a decimal|SELECT dpsel_quantile(v, 'half', '0', '10', '1') FROM vals
+the quantile "0.0000000000000000001"|SELECT dpsel_quantile(v, '0.0000000000000000001', '0', '10', '1') FROM vals
+the grid from "10" to "0" in steps of the default|SELECT dpsel_quantile(v, '0.5', '10', '0', '1') FROM vals
+the grid from "0" to "1" in steps of "0.3": not a whole multiple|SELECT dpsel_quantile(v, '0.5', '0', '1', '1', '0.3') FROM vals
+the grid from "0" to "10" in steps of "0"|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', '0') FROM vals
+the grid from 0 to 10000000000000 has more points than EM takes|SELECT dpsel_quantile(v, '0.5', '0', '10000000000000', '1') FROM vals
+the mechanism must be 'em' or 'pf', not "xx"|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', NULL, 'xx') FROM vals
+dpsel_quantile: the mechanism must not be NULL|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', NULL, NULL) FROM vals
+the value NaN: not a decimal|SELECT dpsel_quantile('NaN'::numeric, '0.5', '0', '10', '1')
+the value Infinity: not a decimal|SELECT dpsel_quantile('Infinity'::numeric, '0.5', '0', '10', '1')
+dpsel_quantile: epsilon "x"|SELECT dpsel_quantile(v, '0.5', '0', '10', 'x') FROM vals
+lower must be the same on every row of a group: "0", then "1"|SELECT dpsel_quantile(v, '0.5', l, '10', '1') FROM (VALUES (1, '0'), (2, '1')) t(v, l)
+must be the same on every row of a group|SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SELECT count(c) FROM (SELECT grp, dpsel_pf(label, score, CASE WHEN label = 'kiwi' THEN '2' ELSE '1' END) c FROM cand GROUP BY grp) s
+EOF
+if [ "$(echo 'SELECT 1;' | pg_sql 2>&1)" = 1 ] \
+    && ! grep -q 'terminated by signal\|server process .* was terminated' "$PG_DIR/server.log"; then
+    pass "the server is up after the errors, no backend crashed"
+else
+    fail "the server after the errors: $(grep 'terminated' "$PG_DIR/server.log")"
+fi
+
+# ---------------------------------------------------------------- leaks
+# One session runs an aggregate over 10^6 rows (10^5 groups of 10) 6 times
+# and reads its resident memory (VmRSS) after each; the least after runs 4
+# to 6 must be within 64 MB of the one after run 2 (run 1 warms the
+# allocator).  One run's states take about 250 MB of the library's malloc
+# (2.5 KB a group at epsilon 1): states left unfreed would add that much per
+# run, and a leak of 320 bytes a group per run would pass the bound.  The
+# allocator's own swings come and go (up to 50 MB in the parallel plan).
+pg_sql <<'EOF' || exit 1
+CREATE TABLE big AS SELECT g / 10 AS grp, 'item-' || (g % 10) AS label,
+    g::bigint * 7919 % 1000 AS score FROM generate_series(0, 999999) g;
+ANALYZE big;
+EOF
+# leak NAME SETTINGS CALL: 6 runs of CALL per group of big
+leak() {
+    rss=$( (echo "$2"; for run in 1 2 3 4 5 6; do
+        echo "SELECT count(c) FROM (SELECT grp, $3 c FROM big GROUP BY grp) s;"
+        echo "SELECT 'rss', substring(pg_read_file('/proc/self/status') FROM 'VmRSS:\s+(\d+)');"
+    done) | pg_sql 2>&1 | awk '$1 == "rss" { printf "%s ", $2; next } $1 != 100000')
+    # shellcheck disable=SC2086
+    set -- "$1" $rss
+    least=$(printf '%s\n' "$5" "$6" "$7" | sort -n | head -n 1)
+    if [ $# -eq 7 ] && [ $((least - $3)) -lt 65536 ]; then
+        pass "no leak, $1: resident kB after runs 1-6: $2 $3 $4 $5 $6 $7"
+    else
+        name=$1
+        shift
+        fail "leak, $name: resident kB after runs 1-6: $*"
+    fi
+}
+leak "dpsel_pf hashed" "SET max_parallel_workers_per_gather = 0; SET work_mem = '2GB';
+SET enable_sort = off;" "dpsel_pf(label, score, '1')"
+leak "dpsel_em sorted" "SET max_parallel_workers_per_gather = 0; SET enable_hashagg = off;" \
+    "dpsel_em(label, score, '1')"
+leak "dpsel_pf parallel (the leader's merges)" "$parallel SET work_mem = '2GB'; SET enable_sort = off;" \
+    "dpsel_pf(label, score, '1')"
+leak "dpsel_quantile hashed" "SET max_parallel_workers_per_gather = 0; SET work_mem = '2GB';
+SET enable_sort = off;" "dpsel_quantile(score, '0.5', '0', '1000', '1')"
+
+# ------------------------------------------------------ README's example
+# Every ```sql block of README's PostgreSQL section, in order, in a
+# database of its own: it must run as written, its selection give one row
+# per day (3 days), each a page, and its quantile a point of 0 .. 600.
+awk '/^## PostgreSQL/ { section = 1; next } /^## / { section = 0 }
+     section && /^```sql$/ { inside = 1; next } /^```$/ { inside = 0 } section && inside' \
+    "$readme" > "$work/readme.sql"
+echo "CREATE DATABASE readme;" | pg_sql > /dev/null 2>&1
+if [ ! -s "$work/readme.sql" ]; then
+    fail "README: no sql block in its PostgreSQL section"
+elif output=$(pg_sql -d readme < "$work/readme.sql" 2>&1) \
+    && [ "$(echo "$output" | grep -c '^2026-11-0[123]	/[a-z]*$')" -eq 3 ] \
+    && [ "$(echo "$output" | tail -n 1 | grep -c '^[0-9][0-9]*$')" -eq 1 ] \
+    && [ "$(echo "$output" | tail -n 1)" -le 600 ]; then
+    pass "README's example: $(echo "$output" | tr '\t\n' ' ;')"
+else
+    fail "README's example: $output"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
