@@ -180,14 +180,19 @@ int dpsel_core_em_levels_pick(dpsel_rng *rng, const dpsel_decay *decay, const ui
 {
     /* A trial keeps with probability at least 2^-(npowers + 1) >= 2^-22 (spec §12). */
     const uint64_t trials = (uint64_t)DPSEL_REJECTION_ROUNDS << (DPSEL_LEVELS_MAX_POWERS + 1);
+    /* *level and *member are written on the way out only: the loop's
+     * frame is the source alone. */
     /*@ loop invariant 0 <= trial <= trials;
-        loop assigns trial, *rng, *level, *member;
+        loop assigns trial, *rng;
         loop variant trials - trial;
     */
     for (uint64_t trial = 0; trial < trials; trial++) {
         uint64_t g;
         int kept;
-        //@ assert decay_kept: valid_decay(decay);
+        /* The call's facts at each trial: the trial's frame goals find
+         * them slowly through the loop. */
+        //@ assert decay_kept: levels_decay(decay, envelope);
+        //@ assert apart_rng_kept: decay_apart(decay, rng);
         int rc = dpsel_core_em_level_trial(rng, decay, levels, envelope, &g, &kept);
         if (rc != DPSEL_OK) {
             return rc;
@@ -217,6 +222,8 @@ int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t
     if (rc != DPSEL_OK) {
         return rc;
     }
+    /* The call's fact, once, for the frame goals of the trials' call. */
+    //@ assert apart_rng: decay_apart(decay, rng);
     uint64_t g, member;
     rc = dpsel_core_em_levels_pick(rng, decay, levels, envelope, &g, &member);
     if (rc != DPSEL_OK) {

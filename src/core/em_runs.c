@@ -92,6 +92,8 @@ int dpsel_core_em_runs(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *
     if (rc != DPSEL_OK) {
         return rc;
     }
+    /* The call's fact, once, for the frame goals of the trials' call. */
+    //@ assert apart_rng: decay_apart(decay, rng);
     uint64_t g, member;
     rc = dpsel_core_em_levels_pick(rng, decay, levels, envelope, &g, &member);
     if (rc != DPSEL_OK) {

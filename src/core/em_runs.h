@@ -12,7 +12,10 @@
  * levels count points (c_g = the lengths of the runs of level g), a kept
  * level's member is located by a pass over the runs: the released point is
  * *offset (uniform below lengths[*run]) of run *run.  levels[0 .. cap] is
- * scratch.  DPSEL_EINTERNAL when the lengths do not add up to total. */
+ * scratch.  total is the lengths' sum: DPSEL_EINTERNAL when a level's points
+ * pass it or the running sums pass DPSEL_LEVELS_TOTAL_MAX (never when the
+ * lengths add up to total >= 1; a wrong total these checks miss leaves the
+ * distribution exact, only the trials' bound rests on it). */
 /*@ requires call: runs_call(rng, decay, scores, lengths, nruns, levels, run, offset);
     requires decay: levels_decay(decay, envelope);
     requires envelope: total * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
