@@ -269,8 +269,8 @@ int dpsel_partial_add(dpsel_partial *p, int64_t score, const void *member, size_
     } else if (score > p->best) {
         rc = raise_best(p, score, rng);
     }
-    level *l = rc == DPSEL_OK ? level_of(p, score) : NULL;
     if (rc == DPSEL_OK) {
+        level *l = level_of(p, score);
         rc = l == NULL ? DPSEL_ENOMEM : level_merge(l, 1, member, member_size, rng);
     }
     p->total += rc == DPSEL_OK;
@@ -460,29 +460,19 @@ int dpsel_partial_finish(dpsel_partial *p, const dpsel_selector *selector,
 #define ENTRY_SIZE 20
 #define CHECK_SIZE 32
 
-static void put_u64(unsigned char *at, uint64_t v)
+/* v as `bytes` little-endian bytes at `at`. */
+static void put_le(unsigned char *at, uint64_t v, int bytes)
 {
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < bytes; i++) {
         at[i] = (unsigned char)(v >> (8 * i));
     }
 }
 
-static void put_u32(unsigned char *at, uint32_t v)
-{
-    for (int i = 0; i < 4; i++) {
-        at[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-
-static uint32_t get_u32(const unsigned char *at)
-{
-    return (uint32_t)at[0] | (uint32_t)at[1] << 8 | (uint32_t)at[2] << 16 | (uint32_t)at[3] << 24;
-}
-
-static uint64_t get_u64(const unsigned char *at)
+/* The little-endian number in `bytes` bytes at `at`. */
+static uint64_t get_le(const unsigned char *at, int bytes)
 {
     uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
+    for (int i = bytes - 1; i >= 0; i--) {
         v = (v << 8) | at[i];
     }
     return v;
@@ -491,9 +481,9 @@ static uint64_t get_u64(const unsigned char *at)
 /* One level's entry at buf + at: its gap, count and member; the next at. */
 static size_t write_level(unsigned char *buf, size_t at, uint64_t g, const level *l)
 {
-    put_u64(buf + at, g);
-    put_u64(buf + at + 8, l->count);
-    put_u32(buf + at + 16, (uint32_t)l->member_size);  /* at most 64 KiB */
+    put_le(buf + at, g, 8);
+    put_le(buf + at + 8, l->count, 8);
+    put_le(buf + at + 16, l->member_size, 4);  /* at most 64 KiB */
     if (l->member_size > 0) {
         memcpy(buf + at + ENTRY_SIZE, l->member, l->member_size);
     }
@@ -515,12 +505,12 @@ static void write_state(const dpsel_partial *p, unsigned char *buf)
     memset(buf, 0, HEADER_SIZE);
     memcpy(buf, MAGIC, 4);
     buf[4] = VERSION;
-    put_u64(buf + 8, p->x);
-    put_u32(buf + 16, p->y);
-    put_u64(buf + 24, p->cap);
-    put_u64(buf + 32, p->total);
-    put_u64(buf + 40, (uint64_t)p->best);
-    put_u64(buf + 48, p->used + (p->deep.count > 0));
+    put_le(buf + 8, p->x, 8);
+    put_le(buf + 16, p->y, 4);
+    put_le(buf + 24, p->cap, 8);
+    put_le(buf + 32, p->total, 8);
+    put_le(buf + 40, (uint64_t)p->best, 8);
+    put_le(buf + 48, p->used + (p->deep.count > 0), 8);
     size_t at = HEADER_SIZE;
     for (size_t i = p->used; i-- > 0;) {  /* gaps increasing */
         at = write_level(buf, at, gap_of(p, entry_at(p, i)->score), &entry_at(p, i)->l);
@@ -580,12 +570,13 @@ static int read_header(dpsel_partial *p, const unsigned char *buf, size_t size, 
     unsigned char check[CHECK_SIZE];
     crypto_generichash(check, CHECK_SIZE, buf, size - CHECK_SIZE, NULL, 0);
     if (sodium_memcmp(check, buf + size - CHECK_SIZE, CHECK_SIZE) != 0
-        || !same_parameters(p, get_u64(buf + 8), get_u32(buf + 16), get_u64(buf + 24))) {
+        || !same_parameters(p, get_le(buf + 8, 8), (unsigned)get_le(buf + 16, 4),
+                            get_le(buf + 24, 8))) {
         return DPSEL_ESTATE;
     }
-    p->total = get_u64(buf + 32);
-    p->best = (int64_t)get_u64(buf + 40);
-    *levels = get_u64(buf + 48);
+    p->total = get_le(buf + 32, 8);
+    p->best = (int64_t)get_le(buf + 40, 8);
+    *levels = get_le(buf + 48, 8);
     if (p->total > TOTAL_MAX || *levels > p->cap + 1 || (p->total == 0) != (*levels == 0)) {
         return DPSEL_ESTATE;
     }
@@ -617,8 +608,8 @@ static int read_levels(dpsel_partial *p, const unsigned char *buf, size_t end, u
         if (end - at < ENTRY_SIZE) {
             return DPSEL_ESTATE;
         }
-        uint64_t g = get_u64(buf + at), count = get_u64(buf + at + 8);
-        size_t member_size = get_u32(buf + at + 16);
+        uint64_t g = get_le(buf + at, 8), count = get_le(buf + at + 8, 8);
+        size_t member_size = (size_t)get_le(buf + at + 16, 4);
         at += ENTRY_SIZE;
         if (!entry_valid(p, i, g, previous, count, counted, member_size, end - at)) {
             return DPSEL_ESTATE;
