@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # dpsel -- exact differentially private selection.
 #   make            the library (static and shared) and the dpsel tool
 #   make demo       install missing packages, build, run the tool on examples/

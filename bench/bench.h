@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Shared by the benchmark's files (bench/): what one timed call sees. */
 #ifndef BENCH_H
 #define BENCH_H

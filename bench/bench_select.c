@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * make bench: dpsel's exact PF and EM (OS random source) against textbook
  * double-precision code and against just reading the scores once (the

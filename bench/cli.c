@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The command-line tool on a large candidate file: wall time and peak
  * resident memory of `dpsel select`, streamed (a regular file) and in
  * memory (the same file on standard input), measured on child processes;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The benchmark's measurement hooks: a counting allocator (peak extra heap of
  * a call) and a counting bit source (random bits a selection consumes).

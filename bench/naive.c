@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The baselines: EM and PF the way a textbook writes them, in double
  * precision with a fast non-cryptographic PRNG.  They are NOT differentially

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The Python binding's cost: Selector.select on 10^6 int64 scores (a numpy
 array, passed without a copy) against dpsel_select itself, called through
 ctypes with nothing around it, in alternation round by round so that

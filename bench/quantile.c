@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The quantile mechanism on large grids: the median of 10^6 values, EM on
  * a grid of 2^40 points and PF on 10^9, timed through the library (the
  * runs built and one release; one more release on built runs) and through

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The main job of dpsel, on the shipped examples: exact private selection.
 set -eu
 tool=${1:-build/dpsel}

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The DPBench experiments of the permute-and-flip paper (McKenna & Sheldon,
 # NeurIPS 2020), computed exactly with dpsel: for HEPTH, ADULTFRANK, MEDCOST,
 # SEARCHLOGS and PATENT (4096 bins, summed in adjacent groups to BINS bins as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The expected error of private quantiles, EM against PF, over epsilon: for
 # each data set and quantile, `dpsel quantile --pmf` gives the exact
 # distribution over the runs of the grid, and the expected absolute error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel -- exact differentially private selection.
  *

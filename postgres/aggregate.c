@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The aggregate protocol, for either kind of state (StateKind): the
  * transition, combine, serial and deserial functions Postgres calls, so

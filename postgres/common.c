@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * What the dpsel aggregates share: the process's random source, the
  * library's errors as SQL errors, their arguments, the parameters every row

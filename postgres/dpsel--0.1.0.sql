@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: ISC
 -- dpsel 0.1.0: exact differentially private selection (README.md, "PostgreSQL").
 \echo Use "CREATE EXTENSION dpsel" to load this file. \quit
 

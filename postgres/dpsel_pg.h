@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The dpsel PostgreSQL extension: what its aggregates share (common.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel_quantile: a private quantile of a numeric column (spec/quantiles.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel_pf and dpsel_em: one private selection per group.
  *

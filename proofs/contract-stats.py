@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """How much the ACSL contracts repeat themselves (issue 16's measure).
 
 Usage: python3 proofs/contract-stats.py [folder ...]   (default: src spec proofs)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The proofs of the lemma functions of spec/lemmas.h: ghost code only, read
  * by make proofs (Frama-C WP) and never compiled.  A loop invariant carries

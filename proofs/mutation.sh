@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The proofs must catch a broken bound: copies the core to a temporary
 # directory, makes the Fisher-Yates step of permute-and-flip draw its offset
 # from one value too many (uniform(n - i + 1), so the swap can reach

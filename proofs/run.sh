@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # make proofs: Frama-C WP (with -wp-rte) on the whole verified core (every
 # function, static helpers and lemmas included), with z3 and cvc4 through
 # Why3.  Fails on any unproved goal, or on an ACSL admit/axiom outside
@@ -96,7 +97,8 @@ done > "$out/functions.tsv"
       printf "| total | | %d | %d | %d | %d |", tg, tp, tq, ta
       for (i = 1; i <= n; i++) printf " %d |", tby[i]
       printf "\n" }' > "$out/results.table"
-{ echo "# Proof results"
+{ echo "<!-- SPDX-License-Identifier: ISC -->"
+  echo "# Proof results"
   echo
   echo "Written by \`make proofs UPDATE=1\` (proofs/run.sh). Per function of the verified core"
   echo "(and per lemma): its WP goals, those proved, those Qed proved, the properties assumed"

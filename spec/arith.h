@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Powers of two and squares: the arithmetic the contracts of the core
  * measure with.  Definitions and lemmas only (a lemma is a goal WP proves;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The arguments of each family of core functions: what must be valid, and
  * what must not overlap, before a sampler, an EM trial or a coin runs.  A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Dyadic probabilities and decay tables (src/core/core.h): when they can be
  * read, and that nothing a sampler writes overlaps them.  Definitions only.

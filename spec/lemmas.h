@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Lemma functions: facts the provers need that take induction or a
  * product, stated as ghost functions.  Each is proved once, by WP on its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The levels of the exponential mechanism by levels (src/core/em_levels.c,
  * spec/mechanisms.md §12).  Definitions only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The logic of the contracts of the core, one concept per file: this
  * header only includes them, in dependency order.  src/core/core.h

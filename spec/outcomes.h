@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * What the functions of the core take and give back: status codes, coins,
  * released indices, score arrays, PF's permutation.  Definitions only: one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The state of permute-and-flip's race and of its first visits
  * (src/core/race.c, src/core/visit.c; spec/mechanisms.md §10, §11).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Text the core reads (src/core/validate.c): a string that ends within a
  * bound, or can be read up to it.  A definition and its lemma.

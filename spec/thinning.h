@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Block thinning of the race (src/core/thin.c, spec/mechanisms.md §13): its
  * table, the bar of a span, and what the pass over the scores reads and

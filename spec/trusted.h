@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Trusted base, part 1: the functions of the random source that the verified
  * core calls without verifying them.  Their contracts are ASSUMED (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Error names and the release of strings dpsel returns. */
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Mergeable partial selections (spec/partial.md).  A partial state holds,
  * for each clamped gap level g = 0 .. C below the running maximum, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The quantile mechanism (spec/quantiles.md): the grid cut into runs of
  * equal score, a selection over them (runs.c: EM by levels with the runs'

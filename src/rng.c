@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Random sources: the OS CSPRNG (getrandom), a seeded ChaCha20 stream for
  * tests and reproducible audits (libsodium), and caller-supplied bit sources.

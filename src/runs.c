@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* EM and PF over runs of equal scores (runs.h). */
 #include <stdlib.h>
 

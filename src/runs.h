@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* EM and PF over runs of equal scores: run j stands for lengths[j]
  * candidates of score scores[j], and the selection is the mechanism's over
  * all of them (the quantile's grid points, a partial selection's levels).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Selectors: the exact decay table, and selections through the core (one,
  * or the k best by peeling). */
 #include <stdlib.h>

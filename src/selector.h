@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The selector's private layout, shared by the selection front ends
  * (select.c for score arrays, stream.c for scores given one at a time). */
 #ifndef DPSEL_SELECTOR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Streaming PF: the race of dpsel_core_race_more, fed scores in blocks.
  * The caller gives the largest score up front (dpsel_select finds it with
  * its argmax pass); the stream holds up to DPSEL_PF_STREAM_BLOCK scores and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Score builders for the permute-and-flip paper's tasks on a histogram
  * (spec/mechanisms.md §7): mode and median over bins.

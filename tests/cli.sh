@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Table-driven test of the dpsel command-line tool.
 #   sh tests/cli.sh build/dpsel
 #

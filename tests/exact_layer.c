@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exact layer's checks, shared by test_sampling.c and test_timing.c (see
  * exact_layer.h): a sampler's bit strings enumerated and the realised
  * probabilities compared with the pmf. */

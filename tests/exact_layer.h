@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exact layer of the tests: every bit string a sampler can read is
  * enumerated (enumerate_bits, support.h) and the realised probabilities are
  * compared with the pmf: realised(r) <= pmf(r) <= realised(r) + residual. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The symbols of the libraries (`make exports`):
 #   sh tests/exports.sh SHARED STATIC INTERNAL
 # - the shared library exports dpsel_ functions only, every function the

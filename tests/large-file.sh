@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The streamed `select` on 10^7 candidates: it works, and its memory does not
 # grow with the file (the property, not a speed or memory target: those are
 # in `make bench`).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Extracts the C example from the README, installs dpsel into a temporary
 # prefix, and compiles (with pkg-config, as the README says), links and runs it:
 # against the shared library, then against the static library alone.

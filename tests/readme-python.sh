@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Extracts the Python example from the README, installs dpsel into a temporary
 # prefix, and runs the example as written with Debian's python3 against the
 # installed package (on PYTHONPATH; DPSEL_LIBRARY unset, so the package must

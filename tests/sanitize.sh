@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The Criterion suite and the CLI table, built with AddressSanitizer (leak
 # checker included) and UndefinedBehaviorSanitizer (see `make sanitize`).
 #   sh tests/sanitize.sh BUILD_DIR     (BUILD_DIR/tests/dpsel-tests, BUILD_DIR/dpsel)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Shared helpers of dpsel's Criterion tests (see support.h). */
 #include "support.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Shared helpers of dpsel's Criterion tests. */
 #ifndef DPSEL_TEST_SUPPORT_H
 #define DPSEL_TEST_SUPPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Bad input to every public function: each case of the tables below gets its
  * documented error code and leaves every output untouched (the outputs are
  * filled with a sentinel before the call and compared after it).  That

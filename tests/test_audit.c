@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The privacy audit (dpsel_audit, src/exact/audit.c).
  *   - On 3000 small random pairs (PF and EM, monotonic or not, D 1 and 2,
  *     caps, distances 0 to 3) the verdict equals the truth computed here

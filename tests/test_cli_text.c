@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The tool's quoting of untrusted text (src/cli/text.c) and its exit
  * statuses (src/cli/status.c): nothing that can act on a terminal (C0

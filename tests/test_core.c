@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The verified core's primitives: gaps, validation, uniform integers, the
  * shuffle step and coins (exact enumeration of their random bits), and the
  * exact decay table. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * EM by levels (src/core/em_levels.c, spec/mechanisms.md §12): one trial
  * by exact enumeration (level g kept with probability c_g beta^g 2^E / T

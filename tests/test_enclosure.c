@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The rigorous enclosures of the pmf (src/exact/enclosure.c): they contain
  * the exact rationals on small vectors (ties, n = 1, int64 extremes,
  * sensitivities 3 and 1000, explicit caps), they are narrower than 1e-30

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* dpsel inside a host that uses MPFR itself: every public function that
  * computes with MPFR works in whatever exponent range the host set (here
  * the double range, emin -1073 and emax 1024), gives the same results as in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Privacy parameters: the base chosen for a requested epsilon is the one
  * with the largest realised epsilon not above the request (checked at high
  * precision, independently of dpsel's search); the reported epsilon is an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Mergeable partial selections (dpsel_partial_*, spec/partial.md):
  *   - the merged state's level counts are those of all candidates, on 300

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exact pmf against an independent computation: EM by its formula, PF by
  * averaging over all n! visiting orders; the worst-case closed forms of the
  * permute-and-flip paper (Prop. 4); correctly rounded decimals. */

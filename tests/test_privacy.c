@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Privacy, checked exactly: for neighbouring score vectors the exact pmfs
  * differ by at most the factor e^epsilon = (2^y / x)^(k D) on every output
  * (k = 2, or 1 for monotonic moves), and the bound is tight enough to mean

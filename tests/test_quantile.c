@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The quantile mechanism (src/quantile.c, src/core/em_runs.c,
  * spec/quantiles.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The race form of PF (src/core/race.c, spec/mechanisms.md §10) by exact
  * enumeration where the strings can be: the coin beta^t 2^s for any t, one

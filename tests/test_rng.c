@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Random sources: the seeded stream's known answers (its bytes, and the
  * selections it drives), seeds that differ, the OS source, failures reported
  * and never papered over. */

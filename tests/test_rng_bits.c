@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* dpsel_internal_rng_zeros and dpsel_internal_rng_bits against the loops of
  * dpsel_internal_rng_bit calls they stand for (spec/trusted.h): the same
  * values, the same bits consumed (the bits that follow agree), the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The random source under a hostile integrator (issue 15, items 1 to 5):
  * fork (parent, children and grandchildren never share a bit, from any
  * thread), copies of an OS source (refused, never a replay), a corrupted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The samplers against the exact pmf.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Streaming PF (dpsel_pf_stream_*, src/stream.c): the stream races its
  * blocks with dpsel_core_race_more, bit for bit (so it inherits that race's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The streamed `select` of the tool (src/cli/stream_select.c and its
  * duplicate-label check, src/cli/label_check.c) against the in-memory

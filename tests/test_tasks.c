@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Score builders for histograms (spec/mechanisms.md §7): hand-computed cases,
  * the median score against its definition by breadth-first search over
  * record edits, sensitivity 1 exhaustively on small histograms, the int64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* No hidden state: one selector shared by threads, each with its own random
  * source, gives every thread the same draws as when it runs alone. */
 #include <criterion/criterion.h>

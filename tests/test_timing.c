@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The hardened mode (dpsel_select_hardened, spec/timing.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The k best by peeling (dpsel_select_top) and its exact distribution
  * (dpsel_top_pmf):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Decimal scores in whole units (dpsel_decimal_to_units), the quantile's
  * grid (dpsel_grid_init, dpsel_grid_point), grid points back to decimals and
  * quantiles as fractions: values

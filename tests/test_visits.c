@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * PF's first visits (src/core/visit.c, spec/mechanisms.md §11): the binary
  * search over the visited list, and the next visit by exact enumeration:

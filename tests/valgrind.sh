@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Runs the dpsel tool under valgrind on successful and failing commands:
 # every run must end with its expected exit status (0, 2 or 4) and valgrind must
 # find no memory error and no leak of any kind (still reachable included).

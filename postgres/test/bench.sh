@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The extension on 10^7 rows (`make bench-postgres`, after
 # `make install-postgres`): a server of its own (server.sh), one table of
 # 10^7 candidates (label `page-I`, score (7919 I) mod 1000), grouped two ways:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # Chi-square goodness of fit of released outputs to their exact pmf, as
 # tests/support.c computes it: cells in the pmf's order merged until each
 # expects at least 5 draws (a short tail joins the last full cell), and the

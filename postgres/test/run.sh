@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # The PostgreSQL extension on a real server (`make postgres-test`, after
 # `make install-postgres`):
 #   sh postgres/test/run.sh TOOL README

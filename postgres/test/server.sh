@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # A PostgreSQL server of its own for the tests and the benchmark (sourced by
 # run.sh and bench.sh): initdb in a temporary folder, run by an unprivileged
 # user (as root: Debian's `postgres` user, through runuser; otherwise the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Exact differentially private selection, from Python.
 
 dpsel chooses the best of many candidates (the most common category, the

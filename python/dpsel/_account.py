@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The privacy accountant (dpsel_accountant_*; spec/accounting.md)."""
 
 from __future__ import annotations

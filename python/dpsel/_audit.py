@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The privacy audit (dpsel_audit)."""
 
 from __future__ import annotations

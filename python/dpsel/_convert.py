@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Python values to the C types, checked before any call: an integer that
 does not fit its C type is refused here (ctypes would wrap it silently), and
 numbers become the exact decimal texts the library reads."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The C enums.  Arguments take a member, or its name as a str ("pf")."""
 
 import enum

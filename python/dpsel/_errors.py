@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """dpsel's error codes as Python exceptions: one class per code."""
 
 from __future__ import annotations

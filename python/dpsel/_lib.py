@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """libdpsel, loaded with ctypes, and the C declarations of include/dpsel.h.
 
 The structures the API lets callers read (dpsel_params, dpsel_grid,

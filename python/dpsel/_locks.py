@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """A lock that a forked child finds released."""
 
 from __future__ import annotations

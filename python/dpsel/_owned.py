@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The base of the objects that own C memory."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Privacy parameters (dpsel_params)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Partial selections over shards (dpsel_partial_*; spec/partial.md)."""
 
 from __future__ import annotations

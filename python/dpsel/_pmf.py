@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Exact output distributions: Pmf (dpsel_pmf_*) and TopPmf (dpsel_top_pmf_*)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Quantiles of raw values (dpsel_grid_*, dpsel_quantile_*;
 spec/quantiles.md): a private q-quantile released as a point of a public
 grid A, A + R, ..., B fixed before the data is read.  In units of the

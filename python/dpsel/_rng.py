@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Random sources (dpsel_rng)."""
 
 from __future__ import annotations

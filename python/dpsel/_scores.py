@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Score vectors as the C library reads them: n int64 values at an address.
 
 A numpy int64 array that is C-contiguous and aligned is passed as it is (no

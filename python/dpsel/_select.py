@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Selections: Selector (dpsel_selector_*, dpsel_select*) and PfStream
 (dpsel_pf_stream_*)."""
 

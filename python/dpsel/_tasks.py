@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Histogram tasks (dpsel_task_*) and decimal scores (dpsel_decimal_to_units,
 dpsel_units_to_decimal)."""
 

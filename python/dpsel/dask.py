@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Selections over Dask DataFrames: one release per group, where the data lives.
 
     >>> import dpsel.dask

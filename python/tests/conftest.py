@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Shared paths and helpers of the Python tests (run by `make python-test`
 from python/, with DPSEL_LIBRARY set to the library just built)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The accountant, against the README's figures."""
 
 from fractions import Fraction

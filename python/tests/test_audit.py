@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The audit: neighbours hold, a sensitivity too small breaks, labels."""
 
 import dataclasses

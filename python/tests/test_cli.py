@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The Python package and the tool agree: on the DPBench histograms, `dpsel
 select --seed HEX` releases what Selector (or PfStream, for the tool's
 streamed PF) releases with Rng.seeded(bytes.fromhex(HEX))."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """dpsel.dask on a real distributed.LocalCluster of two worker processes:
 releases fitted to the exact pmf with every group's candidates spread over
 several partitions (thousands of groups of the same candidates: thousands of

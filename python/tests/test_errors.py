@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The exceptions: one class per dpsel code, with the library's message,
 compatible with the Python exceptions their cause suggests, picklable."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Selector.select's draws against the exact pmf: chi-square goodness of
 fit at false-alarm probability 1e-6 per test (tests/README.md's rule).  The
 seeds are fixed, so each fit is decided once; the last test shows the fit

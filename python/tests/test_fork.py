@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Fork safety: processes forked by multiprocessing (the fork start method)
 never share a random bit with their parent or with each other, whether they
 use their thread's default source or an OS source made before the fork.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Errors never crash: every public call, given every pair of a list of
 wrong values (None, out-of-range and negative integers, NaN, NULs, bytes,
 empty, wrong shapes, objects of other types), raises a TypeError, a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The ctypes mirror of include/dpsel.h against the header itself: every
 structure's size, alignment and field offsets and sizes, every constant,
 and every function of the API bound.  A C program compiled here prints

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """The package itself: it imports without numpy and pandas, finds the
 library where it says it does, documents every public name, and
 help(dpsel) reads."""

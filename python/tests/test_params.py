@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Params: the base for an epsilon given exactly in every Python form, the
 explicit base, the gap cap, the realised epsilon, and bad input."""
 

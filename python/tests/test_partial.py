@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Partial selections: shards merged in any order release with the
 distribution of one selection over all candidates (a fit), and states
 serialise, pickle and refuse what is not theirs."""

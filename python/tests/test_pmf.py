@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Exact distributions: Pmf, pmf_grouped and TopPmf against closed forms and
 independent products, their decimals and enclosures, and their limits."""
 

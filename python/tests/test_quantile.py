@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Quantiles: the grid, the quantile as a fraction, the runs, releases and
 their exact distribution, against the tool on the README's survey."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Score vectors: every accepted kind gives the same int64 values, a numpy
 int64 array is passed without a copy, and what is not exactly an int64
 integer is refused (never rounded, never wrapped)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Selector and Rng: the three selections, labels, the random sources, and
 every bad argument."""
 

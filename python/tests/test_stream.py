@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """PfStream: the with-statement, the errors that end it, its erasure."""
 
 import numpy

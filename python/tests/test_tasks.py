@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Histogram tasks and decimal scores."""
 
 from decimal import Decimal

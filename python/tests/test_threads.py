@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Threads: selections in parallel give the results they give one after
 another, each thread has its own default source, a shared source takes
 turns, and the GIL is released while C works."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * `dpsel account` and the accounting lines of select and quantile: the
  * library's accountant (dpsel_accountant_*) fed the releases and asked for

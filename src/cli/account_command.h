@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel account`, and the accounting that select and quantile state on
  * stderr (spec/accounting.md). */
 #ifndef DPSEL_CLI_ACCOUNT_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel audit FILE_A FILE_B: the auditor's check that a mechanism and its
  * parameters deliver the epsilon they claim.  FILE_A and FILE_B hold the

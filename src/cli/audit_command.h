@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel audit`: the privacy loss between two neighbouring score files. */
 #ifndef DPSEL_CLI_AUDIT_COMMAND_H
 #define DPSEL_CLI_AUDIT_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel curve: how the expected error of permute-and-flip and of the
  * exponential mechanism moves with epsilon, printed beside EM's accuracy

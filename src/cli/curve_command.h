@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel curve` and the histogram tasks of the dpsel tool. */
 #ifndef DPSEL_CLI_CURVE_COMMAND_H
 #define DPSEL_CLI_CURVE_COMMAND_H

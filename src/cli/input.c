@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Candidate files: one candidate per line, `label,score` or `score` (whose
  * label is then its 0-based position).  Blank lines and lines starting with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Reading candidate files for the dpsel command-line tool. */
 #ifndef DPSEL_CLI_INPUT_H
 #define DPSEL_CLI_INPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Duplicate labels in bounded memory (see label_check.h).
  *

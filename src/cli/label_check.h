@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The duplicate-label check of a streamed file, in memory bounded
  * independently of the number of candidates and without false alarm.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dpsel: exact differentially private selection from the command line.
  *   dpsel select [OPTIONS] [FILE]   one private choice (or --count N); PF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Parsing the dpsel command line: every option at most once, every value
  * checked, options that do not apply to the command rejected. */
 #include "options.h"

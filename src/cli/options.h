@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Command-line options of the dpsel tool. */
 #ifndef DPSEL_CLI_OPTIONS_H
 #define DPSEL_CLI_OPTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * `dpsel quantile` (spec/quantiles.md): the values of FILE on the grid of
  * --lower, --upper and --resolution, then for each quantile of --quantile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel quantile`: private quantiles of raw values on a public grid. */
 #ifndef DPSEL_CLI_QUANTILE_COMMAND_H
 #define DPSEL_CLI_QUANTILE_COMMAND_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* What the tool's commands share (shared.h). */
 #include "shared.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* What the tool's commands share: the parameters from the options, the
  * random source, the epsilon texts, opening FILE, and the text of a pmf's
  * values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exit statuses of the dpsel tool and its one error path (status.h). */
 #include "status.h"
 

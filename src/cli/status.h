@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exit statuses of the dpsel tool, and its one error path: a module that
  * meets a problem records it in the command's cli_error (cli_fail), and
  * main prints it, "dpsel: MESSAGE" on one line of stderr, and exits with

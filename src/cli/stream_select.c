@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * `dpsel select` streamed from a regular file: the file is read line by line
  * in passes, through the same parser as the in-memory path (input.c), and

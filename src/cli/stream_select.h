@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel select` streamed from a regular file (PF's race), in passes over
  * the file instead of arrays of its candidates. */
 #ifndef DPSEL_CLI_STREAM_SELECT_H

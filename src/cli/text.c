@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Quoting untrusted text in the dpsel tool's messages and JSON output. */
 #include "text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel pmf --top K` (top_command.h): the tuples' texts first, then the
  * output, so that a failure prints nothing. */
 #include "top_command.h"

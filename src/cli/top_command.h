@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* `dpsel pmf --top K`: the exact distribution of the k best by peeling. */
 #ifndef DPSEL_CLI_TOP_COMMAND_H
 #define DPSEL_CLI_TOP_COMMAND_H

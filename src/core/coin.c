@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exact Bernoulli coins with dyadic probabilities. */
 #include "coin.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Exact Bernoulli coins with dyadic probabilities (coin.c). */
 #ifndef DPSEL_CORE_COIN_H
 #define DPSEL_CORE_COIN_H

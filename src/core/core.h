@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The verified core of dpsel: everything between the random bits and the
  * released index.  Pure integer C: no I/O, no allocation, no MPFR, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exponential mechanism (McSherry & Talwar 2007) by exact rejection
  * (em.c). */
 #ifndef DPSEL_CORE_EM_H

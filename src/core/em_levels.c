@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The exponential mechanism by levels (spec/mechanisms.md §12), for score
  * vectors where uniform trials are mostly rejected (one candidate far ahead

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exponential mechanism by levels (em_levels.c, spec/mechanisms.md
  * §12), for score vectors where uniform trials are mostly rejected. */
 #ifndef DPSEL_CORE_EM_LEVELS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The hardened exponential mechanism by levels (spec/timing.md §4): the
  * trials of EM by levels (spec/mechanisms.md §12), with work that does not

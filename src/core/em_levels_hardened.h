@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The hardened exponential mechanism by levels (em_levels_hardened.c,
  * spec/timing.md §4): EM by levels whose work does not depend on the
  * scores. */

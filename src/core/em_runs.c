@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The exponential mechanism over runs (spec/quantiles.md §4).  The
  * quantile mechanism's candidates are the points of a public grid, up to

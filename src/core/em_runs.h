@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The exponential mechanism over runs of equal scores (em_runs.c,
  * spec/quantiles.md §4): the quantile mechanism's grid points, grouped
  * where the score is constant, sampled without a pass over the points. */

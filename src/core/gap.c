@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Score arithmetic of the verified core: best score, gaps, bit lengths. */
 #include "gap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Score arithmetic of the verified core (gap.c): the best score, clamped
  * gaps, branch-free choices, bit lengths. */
 #ifndef DPSEL_CORE_GAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Permute-and-flip (McKenna & Sheldon 2020). */
 #include "pf.h"
 

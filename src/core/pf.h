@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Permute-and-flip (McKenna & Sheldon 2020) over a shuffled order (pf.c). */
 #ifndef DPSEL_CORE_PF_H
 #define DPSEL_CORE_PF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Precision bookkeeping: how many bits make every MPFR operation exact. */
 #include "precision.h"
 

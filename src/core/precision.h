@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Precision bookkeeping (precision.c): how many bits make every MPFR
  * operation of the decay table exact. */
 #ifndef DPSEL_CORE_PRECISION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Permute-and-flip as a race of geometric noise (spec/mechanisms.md §10):
  * the candidate with the largest q'_r + G_r wins, ties broken uniformly,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Permute-and-flip as a race of geometric noise (race.c,
  * spec/mechanisms.md §10), and the coins it is made of. */
 #ifndef DPSEL_CORE_RACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The race over the candidates PF's visits left (spec/mechanisms.md §11),
  * and over the stream's blocks, with block thinning (§13): the best

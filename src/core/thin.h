@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The race over the candidates PF's visits left, block by block, with
  * block thinning where no candidate of a block can come near the leader
  * (thin.c, spec/mechanisms.md §13). */

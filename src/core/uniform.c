@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unbiased uniform integers from single random bits (Fast Dice Roller). */
 #include "uniform.h"
 

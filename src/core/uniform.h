@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Unbiased uniform integers from single random bits (uniform.c). */
 #ifndef DPSEL_CORE_UNIFORM_H
 #define DPSEL_CORE_UNIFORM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Input validation of the verified core. */
 #include "validate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Input validation of the verified core (validate.c). */
 #ifndef DPSEL_CORE_VALIDATE_H
 #define DPSEL_CORE_VALIDATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Permute-and-flip by its first visits (spec/mechanisms.md §11): the first
  * few candidates of PF's uniformly random order are drawn one at a time, by

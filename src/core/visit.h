@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Permute-and-flip by its first visits (visit.c, spec/mechanisms.md §11). */
 #ifndef DPSEL_CORE_VISIT_H
 #define DPSEL_CORE_VISIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The privacy accountant (spec/accounting.md §2-§6).  Every figure is an
  * upper bound computed in MPFR: each operation is rounded in the direction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The privacy audit (spec/mechanisms.md §9): for every output r and both
  * directions, is P_f(r) / P_t(r) <= e^eps = beta^-m, m = k D (k = 1 if

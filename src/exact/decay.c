@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The decay table of a selector: beta^(2^i) for i < bitlen(cap), and the
  * tables of block thinning, (1 - 2^-k)^(2^j), computed exactly with MPFR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Decimal and rational text for exact values. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Rigorous enclosures of the pmf, per level (distinct clamped gap g_l, with
  * m_l candidates; w_l = beta^g_l in (0, 1], v_l = 1 - w_l in [0, 1)).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The exact-arithmetic layer: MPFR and GMP computations on dyadic and
  * rational numbers.  On the sampling path (the decay table) every MPFR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The host's MPFR state saved and restored around dpsel's work (mpfr_env.h). */
 #include "mpfr_env.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * MPFR's global state belongs to the host: a program that links dpsel may
  * have set MPFR's exponent range (emulating doubles with emin -1073 is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Privacy parameters: the base from an explicit x / 2^y or from a requested
  * epsilon, the default gap cap, and the realised epsilon as a rigorous upper

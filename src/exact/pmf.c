@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Output distributions.  Candidates with the same clamped gap have the same
  * probability, so the work is done per level (distinct clamped gap).

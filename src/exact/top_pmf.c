@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * The distribution of the k best by peeling (dpsel_select_top): the ordered
  * tuple (r_1, ..., r_k) has probability prod_j P_j(r_j), P_j the pmf of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * Decimals in whole units (spec/quantiles.md §1, §5): decimal scores, the
  * quantile's grid, the quantile itself.  Exact: the decimal digits become

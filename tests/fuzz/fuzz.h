@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Shared by dpsel's libFuzzer harnesses (see tests/README.md). */
 #ifndef DPSEL_FUZZ_H
 #define DPSEL_FUZZ_H

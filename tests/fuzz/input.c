@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: the tool's candidate-file parser (src/cli/input.c) on
  * arbitrary bytes, with integer or decimal scores.  Accepted: at least one candidate, each label non-empty,
  * free of controls (C0, DEL, C1), not starting with '#', and unique.

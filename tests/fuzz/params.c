@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: the parameter parsers.  The input is a command line,
  * its arguments separated by NUL bytes.  Every argument is also tried as an
  * epsilon string: dpsel_params_from_epsilon must accept exactly the

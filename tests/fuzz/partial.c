@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: serialised partial selections (src/partial.c,
  * spec/partial.md §4) from arbitrary bytes.  Each input is read twice: as
  * it is (a corrupt checksum, almost always: DPSEL_ESTATE), and as the body

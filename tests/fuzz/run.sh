@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # Runs each libFuzzer harness for a bounded time, one after another.
 #   sh tests/fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]
 # BUILD_DIR holds the harness binaries (fuzz-input, fuzz-params, fuzz-select,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: selection and the exact pmf on arbitrary score vectors.
  * Input layout (missing bytes read as zero):
  *   byte 0      bit 0 the mechanism (PF, EM), bit 1 the random source

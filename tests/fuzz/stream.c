@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: the streamed `select`'s checking pass
  * (src/cli/stream_select.c with its duplicate-label check,
  * src/cli/label_check.c) against the in-memory reader (candidates_read) on

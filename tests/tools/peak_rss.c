@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* Runs a command and reports its peak resident memory, for the large-file
  * test (tests/large-file.sh), which must not depend on GNU time:
  *   peak_rss OUT COMMAND [ARGS...]
