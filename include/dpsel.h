@@ -101,8 +101,11 @@ enum {
     DPSEL_EDECIMAL = -11,  /* a decimal text is malformed */
     DPSEL_EUNIT = -12,     /* a decimal is not a whole multiple of its unit
                               (dpsel_decimal_to_units: nothing is rounded) */
-    DPSEL_ESTATE = -13     /* a serialised partial selection is malformed,
+    DPSEL_ESTATE = -13,    /* a serialised partial selection is malformed,
                               corrupt or made for other parameters */
+    DPSEL_ECANCELED = -14  /* the caller's interrupt check asked the call to
+                              stop (dpsel_rng_set_interrupt): nothing was
+                              released */
 };
 
 /* A static, human-readable description of an error code ("unknown error" for
@@ -164,6 +167,16 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_params_epsilon(const dpsel_params *params,
  * other than 0 and 1, ends the selection with DPSEL_ERANDOM. */
 typedef int (*dpsel_bit_fn)(void *context, unsigned *bit);
 
+/* A caller's interrupt check, called now and then by a long computation
+ * with the work done so far and the work in all (in the computation's own
+ * units; total may be 0 when it is not known).  Return 0 to go on, non-zero
+ * to stop: the call then ends with DPSEL_ECANCELED, releasing nothing and
+ * leaking nothing.  It must not unwind through dpsel (no longjmp, no C++
+ * exception): a host with such error handling (PostgreSQL's
+ * CHECK_FOR_INTERRUPTS) tests its pending flag here and raises its error
+ * after dpsel has returned. */
+typedef int (*dpsel_interrupt_fn)(void *context, uint64_t done, uint64_t total);
+
 /* The state of a buffered stream of bits (private to src/rng.c).  All
  * zeros is a valid state: an empty buffer, to be refilled (for the OS
  * source: keyed afresh from getrandom) on the first read. */
@@ -198,6 +211,8 @@ typedef struct {
     const void *owner_;           /* OS: the address it was initialised at */
     dpsel_rng_state_ *os_state_;  /* OS: its state, in a page wiped on fork */
     dpsel_rng_state_ seeded_;     /* seeded: its state */
+    dpsel_interrupt_fn interrupt_fn_;
+    void *interrupt_context_;
 } dpsel_rng;
 
 /* The operating system's CSPRNG, the source to use for real releases:
@@ -226,6 +241,16 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_init_seeded(dpsel_rng *rng, const unsi
 /* A caller-supplied bit source, e.g. to drive the samplers with chosen bit
  * strings in tests.  The samplers ask for bits one at a time. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context);
+
+/* Attaches an interrupt check to a source (after its dpsel_rng_init_*,
+ * which clears it; NULL fn removes it).  Every call that draws from the
+ * source and can run long (a selection over runs or levels, a partial
+ * selection's finish, a quantile) calls fn at least every few milliseconds
+ * of work, and stops with DPSEL_ECANCELED when it returns non-zero.  The
+ * check travels with the source because every release reads one: a thread
+ * sets its own.  Errors: DPSEL_ENULL (rng). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rng_set_interrupt(dpsel_rng *rng, dpsel_interrupt_fn fn,
+                                                        void *context);
 
 /* Erases the key and buffered bits and, for an OS source, releases its page
  * (a copy releases nothing: the original owns the page).  Takes a source

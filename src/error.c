@@ -21,6 +21,7 @@ const char *dpsel_strerror(int code)
     case DPSEL_EDECIMAL: return "not a decimal number ([+-]digits[.digits])";
     case DPSEL_EUNIT: return "not a whole multiple of its unit";
     case DPSEL_ESTATE: return "malformed or mismatched partial selection state";
+    case DPSEL_ECANCELED: return "canceled by the caller's interrupt check";
     default: return "unknown error";
     }
 }

@@ -34,6 +34,7 @@
 #include <sodium.h>
 
 #include "core/core.h"
+#include "interrupt.h"
 
 enum { RNG_UNSET = 0, RNG_OS = 1, RNG_SEEDED = 2, RNG_CUSTOM = 3 };
 
@@ -132,6 +133,25 @@ int dpsel_rng_init_custom(dpsel_rng *rng, dpsel_bit_fn fn, void *context)
     rng->bit_fn_ = fn;
     rng->bit_context_ = context;
     return DPSEL_OK;
+}
+
+int dpsel_rng_set_interrupt(dpsel_rng *rng, dpsel_interrupt_fn fn, void *context)
+{
+    if (rng == NULL) {
+        return DPSEL_ENULL;
+    }
+    rng->interrupt_fn_ = fn;
+    rng->interrupt_context_ = fn != NULL ? context : NULL;
+    return DPSEL_OK;
+}
+
+int dpsel_internal_interrupted(const dpsel_rng *rng, uint64_t done, uint64_t total)
+{
+    if (rng->interrupt_fn_ == NULL) {
+        return DPSEL_OK;
+    }
+    return rng->interrupt_fn_(rng->interrupt_context_, done, total) != 0 ? DPSEL_ECANCELED
+                                                                         : DPSEL_OK;
 }
 
 /* An OS source's page is released by the source it belongs to: a copy

@@ -286,6 +286,7 @@ Test(api_errors, rng_init)
                    dpsel_rng_init_seeded(&o->rng, seed, SIZE_MAX));
     EXPECT_REFUSED("custom: NULL rng", DPSEL_ENULL, dpsel_rng_init_custom(NULL, constant_bit, &one));
     EXPECT_REFUSED("custom: NULL function", DPSEL_ENULL, dpsel_rng_init_custom(&o->rng, NULL, &one));
+    EXPECT_REFUSED("interrupt: NULL rng", DPSEL_ENULL, dpsel_rng_set_interrupt(NULL, NULL, NULL));
     dpsel_rng_wipe(NULL);  /* documented safe */
 }
 
@@ -1056,13 +1057,13 @@ Test(api_errors, every_code_has_its_own_name)
     static const int codes[] = { DPSEL_OK, DPSEL_ENULL, DPSEL_EEMPTY, DPSEL_ERANGE,
                                  DPSEL_EEPSILON, DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
                                  DPSEL_ETOOLARGE, DPSEL_EINEXACT, DPSEL_EINTERNAL,
-                                 DPSEL_EDECIMAL, DPSEL_EUNIT, DPSEL_ESTATE };
+                                 DPSEL_EDECIMAL, DPSEL_EUNIT, DPSEL_ESTATE, DPSEL_ECANCELED };
     const char *unknown = dpsel_strerror(1);
     cr_assert(unknown != NULL);
     cr_expect_str_eq(unknown, "unknown error");
     cr_expect_str_eq(dpsel_strerror(INT_MIN), unknown);
     cr_expect_str_eq(dpsel_strerror(INT_MAX), unknown);
-    cr_expect_str_eq(dpsel_strerror(DPSEL_ESTATE - 1), unknown);
+    cr_expect_str_eq(dpsel_strerror(DPSEL_ECANCELED - 1), unknown);
     for (size_t i = 0; i < N_OF(codes); i++) {
         const char *name = dpsel_strerror(codes[i]);
         cr_assert(name != NULL);

@@ -36,7 +36,7 @@ from ._audit import AuditResult, audit
 from ._enums import Composition, Mechanism, Task, Verdict
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
-                      StateError, TooLargeError, UnitError, UnlikelyError, strerror)
+                      StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
 from ._lib import (ACCOUNT_NONADAPTIVE_MAX, ACCOUNT_OPTIMAL_MAX, DECIMAL_TEXT_MAX, GAP_CAP_MAX,
                    PARTIAL_MEMBER_MAX, PF_STREAM_BLOCK, QUANTILE_DENOMINATOR_MAX,
                    QUANTILE_EM_GRID_MAX)
@@ -63,7 +63,7 @@ __all__ = [
     "Accountant", "Account", "Composition",
     "Error", "ErrorCode", "strerror", "NullError", "EmptyError", "RangeError", "EpsilonError",
     "NoMemoryError", "RandomSourceError", "UnlikelyError", "TooLargeError", "InexactError",
-    "InternalError", "DecimalError", "UnitError", "StateError",
+    "InternalError", "DecimalError", "UnitError", "StateError", "CanceledError",
     "GAP_CAP_MAX", "PF_STREAM_BLOCK", "DECIMAL_TEXT_MAX", "QUANTILE_DENOMINATOR_MAX",
     "QUANTILE_EM_GRID_MAX", "ACCOUNT_OPTIMAL_MAX", "ACCOUNT_NONADAPTIVE_MAX", "PARTIAL_MEMBER_MAX",
 ]

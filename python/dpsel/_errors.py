@@ -25,6 +25,7 @@ class ErrorCode(enum.IntEnum):
     DECIMAL = -11
     UNIT = -12
     STATE = -13
+    CANCELED = -14
 
 
 def strerror(code: int) -> str:
@@ -132,10 +133,16 @@ class StateError(Error, ValueError):
     code = ErrorCode.STATE
 
 
+class CanceledError(Error):
+    """DPSEL_ECANCELED: the interrupt check attached to the random source
+    asked the call to stop; nothing was released."""
+    code = ErrorCode.CANCELED
+
+
 _CLASSES = {cls.code: cls for cls in (
     NullError, EmptyError, RangeError, EpsilonError, NoMemoryError, RandomSourceError,
     UnlikelyError, TooLargeError, InexactError, InternalError, DecimalError, UnitError,
-    StateError)}
+    StateError, CanceledError)}
 
 
 def error_for(code: int, detail: str = "") -> Error:

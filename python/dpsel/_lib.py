@@ -86,6 +86,7 @@ class CParams(Structure):
 
 
 BitFunction = ctypes.CFUNCTYPE(c_int, c_void_p, POINTER(c_uint))
+InterruptFunction = ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_uint64)
 
 
 class CRngState(Structure):
@@ -98,7 +99,8 @@ class CRng(Structure):
     """dpsel_rng (private): never copied, it must stay where it was initialised."""
     _fields_ = [("kind_", c_int), ("bit_fn_", BitFunction), ("bit_context_", c_void_p),
                 ("owner_", c_void_p), ("os_state_", POINTER(CRngState)),
-                ("seeded_", CRngState)]
+                ("seeded_", CRngState), ("interrupt_fn_", InterruptFunction),
+                ("interrupt_context_", c_void_p)]
 
 
 class CPfStream(Structure):
@@ -151,6 +153,7 @@ _PROTOTYPES = {
     "dpsel_rng_init_os": (_CODE, [_P(CRng)]),
     "dpsel_rng_init_seeded": (_CODE, [_P(CRng), c_char_p, c_size_t]),
     "dpsel_rng_init_custom": (_CODE, [_P(CRng), BitFunction, c_void_p]),
+    "dpsel_rng_set_interrupt": (_CODE, [_P(CRng), InterruptFunction, c_void_p]),
     "dpsel_rng_wipe": (None, [_P(CRng)]),
     "dpsel_selector_new": (_CODE, [_OUT, _P(CParams)]),
     "dpsel_selector_free": (None, [_HANDLE]),

@@ -23,6 +23,7 @@ EXPECTED = {  # code: (class, the Python exception it also is)
     dpsel.ErrorCode.DECIMAL: (dpsel.DecimalError, ValueError),
     dpsel.ErrorCode.UNIT: (dpsel.UnitError, ValueError),
     dpsel.ErrorCode.STATE: (dpsel.StateError, ValueError),
+    dpsel.ErrorCode.CANCELED: (dpsel.CanceledError, dpsel.Error),
 }
 
 
