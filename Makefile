@@ -201,7 +201,7 @@ readme-python: all
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
 PG_BUILD := $(BUILD)/postgres
 PG_MAKE = $(MAKE) -C $(PG_BUILD) -f $(CURDIR)/postgres/Makefile PG_CONFIG=$(PG_CONFIG) \
-    with_llvm=no $(if $(Q),-s)
+    DPSEL_STATIC=$(abspath $(STATIC)) with_llvm=no $(if $(Q),-s)
 .PHONY: postgres install-postgres postgres-test bench-postgres
 postgres: $(STATIC)
 	@mkdir -p $(PG_BUILD)
