@@ -15,6 +15,8 @@
 # A build prints one line per file (CC src/core/coin.c); V=1 prints the commands.
 
 PREFIX ?= /usr/local
+# where the libraries and dpsel.pc go (Debian: /usr/lib/<multiarch>)
+LIBDIR ?= $(PREFIX)/lib
 
 # $(call quiet,CC,file) before a command: prints "CC file" instead of the
 # command (V=1: the command).  Errors and warnings show either way.
@@ -40,7 +42,7 @@ WARNINGS := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wformat=2 -Wstrict-protot
 HARDENING := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fstack-clash-protection \
              -fcf-protection
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CFLAGS) -Iinclude -Ispec
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CPPFLAGS) $(CFLAGS) -Iinclude -Ispec
 LDHARDENING := -Wl,-z,relro,-z,now
 # Link-time optimisation lets the samplers inline the random source's bit
 # readers (src/rng.c) across files; fat objects also hold plain code, which the
@@ -101,12 +103,12 @@ $(INTERNAL): $(LIB_OBJ)
 	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(SHARED): $(LIB_OBJ)
-	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) -o $@ $^ $(LIBS)
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -shared -Wl,-soname,libdpsel.so.$(SOVERSION) $(LDHARDENING) $(LDFLAGS) -o $@ $^ $(LIBS)
 	$(Q)ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so.$(SOVERSION)
 	$(Q)ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
-	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the library's objects (the internal archive: they may call its
 # internal functions) and the tool's modules but its main.
@@ -231,18 +233,18 @@ check: deps
 	$(MAKE) fuzz FUZZ_SECONDS=10
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/dpsel.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libdpsel.so.$(SOVERSION)
-	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libdpsel.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dpsel.pc
+	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
+	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libdpsel.so.$(SOVERSION)
+	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libdpsel.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dpsel.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/
 	install -d $(DESTDIR)$(PYTHON_SITE)/dpsel
 	install -m 644 python/dpsel/*.py python/dpsel/py.typed $(DESTDIR)$(PYTHON_SITE)/dpsel/
-	printf 'LIBRARY = "%s"\n' '$(PREFIX)/lib/libdpsel.so.$(SOVERSION)' \
+	printf 'LIBRARY = "%s"\n' '$(LIBDIR)/libdpsel.so.$(SOVERSION)' \
 	    > $(DESTDIR)$(PYTHON_SITE)/dpsel/_installed.py
 
 # Where Debian's python3 looks for locally installed modules, for PREFIX
