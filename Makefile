@@ -108,7 +108,7 @@ $(SHARED): $(LIB_OBJ)
 	$(Q)ln -sf libdpsel.so.$(VERSION) $(BUILD)/libdpsel.so
 
 $(TOOL): $(CLI_OBJ) $(STATIC)
-	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -pie $(LDHARDENING) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
+	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -fPIE -pie $(LDHARDENING) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the library's objects (the internal archive: they may call its
 # internal functions) and the tool's modules but its main.
@@ -272,7 +272,7 @@ plots: all
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:
 # any option of bench_select, e.g. BENCH_ARGS="--n 1e3,1e5 --eps 1").
 $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
-	$(call quiet,CC,bench ($(notdir $@)))$(CC) $(ALL_CFLAGS) $(LTO) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
+	$(call quiet,CC,bench ($(notdir $@)))$(CC) $(ALL_CFLAGS) $(LTO) -fPIE -pie $(LDHARDENING) $(LDFLAGS) -o $@ $(wildcard bench/*.c) $(STATIC) $(LIBS) -lm
 
 bench: $(BUILD)/bench_select $(TOOL)
 	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) --cli $(TOOL) $(BENCH_ARGS)
