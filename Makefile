@@ -218,6 +218,19 @@ postgres-test: install-postgres $(TOOL)
 bench-postgres: install-postgres
 	PG_CONFIG=$(PG_CONFIG) sh postgres/test/bench.sh
 
+# Debian packages (debian/, tests/deb.sh): deb builds the five packages from a
+# copy of the tree into build/debs/ (dpkg-buildpackage -us -uc -b) and checks
+# them: lintian (no error), blhc (nothing), a missing symbol failing
+# dpkg-gensymbols; deb-test installs them on this machine (root: CI's
+# throwaway machine), runs the autopkgtests of debian/tests/ and removes them.
+DEB_OUT := $(BUILD)/debs
+.PHONY: deb deb-test
+deb: deps
+	sh tests/deb.sh build $(DEB_OUT)
+
+deb-test: deb
+	sh tests/deb.sh test $(DEB_OUT)
+
 demo: deps
 	$(MAKE) all
 	sh examples/demo.sh $(TOOL)
