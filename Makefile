@@ -192,7 +192,7 @@ python-test: $(SHARED) $(TOOL)
 	    $(PYTHON) -m pytest -q -p no:cacheprovider tests
 
 readme-python: all
-	PYTHON=$(PYTHON) sh tests/readme-python.sh README.md
+	PYTHON=$(PYTHON) sh tests/readme-python.sh
 
 # The PostgreSQL extension (postgres/: PGXS, Debian's postgresql-server-dev-15),
 # built out of tree in build/postgres/ with the static library linked in;
@@ -213,7 +213,7 @@ install-postgres: postgres
 	$(call quiet,PGX,install)$(PG_MAKE) install
 
 postgres-test: install-postgres $(TOOL)
-	PG_CONFIG=$(PG_CONFIG) sh postgres/test/run.sh $(TOOL) README.md
+	PG_CONFIG=$(PG_CONFIG) sh postgres/test/run.sh $(TOOL) README.md docs/postgresql.md
 
 bench-postgres: install-postgres
 	PG_CONFIG=$(PG_CONFIG) sh postgres/test/bench.sh

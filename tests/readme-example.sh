@@ -1,14 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# Extracts the C example from the README, installs dpsel into a temporary
+# Extracts the C example from the README (its section "C"), installs dpsel into a temporary
 # prefix, and compiles (with pkg-config, as the README says), links and runs it:
 # against the shared library, then against the static library alone.
 set -eu
 readme=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-awk '/^```c$/ { inside = 1; next } /^```$/ { inside = 0 } inside' "$readme" > "$work/example.c"
-[ -s "$work/example.c" ] || { echo "readme-example: no C block in $readme" >&2; exit 1; }
+sh "$(dirname "$0")/doc-blocks.sh" c "$readme" C > "$work/example.c"
 make -s install PREFIX="$work/prefix" > /dev/null
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 export PKG_CONFIG_PATH

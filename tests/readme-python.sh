@@ -1,24 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# Extracts the Python example from the README, installs dpsel into a temporary
-# prefix, and runs the example as written with Debian's python3 against the
-# installed package (on PYTHONPATH; DPSEL_LIBRARY unset, so the package must
-# find the library `make install` put beside it), from the repository's root,
-# where it reads examples/hepth.csv; then checks the shape of its output.
-# The python block of the "### Dask" section runs the same way, on its own.
+# The Python examples of the documents, run as written: the README's quick
+# starts (its sections "Python" and "Dask"), docs/python.md's and
+# docs/dask.md's.  Installs dpsel into a temporary prefix and runs each
+# example with Debian's python3 against the installed package (on
+# PYTHONPATH; DPSEL_LIBRARY unset, so the package must find the library
+# `make install` put beside it), from the repository's root, where they read
+# examples/; then checks the shape of each one's output.
 set -eu
-readme=$1
 python=${PYTHON:-/usr/bin/python3}
+blocks="$(dirname "$0")/doc-blocks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Python blocks: the Dask section's to dask_example.py (a dask.py would hide
-# dask), the others to example.py.
-awk -v dask="$work/dask_example.py" '
-    /^```/ { if (fenced) fenced = 0; else { fenced = 1; python = ($0 == "```python") }; next }
-    fenced { if (python && in_dask) print > dask; else if (python) print; next }
-    /^#+ / { in_dask = ($0 == "### Dask") }' "$readme" > "$work/example.py"
-[ -s "$work/example.py" ] || { echo "readme-python: no python block in $readme" >&2; exit 1; }
-[ -s "$work/dask_example.py" ] || { echo "readme-python: no python block under ### Dask" >&2; exit 1; }
 make -s install PREFIX="$work/prefix" PYTHON="$python" > /dev/null
 package=$(find "$work/prefix" -path '*/dist-packages/dpsel/__init__.py')
 [ -n "$package" ] || {
@@ -31,24 +24,34 @@ run() {
 library=$(run -c 'import dpsel._lib as l; print(l.lib._name)')
 [ "$library" = "$work/prefix/lib/libdpsel.so.0" ] || {
     echo "readme-python: the installed package loaded $library" >&2; exit 1; }
-output=$(run "$work/example.py")
-printf '%s\n' "$output" | sed 's/^/readme-python: /'
+failed=0
+# example NAME FILE SECTION LINES PATTERN: runs FILE's python blocks (under the
+# heading SECTION if not empty) as one script, named NAME.py (not dask.py,
+# which would hide dask); its output must be LINES lines, each matching the
+# extended regular expression PATTERN.
+example() {
+    sh "$blocks" python "$2" "$3" > "$work/$1.py"
+    output=$(run "$work/$1.py")
+    printf '%s\n' "$output" | sed "s|^|readme-python ($2${3:+, $3}): |"
+    matching=$(printf '%s\n' "$output" | grep -Ec "^($5)\$" || true)
+    if [ "$matching" -ne "$4" ] || [ "$(printf '%s\n' "$output" | wc -l)" -ne "$4" ]; then
+        echo "readme-python: unexpected output of $2's example${3:+ under \"$3\"}" >&2
+        failed=$((failed + 1))
+    fi
+}
+books='Middlemarch|Moby-Dick|Beloved|Dracula'
+# A book and the four exact probabilities the README shows.
+example quickstart README.md Python 5 "($books), epsilon <= 1\.0000000000000000|\
+  P\(Middlemarch\) = 0\.79727195819316533|  P\(Moby-Dick\) = 0\.021840927702474552|\
+  P\(Beloved\) = 0\.18088711410425026|  P\(Dracula\) = 1\.0986479034135544e-13"
+# One book per club.
+example quickstart_dask README.md Dask 4 \
+    "club|(north|south) +($books)|Name: book, dtype: object"
 # Per epsilon: the choice, the true mode's probability, the expected error.
-choice='epsilon <= 0\.0[15]0*: most common bin [0-9]+'
-mode='  P\(the true mode, bin 3621\) = 0\.[0-9]+'
-error='  expected error [0-9.]+ papers'
-lines=$(printf '%s\n' "$output" | grep -Ec "^($choice|$mode|$error)\$" || true)
-if [ "$lines" -ne 6 ] || [ "$(printf '%s\n' "$output" | wc -l)" -ne 6 ]; then
-    echo "readme-python: unexpected output" >&2
-    exit 1
-fi
-# The Dask example: the most visited page of each of three days.
-output=$(run "$work/dask_example.py")
-printf '%s\n' "$output" | sed 's/^/readme-python: /'
-lines=$(printf '%s\n' "$output" |
-    grep -Ec '^(day|2026-11-0[123] +/(blog|docs|pricing)?|Name: page, dtype: object)$' || true)
-if [ "$lines" -ne 5 ] || [ "$(printf '%s\n' "$output" | wc -l)" -ne 5 ]; then
-    echo "readme-python: unexpected output of the Dask example" >&2
-    exit 1
-fi
+example hepth docs/python.md "" 6 "epsilon <= 0\.0[15]0*: most common bin [0-9]+|\
+  P\(the true mode, bin 3621\) = 0\.[0-9]+|  expected error [0-9.]+ papers"
+# The most visited page of each of three days.
+example page_views docs/dask.md "" 5 \
+    "day|2026-11-0[123] +/(blog|docs|pricing)?|Name: page, dtype: object"
+[ "$failed" -eq 0 ] || exit 1
 echo "readme-python: passed"

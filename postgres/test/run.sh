@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: ISC
 # The PostgreSQL extension on a real server (`make postgres-test`, after
 # `make install-postgres`):
-#   sh postgres/test/run.sh TOOL README
+#   sh postgres/test/run.sh TOOL README DOCS_PAGE
 # starts a server of its own (server.sh: initdb in a temporary folder, an
 # unprivileged user, a Unix socket only; stopped on every exit), then checks:
 #   - fits: one selection per group over 10^4 groups of the same 8
@@ -16,19 +16,21 @@
 #     dpsel_pf with a sensitivity of 2, dpsel_quantile with EM and PF;
 #   - the median and the 0.9 quantile of 100 100 values at epsilon 50 land on
 #     the true ones, in a parallel plan;
-#   - NULLs, empty groups, empty and longest labels give what README says;
+#   - NULLs, empty groups, empty and longest labels give what DOCS_PAGE says;
 #   - dpsel_pf and dpsel_em in one query do not share a state;
 #   - bad arguments (and a window) are SQL errors naming the value, and the
 #     server stays up (no backend crashed: its log says so);
 #   - no leak: a backend's resident memory after runs 4 to 6 over 10^6 rows
 #     (10^5 groups, about 250 MB of states per run) is within 64 MB of the
 #     one after run 2, hashed, sorted, parallel, and for the quantile;
-#   - README's SQL example runs as written.
+#   - the SQL examples run as written: README's quick start (its PostgreSQL
+#     section) and DOCS_PAGE's (docs/postgresql.md: every sql block).
 set -u
 export LC_ALL=C
-usage="usage: sh postgres/test/run.sh TOOL README"
+usage="usage: sh postgres/test/run.sh TOOL README DOCS_PAGE"
 tool=${1:?$usage}
 readme=${2:?$usage}
+docs_page=${3:?$usage}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=postgres/test/server.sh
 . "$here/server.sh"
@@ -292,24 +294,36 @@ leak "dpsel_pf parallel (the leader's merges)" "$parallel SET work_mem = '2GB'; 
 leak "dpsel_quantile hashed" "SET max_parallel_workers_per_gather = 0; SET work_mem = '2GB';
 SET enable_sort = off;" "dpsel_quantile(score, '0.5', '0', '1000', '1')"
 
-# ------------------------------------------------------ README's example
-# Every ```sql block of README's PostgreSQL section, in order, in a
-# database of its own: it must run as written, its selection give one row
-# per day (3 days), each a page, and its quantile a point of 0 .. 600.
-awk '/^## PostgreSQL/ { section = 1; next } /^## / { section = 0 }
-     section && /^```sql$/ { inside = 1; next } /^```$/ { inside = 0 } section && inside' \
-    "$readme" > "$work/readme.sql"
-echo "CREATE DATABASE readme;" | pg_sql > /dev/null 2>&1
-if [ ! -s "$work/readme.sql" ]; then
-    fail "README: no sql block in its PostgreSQL section"
-elif output=$(pg_sql -d readme < "$work/readme.sql" 2>&1) \
-    && [ "$(echo "$output" | grep -c '^2026-11-0[123]	/[a-z]*$')" -eq 3 ] \
-    && [ "$(echo "$output" | tail -n 1 | grep -c '^[0-9][0-9]*$')" -eq 1 ] \
-    && [ "$(echo "$output" | tail -n 1)" -le 600 ]; then
-    pass "README's example: $(echo "$output" | tr '\t\n' ' ;')"
-else
-    fail "README's example: $output"
-fi
+# ------------------------------------------------------ the documents' examples
+# example NAME FILE SECTION CHECK: runs the sql blocks of FILE (under the heading
+# SECTION if not empty: tests/doc-blocks.sh) in a database of their own; the
+# output must pass CHECK (a function given the output on stdin).
+example() {
+    echo "CREATE DATABASE $1;" | pg_sql > /dev/null 2>&1
+    if ! sh "$here/../../tests/doc-blocks.sh" sql "$2" "$3" > "$work/$1.sql"; then
+        fail "$2: its sql blocks"
+    elif output=$(pg_sql -d "$1" < "$work/$1.sql" 2>&1) && echo "$output" | "$4"; then
+        pass "$2's example: $(echo "$output" | tr '\t\n' ' ;')"
+    else
+        fail "$2's example: $output"
+    fi
+}
+# The quick start: one book of the poll.
+one_book() {
+    case "$(cat)" in
+        Middlemarch | Moby-Dick | Beloved | Dracula) true ;;
+        *) false ;;
+    esac
+}
+# The page's: one row per day (3 days), each a page, and a median in 0 .. 600.
+days_and_median() {
+    output=$(cat)
+    [ "$(echo "$output" | grep -c '^2026-11-0[123]	/[a-z]*$')" -eq 3 ] \
+        && [ "$(echo "$output" | tail -n 1 | grep -c '^[0-9][0-9]*$')" -eq 1 ] \
+        && [ "$(echo "$output" | tail -n 1)" -le 600 ]
+}
+example quickstart "$readme" PostgreSQL one_book
+example page "$docs_page" "" days_and_median
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
