@@ -340,7 +340,7 @@ expect_error count-not-number "--count" "'abc'" -- select --epsilon 1 --count ab
 expect_error count-too-large "--count" "'4294967296'" -- select --epsilon 1 --count 4294967296 "$d/basic.csv"
 expect_error epsilon-zero "--epsilon '0'" -- params --epsilon 0
 expect_error epsilon-negative "--epsilon '-1'" -- params --epsilon -1
-expect_error epsilon-not-number "--epsilon 'abc'" -- params --epsilon abc
+expect_error epsilon-not-number "--epsilon 'abc' is not a positive decimal number (write it as 1, 0.5 or 5e-3)" -- params --epsilon abc
 expect_error epsilon-nan "--epsilon 'nan'" -- params --epsilon nan
 expect_error epsilon-inf "--epsilon 'inf'" -- params --epsilon inf
 expect_error epsilon-too-small "--epsilon '1e-30'" -- select --epsilon 1e-30 "$d/basic.csv"
@@ -357,8 +357,7 @@ expect_error gap-cap-too-large "--gap-cap" "'1048577'" -- pmf --epsilon 1 --gap-
 expect_error mechanism-unknown "--mechanism must be pf or em: 'xx'" -- select --epsilon 1 --mechanism xx "$d/basic.csv"
 expect_error epsilon-and-base "give --epsilon or --base, not both" -- select --epsilon 1 --base 1/2^1 "$d/basic.csv"
 expect_error no-privacy-parameter "a privacy parameter is required" -- select "$d/basic.csv"
-expect_error missing-command "missing command" --
-expect_error unknown-command "unknown command (select, pmf, params, curve, audit, quantile or account): 'frob'" -- frob --epsilon 1
+expect_error unknown-command "unknown command 'frob': the commands are select, pmf, params, curve, audit, quantile, account" -- frob --epsilon 1
 expect_error two-files "more than one FILE: '$d/basic.csv'" -- select --epsilon 1 "$d/two.csv" "$d/basic.csv"
 expect_error params-with-file "params takes no FILE: '$d/basic.csv'" -- params --epsilon 1 "$d/basic.csv"
 expect_error seed-65-digits "--seed must be 1 to 64 hexadecimal digits" -- select --epsilon 1 --seed 00000000000000000000000000000000000000000000000000000000000000001 "$d/basic.csv"
@@ -366,7 +365,7 @@ expect_error seed-not-hex "--seed must be 1 to 64 hexadecimal digits: 'xyz'" -- 
 expect_error help-with-argument "unexpected argument: 'x'" -- --help x
 expect_error repeated-value-option "option given twice: '--epsilon'" -- select --epsilon 1 --epsilon 2 "$d/basic.csv"
 expect_error repeated-equals-option "option given twice: '--seed'" -- select --epsilon 1 --seed=1 --seed 2 "$d/basic.csv"
-expect_error option-prefix "unknown option: '--eps'" -- select --eps 1 "$d/basic.csv"
+expect_error option-prefix "unknown option: '--eps'; did you mean '--epsilon'?" -- select --eps 1 "$d/basic.csv"
 expect_error count-negative "--count" "'-1'" -- select --epsilon 1 --count -1 "$d/basic.csv"
 expect_error epsilon-leading-space "--epsilon ' 1'" -- params --epsilon ' 1'
 expect_error epsilon-trailing-space "--epsilon '1 '" -- params --epsilon '1 '
@@ -445,7 +444,7 @@ else
     failed=$((failed + 1)); echo "FAIL help-write-error: status or message wrong"
 fi
 expect_ok help-after-command "usage: dpsel select" -- select --help
-expect_ok version "dpsel 0.1.0" -- --version
+expect_ok version "dpsel 0.1.0${nl}License: ISC" -- --version
 
 # ========================================================== streamed select
 
@@ -861,7 +860,7 @@ expect_error quantile-pmf-count "--pmf computes the distribution and releases no
 expect_error quantile-exact-alone "--exact applies to --pmf: '--exact'" -- quantile --quantile 0.5 --lower 0 --upper 120 --exact --epsilon 1 "$d/ages.csv"
 expect_error quantile-sensitivity "option does not apply to this command: '--sensitivity'" -- quantile --quantile 0.5 --lower 0 --upper 120 --sensitivity 2 --epsilon 1 "$d/ages.csv"
 expect_error quantile-hardened "option does not apply to this command: '--hardened'" -- quantile --quantile 0.5 --lower 0 --upper 120 --hardened --epsilon 1 "$d/ages.csv"
-expect_error quantile-no-epsilon "a privacy parameter is required: '--epsilon or --base'" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
+expect_error quantile-no-epsilon "a privacy parameter is required: give --epsilon E (such as --epsilon 1) or --base X/2^Y" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
 expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
 expect_error quantile-pf-coin "quantile --mechanism pf races the grid's points, which a gap cap of 1 with a base of 1/2 or more does not allow" -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
 
@@ -899,6 +898,74 @@ expect_error account-count-text "a release's count N (em:EPSxN) must be an integ
 expect_error account-none "account needs at least one release" -- account --delta 1e-6
 expect_error account-option "option does not apply to this command: '--epsilon'" -- account --epsilon 1 em:1
 expect_error nonadaptive-select "option does not apply to this command: '--nonadaptive'" -- select --epsilon 1 --nonadaptive "$d/basic.csv"
+
+# ==================================================== help and its advice
+# A bare dpsel: the usage and every command on stderr, nothing on stdout,
+# exit 2.
+run
+problems=
+[ "$status" -eq 2 ] || problem "exit status $status, expected 2"
+[ ! -s "$work/out" ] || problem "stdout not empty"
+for word in "usage: dpsel COMMAND" select pmf params curve audit quantile account "dpsel help COMMAND"; do
+    contains "$work/err" "$word" || problem "stderr lacks '$word'"
+done
+record bare-usage
+
+# help_is_own NAME ARGS...: the help of select is its own: its usage, its
+# options (--count, --hardened) and examples, none of another command's
+# options (--epsilons, --quantile).
+help_is_own() {
+    name=$1
+    shift
+    run "$@"
+    problems=
+    check_ok_run
+    for want in "usage: dpsel select [OPTIONS] [FILE]" "  --count N" "  --hardened" \
+                "examples:${nl}  dpsel select --epsilon 1"; do
+        contains "$work/out" "$want" || problem "stdout lacks '$want'"
+    done
+    ! grep -q -e "--epsilons" -e "--quantile" -e "usage: dpsel pmf" "$work/out" \
+        || problem "another command's help"
+    record "$name"
+}
+help_is_own help-select-own select --help
+help_is_own help-command-select help select
+expect_ok help-quantile-own "usage: dpsel quantile --quantile Q --lower A --upper B" "  --lower A" "  --pmf" "one decimal value per line" -- help quantile
+expect_ok help-account-own "usage: dpsel account [OPTIONS] RELEASE..." "  --nonadaptive" "dpsel account em:0.1x10" -- account --help
+expect_ok help-overview-commands "commands:${nl}  select " "  account   the privacy of many releases together" "dpsel help COMMAND" -- help
+expect_error help-unknown-command "unknown command 'selet': did you mean 'select'?" -- help selet
+expect_error help-two-commands "unexpected argument: 'pmf'" -- help select pmf
+expect_error typo-command "unknown command 'selct': did you mean 'select'?" -- selct --epsilon 1
+expect_error typo-command-short "unknown command 'pfm'" -- pfm
+expect_error typo-option "unknown option: '--monotnic'; did you mean '--monotonic'?" -- select --epsilon 1 --monotnic "$d/basic.csv"
+expect_error option-not-for-command "option does not apply to this command: '--count' (dpsel help pmf lists its options)" -- pmf --epsilon 1 --count 3 "$d/basic.csv"
+expect_error missing-value-named "option needs a value: '--top' (--top K)" -- select --epsilon 1 --top
+
+# Messages that say the fix: a header of other names, decimal scores
+# without a unit, an epsilon that is no number or too small, --top beyond
+# the candidates, a file without candidates.
+fixture votes.csv 'book,votes\nMiddlemarch,41\nUlysses,12\n'
+expect_error header-not-score "$d/votes.csv:1: score is not an integer: 'votes' (a header's second column must be named score or count, as in label,score)" -- select --epsilon 1 "$d/votes.csv"
+fixture one-column-header.csv 'votes\n41\n12\n'
+expect_error header-one-column "$d/one-column-header.csv:1: score is not an integer: 'votes' (a header names two columns, as in label,score)" -- select --epsilon 1 "$d/one-column-header.csv"
+expect_error header-not-decimal "$d/votes.csv:1: score is not a decimal number: 'votes' (a header's second column must be named score or count" -- select --epsilon 1 --resolution 0.5 "$d/votes.csv"
+fixture prices.csv 'item,score\ntea,3.10\ncake,40.40\n'
+expect_error decimal-score-advice "$d/prices.csv:2: score is not an integer: '3.10' (decimal scores: give --resolution 0.01, or --sensitivity 10.00)" -- select --epsilon 1 --sensitivity 10 "$d/prices.csv"
+expect_error decimal-score-advice-default "(decimal scores: give --resolution 0.01, or --sensitivity 1.00)" -- pmf --epsilon 1 "$d/prices.csv"
+expect_error decimal-score-advice-streamed "$d/prices.csv:2: score is not an integer: '3.10' (decimal scores: give --resolution 0.01" -- select --epsilon 1 --count 2 "$d/prices.csv"
+expect_ok decimal-score-advice-taken -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10.00 "$d/prices.csv"
+expect_ok decimal-score-advice-taken-resolution -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10 --resolution 0.01 "$d/prices.csv"
+fixture task-decimal.csv 'bin,count\n0,1.5\n'
+expect_error task-count-no-advice "$d/task-decimal.csv:2: score is not an integer: '1.5'${nl}" -- pmf --epsilon 1 --task mode "$d/task-decimal.csv"
+expect_error epsilon-too-small "--epsilon '1e-30' is too small: the smallest epsilon for this sensitivity is about 1.09e-19" -- params --epsilon 1e-30
+expect_error epsilon-too-small-monotonic "is about 5.43e-20" -- params --epsilon 1e-30 --monotonic
+expect_ok epsilon-smallest-named "epsilon <= 1.0842021724855045e-19" -- params --epsilon 1.09e-19
+expect_error epsilon-zero "--epsilon '0' is not a positive decimal number" -- params --epsilon 0
+expect_error epsilon-negative "--epsilon '-1' is not a positive decimal number" -- params --epsilon -1
+expect_error quantile-epsilon-too-small "--epsilon '1e-30' is too small" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1e-30 "$d/ages.csv"
+expect_error top-beyond-candidates "$d/two.csv: --top 3 exceeds the 2 candidates (give --top 2 or less)" -- select --epsilon 1 --top 3 "$d/two.csv"
+expect_error pmf-top-beyond-candidates "--top 3 exceeds the 2 candidates (give --top 2 or less)" -- pmf --epsilon 1 --top 3 "$d/two.csv"
+expect_error no-candidates-said "$d/empty.csv: no candidates (one per line, \`label,score\` or \`score\`)" -- select --epsilon 1 "$d/empty.csv"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

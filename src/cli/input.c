@@ -43,6 +43,12 @@ int reader_fail_with(line_reader *r, int status, size_t line, const char *format
     return -1;
 }
 
+int reader_no_candidates(const line_reader *r)
+{
+    /* the whole file, not its last line */
+    return reader_fail(r, 0, "no candidates (one per line, `label,score` or `score`)");
+}
+
 int reader_out_of_memory(line_reader *r)
 {
     return reader_fail_with(r, EXIT_CANNOT_COMPLETE, 0, "out of memory");
@@ -108,21 +114,38 @@ static int valid_label(const unsigned char *s)
     return 1;
 }
 
-/* The first content line is a header when its score field is the name of a
- * score column ("score" or "count", any case) and its label field is a name
- * (letters, digits, '_', spaces).  Anything else that is not a score is an
- * error, so a mistyped first candidate is never taken for a header. */
-static int is_header(const char *label, const char *score)
+/* 1 for a column's name: letters, digits, '_' and spaces. */
+static int is_name(const char *text)
 {
-    if (strcasecmp(score, "score") != 0 && strcasecmp(score, "count") != 0) {
-        return 0;
-    }
-    for (; *label != '\0'; label++) {
-        if (!isalnum((unsigned char)*label) && *label != '_' && *label != ' ') {
+    for (; *text != '\0'; text++) {
+        if (!isalnum((unsigned char)*text) && *text != '_' && *text != ' ') {
             return 0;
         }
     }
     return 1;
+}
+
+/* The first content line is a header when its score field is the name of a
+ * score column ("score" or "count", any case) and its label field is a
+ * name.  Anything else that is not a score is an error, so a mistyped first
+ * candidate is never taken for a header. */
+static int is_header(const char *label, const char *score)
+{
+    return (strcasecmp(score, "score") == 0 || strcasecmp(score, "count") == 0)
+        && is_name(label);
+}
+
+/* What to do about a first content line that looks like a header of other
+ * names (`book,votes`), for the end of its message; "" for other lines. */
+static const char *header_advice(const line_reader *r, const char *label, const char *score)
+{
+    if (r->seen_content || !isalpha((unsigned char)score[0]) || !is_name(score)
+        || (label != NULL && !is_name(label))) {
+        return "";
+    }
+    return label != NULL ? " (a header's second column must be named score or count, "
+                           "as in label,score)"
+                         : " (a header names two columns, as in label,score)";
 }
 
 static int append(candidates *c, size_t *capacity, char *label, int64_t score, size_t line)
@@ -159,13 +182,42 @@ const char *position_label(size_t index, char *out)
     return out;
 }
 
-static int parse_integer_score(const line_reader *r, const char *text, int64_t *score)
+/* The unit and sensitivity that would read text, a decimal with d
+ * fraction digits, as a decimal score: " (decimal scores: give
+ * --resolution 10^-d, or --sensitivity D with d decimals)"; "" when text is
+ * no such decimal or r has no sensitivity to complete. */
+static const char *decimal_advice(const line_reader *r, const char *text, char *advice,
+                                  size_t size)
 {
-    char quoted[QUOTED_MAX];
+    const char *point = strchr(text, '.');
+    size_t digits = point != NULL ? strlen(point + 1) : 0;
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
+    int64_t units;
+    if (r->sensitivity == NULL || digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX
+        || strlen(r->sensitivity) + digits + 1 > DPSEL_DECIMAL_TEXT_MAX) {
+        return "";
+    }
+    decimal_unit(digits, unit);
+    int rc = dpsel_decimal_to_units(text, unit, &units);
+    if (rc != DPSEL_OK && rc != DPSEL_ERANGE) {
+        return "";
+    }
+    snprintf(advice, size, " (decimal scores: give --resolution %s, or --sensitivity %s.%0*d)",
+             unit, r->sensitivity, (int)digits, 0);
+    return advice;
+}
+
+/* advice: header_advice's, given before decimal_advice's. */
+static int parse_integer_score(const line_reader *r, const char *text, const char *advice,
+                               int64_t *score)
+{
+    char quoted[QUOTED_MAX], decimal[2 * DPSEL_DECIMAL_TEXT_MAX + 80];
     int parsed = parse_score(text, score);
     if (parsed == -1) {
-        return reader_fail(r, r->line, "score is not an integer: '%s'",
-                           printable(text, 0, quoted, sizeof quoted));
+        return reader_fail(r, r->line, "score is not an integer: '%s'%s",
+                           printable(text, 0, quoted, sizeof quoted),
+                           *advice != '\0' ? advice
+                                            : decimal_advice(r, text, decimal, sizeof decimal));
     }
     if (parsed == -2) {
         return reader_fail(r, r->line, "score out of the int64 range: '%s'",
@@ -175,7 +227,8 @@ static int parse_integer_score(const line_reader *r, const char *text, int64_t *
 }
 
 /* A decimal score in whole units of r->unit: never rounded. */
-static int parse_decimal_score(const line_reader *r, const char *text, int64_t *score)
+static int parse_decimal_score(const line_reader *r, const char *text, const char *advice,
+                               int64_t *score)
 {
     char quoted[QUOTED_MAX];
     int rc = dpsel_decimal_to_units(text, r->unit, score);
@@ -191,7 +244,7 @@ static int parse_decimal_score(const line_reader *r, const char *text, int64_t *
         return reader_fail(r, r->line, "score out of the int64 range in units of %s: '%s'",
                            r->unit, quoted);
     }
-    return reader_fail(r, r->line, "score is not a decimal number: '%s'", quoted);
+    return reader_fail(r, r->line, "score is not a decimal number: '%s'%s", quoted, advice);
 }
 
 /* Parses one content line: 1 for a candidate (*label NULL for a `score`
@@ -217,8 +270,9 @@ static int parse_line(const line_reader *r, char *text, const char **label, int6
                                printable(label_text, 0, quoted, sizeof quoted));
         }
     }
-    if ((r->unit != NULL ? parse_decimal_score(r, score_text, score)
-                         : parse_integer_score(r, score_text, score)) != 0) {
+    const char *advice = header_advice(r, label_text, score_text);
+    if ((r->unit != NULL ? parse_decimal_score(r, score_text, advice, score)
+                         : parse_integer_score(r, score_text, advice, score)) != 0) {
         return -1;
     }
     *label = label_text;
@@ -353,13 +407,14 @@ static int next_content(line_reader *r, char **text)
     return -1;
 }
 
-void reader_init(line_reader *r, FILE *stream, const char *name, const char *unit,
+void reader_init(line_reader *r, FILE *stream, const char *name, const score_format *format,
                  cli_error *error)
 {
     memset(r, 0, sizeof *r);
     r->stream = stream;
     r->name = name;
-    r->unit = unit;
+    r->unit = format != NULL ? format->unit : NULL;
+    r->sensitivity = format != NULL ? format->sensitivity : NULL;
     r->error = error;
 }
 
@@ -456,15 +511,15 @@ static int read_all(line_reader *r, candidates *c)
     return got;
 }
 
-int candidates_read(FILE *stream, const char *name, const char *unit, candidates *out,
+int candidates_read(FILE *stream, const char *name, const score_format *format, candidates *out,
                     cli_error *error)
 {
     line_reader r;
-    reader_init(&r, stream, name, unit, error);
+    reader_init(&r, stream, name, format, error);
     candidates c = { 0 };
     int rc = read_all(&r, &c);
     if (rc == 0 && c.count == 0) {
-        rc = reader_fail(&r, 0, "no candidates");  /* the whole file, not its last line */
+        rc = reader_no_candidates(&r);
     }
     if (rc == 0) {
         rc = check_unique_labels(&r, &c);

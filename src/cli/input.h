@@ -27,6 +27,16 @@ typedef struct {
     size_t *lines;     /* the line each candidate came from */
 } candidates;
 
+/* How a file's scores are read: integers (unit NULL) or decimals in whole
+ * units of unit.  sensitivity is --sensitivity as given ("1" by default),
+ * which a message about a decimal score in an integer file completes into
+ * the decimal sensitivity that would read it; NULL for no such advice (the
+ * counts of --task).  A NULL score_format reads integers, without advice. */
+typedef struct {
+    const char *unit;
+    const char *sensitivity;
+} score_format;
+
 /* One pass over a candidate file, line by line: the one parser of both the
  * in-memory path (candidates_read) and the streamed `select`. */
 typedef struct {
@@ -34,6 +44,7 @@ typedef struct {
     const char *name;                 /* the file as named in messages */
     const char *unit;                 /* decimal scores in this unit, or NULL:
                                        * integer scores */
+    const char *sensitivity;          /* score_format's, for advice */
     const dpsel_grid *grid;           /* values_read: values on this grid,
                                        * or NULL: candidates */
     cli_error *error;                 /* receives the problem */
@@ -48,9 +59,8 @@ typedef struct {
     char text[INPUT_LINE_MAX + 3];    /* the line last read, line end and NUL */
 } line_reader;
 
-/* unit: the scores are decimals taken in whole units of it
- * (dpsel_decimal_to_units), or NULL: the scores are integers. */
-void reader_init(line_reader *r, FILE *stream, const char *name, const char *unit,
+/* format: how the scores are read (NULL: integers). */
+void reader_init(line_reader *r, FILE *stream, const char *name, const score_format *format,
                  cli_error *error);
 
 /* Reads on to the next candidate: returns 1 with its label (NULL for a
@@ -78,6 +88,9 @@ int reader_fail_with(line_reader *r, int status, size_t line, const char *format
  * EXIT_CANNOT_COMPLETE; returns -1. */
 int reader_out_of_memory(line_reader *r);
 
+/* "FILE: no candidates", and what a candidate is; returns -1. */
+int reader_no_candidates(const line_reader *r);
+
 /* The message about a label seen twice, on first_line and then on line. */
 int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line);
 
@@ -87,10 +100,10 @@ int report_duplicate(const line_reader *r, const char *label, size_t line, size_
 const char *position_label(size_t index, char *out);
 
 /* Reads `label,score` or `score` lines from stream (named `name` in
- * messages; scores in units of `unit` as for reader_init).  On a problem
+ * messages; scores read as format says, as for reader_init).  On a problem
  * records one line "FILE:LINE: message" in error and returns its exit status
  * (status.h), leaving *out empty. */
-int candidates_read(FILE *stream, const char *name, const char *unit, candidates *out,
+int candidates_read(FILE *stream, const char *name, const score_format *format, candidates *out,
                     cli_error *error);
 
 void candidates_free(candidates *c);

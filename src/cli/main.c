@@ -27,6 +27,7 @@
 #include "audit_command.h"
 #include "curve_command.h"
 #include "dpsel.h"
+#include "help.h"
 #include "input.h"
 #include "options.h"
 #include "quantile_command.h"
@@ -35,70 +36,6 @@
 #include "stream_select.h"
 #include "text.h"
 #include "top_command.h"
-
-static const char usage[] =
-    "usage: dpsel select [OPTIONS] [FILE]   one private choice (or --count N)\n"
-    "       dpsel pmf    [OPTIONS] [FILE]   the output distribution, exact or enclosed\n"
-    "       dpsel params [OPTIONS]          the exact privacy parameters\n"
-    "       dpsel curve  [OPTIONS] [FILE]   expected error of PF and EM over epsilon\n"
-    "       dpsel audit  [OPTIONS] FILE_A FILE_B   the privacy loss between two\n"
-    "                                       neighbouring score files against epsilon:\n"
-    "                                       exit 0 holds, 1 broken, 3 undecided\n"
-    "       dpsel quantile --quantile Q --lower A --upper B [OPTIONS] [FILE]\n"
-    "                                       private quantiles of the values of FILE\n"
-    "                                       (one decimal per line) on the grid A,\n"
-    "                                       A + R, ..., B\n"
-    "       dpsel account [OPTIONS] RELEASE...  the privacy of releases together;\n"
-    "                                       RELEASE is em:EPS[xN] or pf:EPS[xN]\n"
-    "\n"
-    "FILE (default: standard input) has one candidate per line, `label,score`\n"
-    "or `score`, at most 4096 bytes; blank lines and lines starting with # are\n"
-    "skipped (a `#text,integer` line is an error: labels cannot start with #),\n"
-    "and the first line may be a header such as `label,score`.\n"
-    "\n"
-    "exit status: 0 success (and an audit that holds), 1 and 3 audit broken\n"
-    "or undecided, 2 bad input (options, a missing, unreadable or malformed\n"
-    "file; nothing on stdout), 4 could not complete (out of memory, a read or\n"
-    "write error, the random source failed, an internal error; nothing on stdout)\n"
-    "\n"
-    "options:\n"
-    "  --epsilon E         requested epsilon (a decimal); dpsel uses the largest\n"
-    "                      realisable epsilon not above E\n"
-    "  --base X/2^Y        the decay beta = X/2^Y per score unit instead\n"
-    "  --sensitivity D     one person moves a score by at most D (default 1); a\n"
-    "                      decimal D makes the scores decimals in units of 10^-d,\n"
-    "                      d the fraction digits of D (not with --task)\n"
-    "  --resolution R      select, pmf, params, curve, audit: decimal scores in\n"
-    "                      units of R (scores and D whole multiples of R, never\n"
-    "                      rounded; outputs in the scores' own units); quantile:\n"
-    "                      the grid's step (default: the last digit of A and B)\n"
-    "  --monotonic         adding a person never lowers a score (halves epsilon)\n"
-    "  --gap-cap C         clamp gaps at C (default: least C with beta^C <= 2^-64)\n"
-    "  --mechanism pf|em   permute-and-flip (default; quantile: em) or exponential\n"
-    "                      mechanism\n"
-    "  --count N           select, quantile: N independent selections\n"
-    "  --top K             select, pmf: the K best by peeling (K rounds, each over\n"
-    "                      the candidates not chosen yet)\n"
-    "  --delta D           select, quantile, account: also state epsilon at this\n"
-    "                      delta (zCDP, bounded range, optimal composition)\n"
-    "  --nonadaptive       account: the releases were fixed before any output\n"
-    "  --seed HEX          select, quantile: deterministic stream, FOR TESTS AND\n"
-    "                      AUDITS ONLY\n"
-    "  --hardened          select: work independent of the scores (spec/timing.md)\n"
-    "  --exact             pmf, quantile --pmf: probabilities as exact rationals\n"
-    "  --quantile Q        quantile: Q in (0, 1), or a list Q1,Q2,... (one release\n"
-    "                      each)\n"
-    "  --lower A, --upper B  quantile: the grid's ends (values are clamped to them)\n"
-    "  --pmf               quantile: the exact distribution over the intervals\n"
-    "                      between the values instead of a release\n"
-    "  --task mode|median  select, pmf, curve, audit: FILE is a histogram\n"
-    "                      `bin,count`; score the bins for its mode (sensitivity 1,\n"
-    "                      monotonic) or its median (sensitivity 1)\n"
-    "  --epsilons SPEC     curve: LOW:HIGH:COUNT (log-spaced) or E1,E2,...\n"
-    "                      (default " CURVE_EPSILONS ")\n"
-    "  --target ERR        curve: the least epsilon with expected error <= ERR\n"
-    "  --json              machine-readable output\n"
-    "  --help, --version\n";
 
 /* Everything a command needs, released by run_free. */
 typedef struct {
@@ -137,7 +74,8 @@ static int read_file(run *r, const char *file, candidates *cand, const char **na
     if (status != 0) {
         return status;
     }
-    status = candidates_read(stream, *name, r->opt.unit, cand, &r->error);
+    score_format format = score_format_of(&r->opt);
+    status = candidates_read(stream, *name, &format, cand, &r->error);
     close_input(stream);
     return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
 }
@@ -216,9 +154,8 @@ static int draw_list(run *r, const dpsel_selector *selector, dpsel_rng *rng, siz
 
 static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size_t *chosen)
 {
-    if (r->opt.top > r->cand.count) {
-        return cli_fail_at(&r->error, EXIT_BAD_INPUT, r->file_name, 0, "--top %" PRIu64
-                           " exceeds the %zu candidates", r->opt.top, r->cand.count);
+    if (top_check(&r->opt, r->cand.count, r->file_name, &r->error) != 0) {
+        return r->error.status;
     }
     for (uint64_t i = 0; i < r->opt.count; i++) {
         int rc = draw_list(r, selector, rng, &chosen[i * r->opt.top]);
@@ -232,7 +169,8 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
 static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector,
                             dpsel_rng *rng, size_t *chosen, char **labels)
 {
-    int status = candidates_read(stream, r->file_name, r->opt.unit, &r->cand, &r->error);
+    score_format format = score_format_of(&r->opt);
+    int status = candidates_read(stream, r->file_name, &format, &r->cand, &r->error);
     if (status == 0) {
         status = task_scores(&r->opt, &r->cand, r->file_name, &r->error);
     }
@@ -256,7 +194,8 @@ static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
                            dpsel_rng *rng, size_t *chosen, char **labels)
 {
     streamed s;
-    streamed_init(&s, stream, r->file_name, r->opt.unit, &r->error);
+    score_format format = score_format_of(&r->opt);
+    streamed_init(&s, stream, r->file_name, &format, &r->error);
     int status = streamed_check(&s);
     if (status == 0) {
         status = init_rng(&r->opt, rng, &r->error);
@@ -511,6 +450,9 @@ int main(int argc, char **argv)
 {
     run r;
     memset(&r, 0, sizeof r);
+    if (argc < 2) {
+        return help_print_short_usage(stderr);
+    }
     if (options_parse(argc, argv, &r.opt, &r.error) != 0) {
         return cli_report(&r.error);
     }
@@ -521,7 +463,7 @@ int main(int argc, char **argv)
     }
     int status = 0;
     if (r.opt.help || r.opt.version) {
-        fputs(r.opt.help ? usage : "dpsel " DPSEL_VERSION "\n", r.out);
+        help_print(r.out, &r.opt);
     } else {
         status = execute(&r);
     }

@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* In the order help lists them. */
 enum {
-    OPT_MECHANISM, OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_MONOTONIC,
-    OPT_GAP_CAP, OPT_COUNT, OPT_SEED, OPT_EXACT, OPT_JSON, OPT_HELP, OPT_VERSION,
-    OPT_TASK, OPT_EPSILONS, OPT_TARGET, OPT_HARDENED, OPT_RESOLUTION,
-    OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_TOP, OPT_DELTA, OPT_NONADAPTIVE,
+    OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_RESOLUTION, OPT_MONOTONIC, OPT_GAP_CAP,
+    OPT_MECHANISM, OPT_TASK, OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_COUNT, OPT_TOP,
+    OPT_DELTA, OPT_NONADAPTIVE, OPT_SEED, OPT_HARDENED, OPT_EXACT, OPT_EPSILONS, OPT_TARGET,
+    OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_COUNT_OF_OPTIONS
 };
 
@@ -33,36 +34,80 @@ enum {
 
 typedef struct {
     const char *name;
-    int takes_value;
+    const char *value;      /* the value's name in help, NULL for a flag */
     unsigned commands;
+    const char *help;       /* one or two lines; '\n' continues it */
 } option_spec;
 
 static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
-    [OPT_MECHANISM] = { "mechanism", 1, FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE },
-    [OPT_EPSILON] = { "epsilon", 1, FOR_ONE_PARAMETER },
-    [OPT_BASE] = { "base", 1, FOR_ONE_PARAMETER },
-    [OPT_SENSITIVITY] = { "sensitivity", 1, FOR_SCORES },
-    [OPT_MONOTONIC] = { "monotonic", 0, FOR_SCORES },
-    [OPT_GAP_CAP] = { "gap-cap", 1, FOR_ALL },
-    [OPT_COUNT] = { "count", 1, FOR_SELECT | FOR_QUANTILE },
-    [OPT_SEED] = { "seed", 1, FOR_SELECT | FOR_QUANTILE },
-    [OPT_EXACT] = { "exact", 0, FOR_PMF | FOR_QUANTILE },
-    [OPT_JSON] = { "json", 0, FOR_EVERY },
-    [OPT_HELP] = { "help", 0, FOR_EVERY },
-    [OPT_VERSION] = { "version", 0, FOR_EVERY },
-    [OPT_TASK] = { "task", 1, FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT },
-    [OPT_EPSILONS] = { "epsilons", 1, FOR_CURVE },
-    [OPT_TARGET] = { "target", 1, FOR_CURVE },
-    [OPT_HARDENED] = { "hardened", 0, FOR_SELECT },
-    [OPT_RESOLUTION] = { "resolution", 1, FOR_ALL },
-    [OPT_QUANTILE] = { "quantile", 1, FOR_QUANTILE },
-    [OPT_LOWER] = { "lower", 1, FOR_QUANTILE },
-    [OPT_UPPER] = { "upper", 1, FOR_QUANTILE },
-    [OPT_PMF] = { "pmf", 0, FOR_QUANTILE },
-    [OPT_TOP] = { "top", 1, FOR_SELECT | FOR_PMF },
-    [OPT_DELTA] = { "delta", 1, FOR_SELECT | FOR_QUANTILE | FOR_ACCOUNT },
-    [OPT_NONADAPTIVE] = { "nonadaptive", 0, FOR_ACCOUNT },
+    [OPT_EPSILON] = { "epsilon", "E", FOR_ONE_PARAMETER,
+                      "requested epsilon, a decimal (1, 0.5, 5e-3): the\n"
+                      "largest realisable epsilon not above E is used" },
+    [OPT_BASE] = { "base", "X/2^Y", FOR_ONE_PARAMETER,
+                   "the decay beta = X/2^Y per score unit, instead of\n"
+                   "--epsilon" },
+    [OPT_SENSITIVITY] = { "sensitivity", "D", FOR_SCORES,
+                          "one person moves a score by at most D (default 1); a\n"
+                          "decimal D makes the scores decimals in units of 10^-d" },
+    [OPT_RESOLUTION] = { "resolution", "R", FOR_ALL,
+                         "decimal scores in units of R (never rounded); quantile:\n"
+                         "the grid's step (default: the last digit of A and B)" },
+    [OPT_MONOTONIC] = { "monotonic", NULL, FOR_SCORES,
+                        "adding a person never lowers a score (halves epsilon)" },
+    [OPT_GAP_CAP] = { "gap-cap", "C", FOR_ALL,
+                      "clamp gaps at C, 1 to 1048576 (default: the least C with\n"
+                      "beta^C <= 2^-64)" },
+    [OPT_MECHANISM] = { "mechanism", "pf|em", FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE,
+                        "permute-and-flip (default; quantile: em) or the\n"
+                        "exponential mechanism" },
+    [OPT_TASK] = { "task", "mode|median", FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT,
+                   "FILE is a histogram `bin,count`: score the bins for its\n"
+                   "mode (monotonic) or its median (sensitivity 1 both)" },
+    [OPT_QUANTILE] = { "quantile", "Q[,Q...]", FOR_QUANTILE,
+                       "the quantiles, each strictly between 0 and 1 (0.5: the\n"
+                       "median); one release each" },
+    [OPT_LOWER] = { "lower", "A", FOR_QUANTILE, "the grid's lower end (values below are clamped)" },
+    [OPT_UPPER] = { "upper", "B", FOR_QUANTILE, "the grid's upper end (values above are clamped)" },
+    [OPT_PMF] = { "pmf", NULL, FOR_QUANTILE,
+                  "the exact distribution over the runs instead of a\n"
+                  "release" },
+    [OPT_COUNT] = { "count", "N", FOR_SELECT | FOR_QUANTILE, "N independent releases" },
+    [OPT_TOP] = { "top", "K", FOR_SELECT | FOR_PMF,
+                  "the K best by peeling (K rounds, each over the\n"
+                  "candidates not chosen yet)" },
+    [OPT_DELTA] = { "delta", "DELTA", FOR_SELECT | FOR_QUANTILE | FOR_ACCOUNT,
+                    "also state the total epsilon at this delta (zCDP,\n"
+                    "bounded range, optimal composition)" },
+    [OPT_NONADAPTIVE] = { "nonadaptive", NULL, FOR_ACCOUNT,
+                          "the releases were all fixed before any output was seen" },
+    [OPT_SEED] = { "seed", "HEX", FOR_SELECT | FOR_QUANTILE,
+                   "a deterministic stream from 1 to 64 hex digits: FOR\n"
+                   "TESTS AND AUDITS ONLY, never a real release" },
+    [OPT_HARDENED] = { "hardened", NULL, FOR_SELECT,
+                       "work independent of the scores (spec/timing.md)" },
+    [OPT_EXACT] = { "exact", NULL, FOR_PMF | FOR_QUANTILE,
+                    "probabilities as exact rationals (quantile: with --pmf)" },
+    [OPT_EPSILONS] = { "epsilons", "SPEC", FOR_CURVE,
+                       "LOW:HIGH:COUNT (log-spaced) or E1,E2,...\n"
+                       "(default " CURVE_EPSILONS ")" },
+    [OPT_TARGET] = { "target", "ERR", FOR_CURVE,
+                     "also find the least epsilon with expected error <= ERR" },
+    [OPT_JSON] = { "json", NULL, FOR_EVERY, "machine-readable output" },
+    [OPT_HELP] = { "help", NULL, FOR_EVERY, "this help" },
+    [OPT_VERSION] = { "version", NULL, FOR_EVERY, "the version and the license" },
 };
+
+/* The commands' names, in the order help lists them (the enum's). */
+static const char *const command_names[COMMAND_COUNT] = {
+    [COMMAND_SELECT] = "select", [COMMAND_PMF] = "pmf", [COMMAND_PARAMS] = "params",
+    [COMMAND_CURVE] = "curve", [COMMAND_AUDIT] = "audit", [COMMAND_QUANTILE] = "quantile",
+    [COMMAND_ACCOUNT] = "account",
+};
+
+const char *command_name(command cmd)
+{
+    return command_names[cmd];
+}
 
 /* Every problem with the options is bad input: "WHAT: 'VALUE'". */
 static int refuse(cli_error *e, const char *what, const char *value)
@@ -270,6 +315,86 @@ static void set_flag(options *o, int id)
     }
 }
 
+/* The edit distance between a[0 .. la) and b (insertions, deletions and
+ * substitutions), for words of at most WORD_MAX bytes; longer words get
+ * WORD_MAX + 1. */
+#define WORD_MAX 16
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    if (la > WORD_MAX || lb > WORD_MAX) {
+        return WORD_MAX + 1;
+    }
+    size_t row[WORD_MAX + 1];  /* distances from a[0..i) to each b[0..j) */
+    for (size_t j = 0; j <= lb; j++) {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= la; i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t substitute = diagonal + (a[i - 1] != b[j - 1]);
+            size_t shorter = (row[j] < row[j - 1] ? row[j] : row[j - 1]) + 1;
+            diagonal = row[j];
+            row[j] = substitute < shorter ? substitute : shorter;
+        }
+    }
+    return row[lb];
+}
+
+/* The shortest of name(0) .. name(count - 1) that word[0 .. length) begins,
+ * if every other it begins starts with that one (--eps: epsilon, not
+ * epsilons), else NULL. */
+static const char *completed_name(const char *word, size_t length, const char *(*name)(int),
+                                  int count)
+{
+    const char *shortest = NULL;
+    for (int i = 0; i < count && length > 0; i++) {
+        if (strncmp(name(i), word, length) == 0
+            && (shortest == NULL || strlen(name(i)) < strlen(shortest))) {
+            shortest = name(i);
+        }
+    }
+    for (int i = 0; i < count && shortest != NULL; i++) {
+        if (strncmp(name(i), word, length) == 0
+            && strncmp(name(i), shortest, strlen(shortest)) != 0) {
+            return NULL;
+        }
+    }
+    return shortest;
+}
+
+/* Among name(0) .. name(count - 1), the one word[0 .. length) was meant to
+ * be: the one it begins (completed_name), else the nearest within one
+ * typing slip (two for a name of five letters or more); NULL if none. */
+static const char *nearest_name(const char *word, size_t length, const char *(*name)(int),
+                                int count)
+{
+    const char *nearest = completed_name(word, length, name, count);
+    if (nearest != NULL) {
+        return nearest;
+    }
+    size_t best = WORD_MAX + 1;
+    for (int i = 0; i < count; i++) {
+        size_t d = edit_distance(word, length, name(i));
+        if (d < best && d <= (strlen(name(i)) < 5 ? 1u : 2u)) {
+            best = d;
+            nearest = name(i);
+        }
+    }
+    return nearest;
+}
+
+static const char *command_at(int c)
+{
+    return command_names[c];
+}
+
+static const char *option_at(int id)
+{
+    return specs[id].name;
+}
+
 static int find_option(const char *name, size_t length)
 {
     for (int id = 0; id < OPT_COUNT_OF_OPTIONS; id++) {
@@ -278,6 +403,19 @@ static int find_option(const char *name, size_t length)
         }
     }
     return -1;
+}
+
+/* "unknown option: '--NAME'", with the option meant if one is near. */
+static int refuse_option(const char *name, size_t length, const char *arg, cli_error *e)
+{
+    char quoted[QUOTED_MAX];
+    const char *nearest = nearest_name(name, length, option_at, OPT_COUNT_OF_OPTIONS);
+    printable(arg, 0, quoted, sizeof quoted);
+    if (nearest != NULL) {
+        return cli_fail(e, EXIT_BAD_INPUT, "unknown option: '%s'; did you mean '--%s'?", quoted,
+                        nearest);
+    }
+    return refuse(e, "unknown option", arg);
 }
 
 static unsigned command_bit(command cmd)
@@ -296,16 +434,19 @@ static int parse_option(int argc, char **argv, int *i, options *o, int *seen, cl
     size_t length = equals != NULL ? (size_t)(equals - arg) : strlen(arg);
     int id = find_option(arg, length);
     if (id < 0) {
-        return refuse(e, "unknown option", argv[*i]);
+        return refuse_option(arg, length, argv[*i], e);
     }
     if (seen[id]) {
         return refuse(e, "option given twice", argv[*i]);
     }
     seen[id] = 1;
     if (!(specs[id].commands & command_bit(o->cmd))) {
-        return refuse(e, "option does not apply to this command", argv[*i]);
+        char quoted[QUOTED_MAX];
+        return cli_fail(e, EXIT_BAD_INPUT, "option does not apply to this command: '%s' "
+                        "(dpsel help %s lists its options)",
+                        printable(argv[*i], 0, quoted, sizeof quoted), command_names[o->cmd]);
     }
-    if (!specs[id].takes_value) {
+    if (specs[id].value == NULL) {
         if (equals != NULL) {
             return refuse(e, "option takes no value", argv[*i]);
         }
@@ -315,35 +456,66 @@ static int parse_option(int argc, char **argv, int *i, options *o, int *seen, cl
     const char *value = equals != NULL ? equals + 1 : NULL;
     if (value == NULL) {
         if (*i + 1 >= argc) {
-            return refuse(e, "option needs a value", argv[*i]);
+            return cli_fail(e, EXIT_BAD_INPUT, "option needs a value: '--%s' (--%s %s)",
+                            specs[id].name, specs[id].name, specs[id].value);
         }
         value = argv[++*i];
     }
     return set_value(o, id, value, e);
 }
 
+/* The command named word in *cmd: 0, or -1 for no such command. */
+static int command_of_name(const char *word, command *cmd)
+{
+    for (int c = 0; c < COMMAND_COUNT; c++) {
+        if (strcmp(word, command_names[c]) == 0) {
+            *cmd = (command)c;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* "unknown command: 'WORD'", with the nearest command if one is near. */
+static int refuse_command(const char *word, cli_error *e)
+{
+    char quoted[QUOTED_MAX];
+    const char *nearest = nearest_name(word, strlen(word), command_at, COMMAND_COUNT);
+    printable(word, 0, quoted, sizeof quoted);
+    if (nearest != NULL) {
+        return cli_fail(e, EXIT_BAD_INPUT, "unknown command '%s': did you mean '%s'? "
+                        "(dpsel help lists the commands)", quoted, nearest);
+    }
+    return cli_fail(e, EXIT_BAD_INPUT, "unknown command '%s': the commands are " COMMAND_LIST
+                    " (dpsel help COMMAND for one)", quoted);
+}
+
 static int parse_command(const char *word, options *o, cli_error *e)
 {
-    if (strcmp(word, "select") == 0) {
-        o->cmd = COMMAND_SELECT;
-    } else if (strcmp(word, "pmf") == 0) {
-        o->cmd = COMMAND_PMF;
-    } else if (strcmp(word, "params") == 0) {
-        o->cmd = COMMAND_PARAMS;
-    } else if (strcmp(word, "curve") == 0) {
-        o->cmd = COMMAND_CURVE;
-    } else if (strcmp(word, "audit") == 0) {
-        o->cmd = COMMAND_AUDIT;
-    } else if (strcmp(word, "quantile") == 0) {
-        o->cmd = COMMAND_QUANTILE;
+    if (command_of_name(word, &o->cmd) != 0) {
+        return refuse_command(word, e);
+    }
+    if (o->cmd == COMMAND_QUANTILE) {
         o->mechanism = DPSEL_EM;  /* the issue's default for quantiles */
-    } else if (strcmp(word, "account") == 0) {
-        o->cmd = COMMAND_ACCOUNT;
-    } else {
-        return refuse(e, "unknown command (select, pmf, params, curve, audit, quantile or "
-                      "account)", word);
     }
     return 0;
+}
+
+/* `dpsel help [COMMAND]`, `dpsel --help` and `dpsel --version`: what to
+ * print, in o. */
+static int parse_help(int argc, char **argv, options *o, cli_error *e)
+{
+    o->version = strcmp(argv[1], "--version") == 0;
+    o->help = !o->version;
+    o->help_overview = 1;
+    int words = strcmp(argv[1], "help") == 0 ? 3 : 2;  /* help takes a COMMAND */
+    if (words == 3 && argc >= 3) {
+        if (command_of_name(argv[2], &o->cmd) != 0) {
+            return refuse_command(argv[2], e);
+        }
+        o->help_overview = 0;
+    }
+    return argc <= words ? 0 : refuse(e, "unexpected argument", argv[words]);
 }
 
 /* --task fixes the sensitivity and monotonicity of its scores (counts). */
@@ -376,10 +548,7 @@ static int choose_unit(options *o, const char *sensitivity, cli_error *e)
     if (digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX) {
         return refuse(e, "--sensitivity must be a positive decimal number", sensitivity);
     }
-    memset(o->unit_text, '0', digits + 1);
-    o->unit_text[1] = '.';
-    o->unit_text[digits + 1] = '1';
-    o->unit_text[digits + 2] = '\0';
+    decimal_unit(digits, o->unit_text);
     return 0;
 }
 
@@ -459,7 +628,8 @@ static int check_complete(options *o, const int *seen, cli_error *e)
         return refuse(e, "give --epsilon or --base, not both", "--base");
     }
     if (o->epsilon == NULL && !o->base_given) {
-        return refuse(e, "a privacy parameter is required", "--epsilon or --base");
+        return cli_fail(e, EXIT_BAD_INPUT, "a privacy parameter is required: give --epsilon E "
+                        "(such as --epsilon 1) or --base X/2^Y");
     }
     if (o->cmd == COMMAND_AUDIT && o->file_b == NULL) {
         return refuse(e, "audit needs two files", "FILE_A FILE_B");
@@ -479,13 +649,11 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
     o->top = 1;
     o->mechanism = DPSEL_PF;
     if (argc < 2) {
-        return refuse(e, "missing command (select, pmf, params, curve, audit, quantile or "
-                      "account); see --help", "");
+        return refuse(e, "missing command: " COMMAND_LIST, "");
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0) {
-        o->help = argv[1][2] == 'h';
-        o->version = !o->help;
-        return argc == 2 ? 0 : refuse(e, "unexpected argument", argv[2]);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "--version") == 0
+        || strcmp(argv[1], "help") == 0) {
+        return parse_help(argc, argv, o, e);
     }
     if (parse_command(argv[1], o, e) != 0) {
         return e->status;
@@ -511,4 +679,26 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
         }
     }
     return check_complete(o, seen, e);
+}
+
+void options_print_help(FILE *out, command cmd)
+{
+    unsigned bit = command_bit(cmd);
+    fputs("options:\n", out);
+    for (int id = 0; id < OPT_COUNT_OF_OPTIONS; id++) {
+        const option_spec *spec = &specs[id];
+        if (!(spec->commands & bit)) {
+            continue;
+        }
+        int width = fprintf(out, "  --%s%s%s", spec->name, spec->value != NULL ? " " : "",
+                            spec->value != NULL ? spec->value : "");
+        fprintf(out, "%*s", width < HELP_COLUMN ? HELP_COLUMN - width : 1, "");
+        for (const char *p = spec->help; *p != '\0'; p++) {
+            fputc(*p, out);
+            if (*p == '\n') {
+                fprintf(out, "%*s", HELP_COLUMN, "");
+            }
+        }
+        fputc('\n', out);
+    }
 }

@@ -5,14 +5,18 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dpsel.h"
 #include "status.h"
 
 typedef enum {
     COMMAND_SELECT, COMMAND_PMF, COMMAND_PARAMS, COMMAND_CURVE, COMMAND_AUDIT, COMMAND_QUANTILE,
-    COMMAND_ACCOUNT
+    COMMAND_ACCOUNT, COMMAND_COUNT
 } command;
+
+/* The commands, as messages list them. */
+#define COMMAND_LIST "select, pmf, params, curve, audit, quantile, account"
 
 typedef struct {
     command cmd;
@@ -37,7 +41,8 @@ typedef struct {
     int json;
     const char *file;           /* NULL: standard input */
     const char *file_b;         /* audit: FILE_B (FILE is FILE_A) */
-    int help;
+    int help;                   /* --help, or the help command */
+    int help_overview;          /* help for the tool rather than for cmd */
     int version;
     int task_given;             /* --task: scores from a histogram */
     dpsel_task task;
@@ -67,5 +72,15 @@ typedef struct {
 /* Parses argv; on a problem records one line in error (EXIT_BAD_INPUT)
  * and returns that status. */
 int options_parse(int argc, char **argv, options *out, cli_error *error);
+
+/* The command's name ("select"). */
+const char *command_name(command cmd);
+
+/* The column where help's descriptions of options start. */
+#define HELP_COLUMN 24
+
+/* The options cmd takes, one per line with what it does ("options:" and
+ * the list), as help prints them. */
+void options_print_help(FILE *out, command cmd);
 
 #endif

@@ -10,6 +10,38 @@
 
 #include "text.h"
 
+/* Why dpsel_params_from_epsilon refused --epsilon: text is not a positive
+ * decimal (the accountant, which reads epsilons with the same grammar,
+ * refuses it too), or no base realises so small an epsilon: the smallest,
+ * that of the base nearest 1, (2^64 - 1)/2^64, is named. */
+static int refuse_epsilon(const char *text, uint64_t sensitivity, int monotonic, cli_error *e)
+{
+    char quoted[QUOTED_MAX], smallest[EPSILON_TEXT];
+    dpsel_accountant *accountant = NULL;
+    dpsel_params nearest_one;
+    printable(text, 0, quoted, sizeof quoted);
+    int rc = dpsel_accountant_new(&accountant);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_accountant_add(accountant, DPSEL_PF, text, 1);
+    }
+    dpsel_accountant_free(accountant);
+    if (rc == DPSEL_EEPSILON) {
+        return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' is not a positive decimal number "
+                        "(write it as 1, 0.5 or 5e-3)", quoted);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_params_from_base(&nearest_one, UINT64_MAX, 64, sensitivity, monotonic);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_params_epsilon(&nearest_one, 3, smallest, sizeof smallest);
+    }
+    if (rc != DPSEL_OK) {
+        return cli_fail_library(e, "--epsilon", rc);
+    }
+    return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' is too small: the smallest epsilon for "
+                    "this sensitivity is about %s", quoted, smallest);
+}
+
 int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
                         dpsel_params *out, cli_error *e)
 {
@@ -23,6 +55,9 @@ int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
         }
     } else {
         rc = dpsel_params_from_epsilon(out, o->epsilon, sensitivity, monotonic);
+        if (rc == DPSEL_EEPSILON) {
+            return refuse_epsilon(o->epsilon, sensitivity, monotonic, e);
+        }
         if (rc != DPSEL_OK) {
             char quoted[QUOTED_MAX];
             return cli_fail(e, exit_status_of_error(rc), "--epsilon '%s': %s",
@@ -39,6 +74,15 @@ int epsilon_text(const dpsel_params *params, char *buf, cli_error *e)
 {
     int rc = dpsel_params_epsilon(params, EPSILON_DIGITS, buf, EPSILON_TEXT);
     return rc == DPSEL_OK ? 0 : cli_fail_library(e, "epsilon", rc);
+}
+
+score_format score_format_of(const options *o)
+{
+    score_format format = { o->unit, NULL };
+    if (!o->task_given) {
+        format.sensitivity = o->sensitivity_text != NULL ? o->sensitivity_text : "1";
+    }
+    return format;
 }
 
 const char *mechanism_name(dpsel_mechanism m)

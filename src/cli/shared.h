@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "dpsel.h"
+#include "input.h"
 #include "options.h"
 #include "status.h"
 
@@ -26,6 +27,10 @@ int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
 int epsilon_text(const dpsel_params *params, char *buf, cli_error *e);
 
 const char *mechanism_name(dpsel_mechanism m);
+
+/* How FILE's scores are read under o: decimals in o's unit or integers,
+ * with --sensitivity (not for --task's counts) for advice. */
+score_format score_format_of(const options *o);
 
 /* {"x": "X", "y": Y} */
 void print_base(FILE *out, const dpsel_params *params);

@@ -24,12 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void streamed_init(streamed *s, FILE *stream, const char *name, const char *unit,
+void streamed_init(streamed *s, FILE *stream, const char *name, const score_format *format,
                    cli_error *error)
 {
     memset(s, 0, sizeof *s);
     s->limits = (label_check_limits)LABEL_CHECK_LIMITS;
-    reader_init(&s->reader, stream, name, unit, error);
+    reader_init(&s->reader, stream, name, format, error);
 }
 
 void streamed_free(streamed *s)
@@ -169,7 +169,7 @@ int streamed_check(streamed *s)
 {
     int rc = pass(s, survey, NULL);
     if (rc == 0 && s->count == 0) {
-        rc = reader_fail(&s->reader, 0, "no candidates");
+        rc = reader_no_candidates(&s->reader);
     }
     if (rc == 0) {
         rc = check_unique_labels(s);

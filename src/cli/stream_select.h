@@ -26,7 +26,7 @@ typedef struct {
 
 /* Starts on stream (a regular file, named `name` in messages; the caller
  * closes it after streamed_free).  Problems are recorded in error. */
-void streamed_init(streamed *s, FILE *stream, const char *name, const char *unit,
+void streamed_init(streamed *s, FILE *stream, const char *name, const score_format *format,
                    cli_error *error);
 
 /* The first pass: every line checked as the in-memory reader would, the

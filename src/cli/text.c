@@ -52,3 +52,11 @@ const char *printable(const char *text, int keep_utf8, char *out, size_t out_siz
     out[used] = '\0';
     return out;
 }
+
+void decimal_unit(size_t digits, char *out)
+{
+    memset(out, '0', digits + 1);
+    out[1] = '.';
+    out[digits + 1] = '1';
+    out[digits + 2] = '\0';
+}

@@ -16,6 +16,10 @@ const char *printable(const char *text, int keep_utf8, char *out, size_t out_siz
  * characters, C0, DEL and C1, escaped as \uXXXX). */
 void json_string(FILE *out, const char *s);
 
+/* The decimal unit 10^-digits ("0.01" for 2) into out, which holds
+ * digits + 3 bytes. */
+void decimal_unit(size_t digits, char *out);
+
 /* Room for a value quoted in a message. */
 #define QUOTED_MAX 128
 

@@ -99,12 +99,18 @@ static int top_error(const options *o, const candidates *cand, const char *file_
                        dpsel_strerror(rc));
 }
 
+int top_check(const options *o, size_t n, const char *file_name, cli_error *error)
+{
+    return o->top <= n ? 0 : cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0, "--top %" PRIu64
+                                         " exceeds the %zu candidates (give --top %zu or less)",
+                                         o->top, n, n);
+}
+
 int top_pmf_print(const options *o, const dpsel_params *params, const candidates *cand,
                   const char *file_name, FILE *out, cli_error *error)
 {
-    if (o->top > cand->count) {
-        return cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0, "--top %" PRIu64
-                           " exceeds the %zu candidates", o->top, cand->count);
+    if (top_check(o, cand->count, file_name, error) != 0) {
+        return error->status;
     }
     dpsel_top_pmf *top = NULL;
     int rc = dpsel_top_pmf_new(&top, params, o->mechanism, cand->scores, cand->count, o->top);

@@ -107,9 +107,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&out, 0xa5, sizeof out);
     candidates sentinel = out;
     cli_error error = { 0 };
-    /* integer scores, or decimals in units of 0.01 or 0.25, by the size */
-    const char *units[] = { NULL, "0.01", "0.25" };
-    int rc = candidates_read(stream, "fuzz.csv", units[size % 3], &out, &error);
+    /* by the size: integer scores (with the advice for decimals), or
+     * decimals in units of 0.01 or 0.25 */
+    const score_format formats[] = { { NULL, "7" }, { "0.01", "7" }, { "0.25", NULL } };
+    int rc = candidates_read(stream, "fuzz.csv", &formats[size % 3], &out, &error);
     fclose(stream);
     if (rc == 0) {
         check_accepted(&out);

@@ -35,12 +35,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     cli_error expected = { 0 }, error = { 0 };
     candidates c;
-    const char *units[] = { NULL, "0.01", "0.25" };  /* integer or decimal scores */
-    int expected_rc = candidates_read(memory, "fuzz.csv", units[size % 3], &c, &expected);
+    /* integer scores (with the advice for decimals) or decimal scores */
+    const score_format formats[] = { { NULL, "7" }, { "0.01", "7" }, { "0.25", NULL } };
+    int expected_rc = candidates_read(memory, "fuzz.csv", &formats[size % 3], &c, &expected);
     fclose(memory);
 
     streamed s;
-    streamed_init(&s, file, "fuzz.csv", units[size % 3], &error);
+    streamed_init(&s, file, "fuzz.csv", &formats[size % 3], &error);
     s.limits = (label_check_limits){ 1, 1 + size % 4, INPUT_LINE_MAX + 1,
                                      size % 8 < 4 ? 8 : UINT64_MAX };
     int rc = streamed_check(&s);
