@@ -621,11 +621,18 @@ typedef struct {
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_grid_init(dpsel_grid *grid, const char *lower,
                                                 const char *upper, const char *resolution);
 
-/* A raw value (a decimal of the form of dpsel_decimal_to_units) on the grid:
- * *point = floor(clamp(value, A, B) / R), exactly; a value outside [A, B]
- * is no error.  Errors: DPSEL_ENULL; DPSEL_EDECIMAL (value or the grid's
- * resolution malformed); DPSEL_ERANGE (a grid with R <= 0 or lower > upper,
- * which dpsel_grid_init never makes). */
+/* A raw value (one record's) on the grid: *point = floor(clamp(value, A, B)
+ * / R), exactly.  A record never decides whether a release happens, so
+ * every number is taken, of any length and any exponent: the form
+ * [+-]?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)? ("1e200", "-0.5E-130", a million
+ * digits), and inf, infinity and nan in any case with an optional sign.  A
+ * value outside [A, B] is no error: +-inf and values beyond an end go to
+ * that end, NaN to the upper end (where PostgreSQL, numpy and pandas sort
+ * it: above every number).  The work is one pass over the text and
+ * arithmetic on at most 149 digits, whatever the text (spec/quantiles.md
+ * §6).  Errors: DPSEL_ENULL; DPSEL_EDECIMAL (value not a number of that
+ * form, or the grid's resolution malformed); DPSEL_ERANGE (a grid with R <=
+ * 0 or lower > upper, which dpsel_grid_init never makes). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_grid_point(const dpsel_grid *grid, const char *value,
                                                  int64_t *point);
 

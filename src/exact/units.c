@@ -218,6 +218,166 @@ int dpsel_grid_init(dpsel_grid *grid, const char *lower, const char *upper,
     return rc;
 }
 
+/* ------------------------------------------------------------ raw values */
+
+/* A raw value (a record's), of any length: [+-]?[0-9]+(.[0-9]+)? with an
+ * optional exponent [eE][+-]?[0-9]+, or inf, infinity or nan in any case
+ * with an optional sign.  Its digits D = whole then fraction stand for
+ * +-0.D x 10^(whole_digits + exponent). */
+typedef enum { VALUE_NUMBER, VALUE_INFINITE, VALUE_NAN } value_kind;
+
+typedef struct {
+    value_kind kind;
+    int negative;
+    const char *whole;
+    size_t whole_digits;
+    const char *fraction;
+    size_t fraction_digits;
+    wide exponent;  /* saturated at +-EXPONENT_CAP */
+} value_form;
+
+/* Exponents beyond this are read as this: any value whose exponent reaches
+ * it is far beyond every grid's ends, or far below every resolution. */
+#define EXPONENT_CAP ((wide)1 << 62)
+
+/* The digits [0-9]+ from text on, read into *exponent, saturated at
+ * EXPONENT_CAP; the number of digits (0: none). */
+static size_t read_exponent(const char *text, wide *exponent)
+{
+    size_t count = strspn(text, "0123456789");
+    *exponent = 0;
+    for (size_t i = 0; i < count; i++) {
+        *exponent = 10 * *exponent + (text[i] - '0');
+        if (*exponent > EXPONENT_CAP) {
+            *exponent = EXPONENT_CAP;
+        }
+    }
+    return count;
+}
+
+/* 1 if text is the lower-case ASCII word in any case (never by the
+ * locale: in a Turkish one, tolower('I') is not 'i'). */
+static int is_word(const char *text, const char *word)
+{
+    for (; *word != '\0'; text++, word++) {
+        if (*text != *word && !(*text >= 'A' && *text <= 'Z' && *text - 'A' + 'a' == *word)) {
+            return 0;
+        }
+    }
+    return *text == '\0';
+}
+
+/* 1 if text is a raw value (value_form's comment), 0 otherwise. */
+static int split_value(const char *text, value_form *v)
+{
+    memset(v, 0, sizeof *v);
+    v->negative = text[0] == '-';
+    const char *rest = text + (text[0] == '+' || text[0] == '-');
+    if (is_word(rest, "inf") || is_word(rest, "infinity") || is_word(rest, "nan")) {
+        v->kind = is_word(rest, "nan") ? VALUE_NAN : VALUE_INFINITE;
+        return 1;
+    }
+    v->whole = rest;
+    v->whole_digits = strspn(rest, "0123456789");
+    rest += v->whole_digits;
+    v->fraction = rest;
+    if (*rest == '.') {
+        v->fraction = ++rest;
+        v->fraction_digits = strspn(rest, "0123456789");
+        rest += v->fraction_digits;
+        if (v->fraction_digits == 0) {
+            return 0;
+        }
+    }
+    if (*rest == 'e' || *rest == 'E') {
+        int negative_exponent = rest[1] == '-';
+        rest += 1 + (rest[1] == '+' || rest[1] == '-');
+        size_t digits = read_exponent(rest, &v->exponent);
+        if (digits == 0) {
+            return 0;
+        }
+        rest += digits;
+        v->exponent = negative_exponent ? -v->exponent : v->exponent;
+    }
+    return v->whole_digits > 0 && *rest == '\0';
+}
+
+/* 1 if the decimal d is above 0. */
+static int is_positive(const decimal_form *d)
+{
+    return !d->negative && (strspn(d->whole, "0") < d->whole_digits
+                            || strspn(d->fraction, "0") < d->fraction_digits);
+}
+
+/* Digit i of D (i < whole_digits + fraction_digits), as a character. */
+static char value_digit(const value_form *v, size_t i)
+{
+    return i < v->whole_digits ? v->whole[i] : v->fraction[i - v->whole_digits];
+}
+
+/* The number of leading zeros of D (all of D for a zero). */
+static size_t leading_zeros(const value_form *v)
+{
+    size_t zeros = strspn(v->whole, "0");
+    if (zeros < v->whole_digits) {
+        return zeros;
+    }
+    return v->whole_digits + strspn(v->fraction, "0");
+}
+
+/* 1 if a digit of D from `first` on is not 0. */
+static int nonzero_from(const value_form *v, wide first)
+{
+    size_t n = v->whole_digits + v->fraction_digits;
+    size_t start = first < 0 ? 0 : first < (wide)n ? (size_t)first : n;
+    size_t in_whole = start < v->whole_digits ? v->whole_digits - start : 0;
+    size_t from_fraction = start > v->whole_digits ? start - v->whole_digits : 0;
+    /* strspn stops at the point, the exponent or the end: never past */
+    return strspn(v->whole + start, "0") < in_whole
+           || strspn(v->fraction + from_fraction, "0") < v->fraction_digits - from_fraction;
+}
+
+/* An integer part of |w| = |v| 10^f with at least this many significant
+ * digits is at least 10^148, so |w| / r > 10^20 > 2^64 for any mantissa r of
+ * the resolution (below 10^128): the value lies beyond the grid's ends, on
+ * the side of its sign. */
+#define INTEGER_DIGITS_BEYOND 149
+
+/* The grid point of a nonzero value v in units of R = r / 10^f:
+ * floor(v 10^f / r) = floor(floor(v 10^f) / r), clamped into the grid.
+ * floor(v 10^f) is D's first k = whole_digits + exponent + f digits (with
+ * zeros past D's end), minus one for a negative v with a nonzero digit
+ * after them; its significant digits are fewer than INTEGER_DIGITS_BEYOND,
+ * so the work is bounded whatever the text's length and exponent. */
+static void point_of_number(const dpsel_grid *grid, const value_form *v, size_t zeros,
+                            const decimal_form *u, int64_t *point)
+{
+    wide k = (wide)v->whole_digits + v->exponent + (wide)u->fraction_digits;
+    if (k - (wide)zeros >= INTEGER_DIGITS_BEYOND) {
+        *point = v->negative ? grid->lower : grid->upper;
+        return;
+    }
+    char digits[INTEGER_DIGITS_BEYOND + 1] = "0";
+    size_t count = 0, n = v->whole_digits + v->fraction_digits;
+    for (wide i = (wide)zeros; i < k; i++) {
+        digits[count++] = i < (wide)n ? value_digit(v, (size_t)i) : '0';
+    }
+    digits[count > 0 ? count : 1] = '\0';
+    mpz_t floor, step;
+    mpz_inits(floor, step, (mpz_ptr)0);
+    mpz_set_str(floor, digits, 10);  /* digits only: cannot fail */
+    if (v->negative) {
+        mpz_add_ui(floor, floor, (unsigned long)nonzero_from(v, k));
+        mpz_neg(floor, floor);
+    }
+    large_mantissa(u, step);
+    mpz_fdiv_q(floor, floor, step);
+    *point = mpz_cmp_si(floor, grid->lower) < 0 ? grid->lower
+           : mpz_cmp_si(floor, grid->upper) > 0 ? grid->upper
+                                                : (int64_t)mpz_get_si(floor);
+    mpz_clears(floor, step, (mpz_ptr)0);
+}
+
 int dpsel_grid_point(const dpsel_grid *grid, const char *value, int64_t *point)
 {
     if (grid == NULL || value == NULL || point == NULL) {
@@ -226,15 +386,27 @@ int dpsel_grid_point(const dpsel_grid *grid, const char *value, int64_t *point)
     if (grid->lower > grid->upper) {
         return DPSEL_ERANGE;
     }
-    wide q;
-    int exact;
-    int rc = decimal_quotient(value, grid->resolution, &q, &exact);
-    if (rc == DPSEL_OK) {
-        /* clamping into [A, B] then rounding down is rounding down then
-         * clamping: A and B are whole units */
-        *point = q < grid->lower ? grid->lower : q > grid->upper ? grid->upper : (int64_t)q;
+    decimal_form u;
+    value_form v;
+    if (!split_decimal(grid->resolution, &u) || !split_value(value, &v)) {
+        return DPSEL_EDECIMAL;
     }
-    return rc;
+    if (!is_positive(&u)) {
+        return DPSEL_ERANGE;
+    }
+    size_t zeros = v.kind == VALUE_NUMBER ? leading_zeros(&v) : 0;
+    if (v.kind == VALUE_NUMBER && zeros < v.whole_digits + v.fraction_digits) {
+        point_of_number(grid, &v, zeros, &u, point);
+        return DPSEL_OK;
+    }
+    /* clamping into [A, B] then rounding down is rounding down then
+     * clamping (A and B are whole units): 0 to its point, infinities to the
+     * end of their sign, NaN to the upper end (where PostgreSQL, numpy and
+     * pandas sort it: above every number) */
+    int64_t zero = 0 < grid->lower ? grid->lower : 0 > grid->upper ? grid->upper : 0;
+    *point = v.kind == VALUE_NUMBER ? zero
+           : v.kind == VALUE_INFINITE && v.negative ? grid->lower : grid->upper;
+    return DPSEL_OK;
 }
 
 int dpsel_grid_points(const dpsel_grid *grid, const char *const *values, size_t m,
