@@ -864,6 +864,35 @@ expect_error quantile-no-epsilon "a privacy parameter is required: give --epsilo
 expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
 expect_error quantile-pf-coin "quantile --mechanism pf races the grid's points, which a gap cap of 1 with a base of 1/2 or more does not allow" -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
 
+# One record never decides whether a release happens (issue 35, item 1;
+# spec/quantiles.md §6): every number is a value, clamped and rounded down,
+# whatever its length, its exponent or its line's length; inf and nan too.
+# digits N C: N copies of the character C.
+digits() {
+    awk -v n="$1" -v c="$2" 'BEGIN { while (n-- > 0) printf "%s", c }'
+}
+{
+    printf 'value\n34\n29\n41\n'
+    printf '1%s\n0.5%s\n-1e-1000\n1e200\n' "$(digits 200 0)" "$(digits 130 0)"
+    printf -- '-0.%s1\n7.5e0\n75e-1\n' "$(digits 999 0)"
+} > "$d/values-long.csv"
+{ printf 'value\n34\n29\n41\n'; printf '%s\n' 120 0 0 120 0 7 7; } > "$d/values-clamped.csv"
+{ printf 'value\n34\n'; printf '1%s\n2.%s\n' "$(digits 100000 0)" "$(digits 100000 9)"; } > "$d/values-long-lines.csv"
+{ printf 'value\n34\n'; printf '%s\n' inf -Infinity NaN -nan +INF; } > "$d/values-special.csv"
+expect_ok quantile-long-values -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-long.csv"
+expect_ok quantile-long-values-pmf -s '0,0,1,' '7,7,1,' '120,120,1,' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf "$d/values-long.csv"
+expect_ok quantile-long-lines -s '2,2,1,' '120,120,1,' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf "$d/values-long-lines.csv"
+expect_ok quantile-inf-nan -s '0,0,1,' '120,120,1,' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf "$d/values-special.csv"
+expect_error quantile-not-a-number "$d/values-bad.csv:4: value is not a decimal number: 'forty' (one a line: digits with an optional point and exponent, as 12.5 or -3e-7, or inf or nan)" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-bad.csv"
+# The release on the long values is the release on their grid points.
+problems=
+run quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --seed 35 --count 20 "$d/values-long.csv"
+check_ok_run
+mv "$work/out" "$work/out.long"
+run quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --seed 35 --count 20 "$d/values-clamped.csv"
+cmp -s "$work/out" "$work/out.long" || problem "not the release of the values' grid points"
+record quantile-long-values-as-points
+
 # ====================== top-k and the accountant (issue 19; spec/accounting.md)
 
 expect_ok top-text -r '^(alice|bob|carol|dave)$' -e '1 list of the top 2 (2 selections, each epsilon <= 1.0000000000000000); together epsilon <= 2.0000000000000000 (basic composition)' -- select --epsilon 1 --top 2 "$d/basic.csv"

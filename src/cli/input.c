@@ -291,11 +291,45 @@ static char *skip_byte_order_mark(const line_reader *r, char *line, size_t len)
     return line;
 }
 
-/* The line just read (len bytes of r->text), without its line end and
+/* The buffer of the line last read: r->text, or the longer one a file of
+ * values grew (line_room). */
+static char *line_buffer(line_reader *r)
+{
+    return r->long_line != NULL ? r->long_line : r->text;
+}
+
+/* Room for a line of `needed` bytes (line end included; `used` of them
+ * read): within r->text, or for a file of values a heap buffer grown to the
+ * longest line, since a value of any length is a record, never refused
+ * (spec/quantiles.md §6).  0, or -1 for a line too long or out of memory. */
+static int line_room(line_reader *r, size_t used, size_t needed)
+{
+    if (needed < sizeof r->text && r->long_line == NULL) {
+        return 0;
+    }
+    if (r->grid == NULL) {
+        return reader_fail(r, r->line + 1, "line longer than %d bytes", INPUT_LINE_MAX);
+    }
+    if (needed >= r->long_line_size) {
+        size_t size = needed < SIZE_MAX / 2 ? 2 * needed : SIZE_MAX;
+        char *grown = realloc(r->long_line, size);
+        if (grown == NULL) {
+            return reader_out_of_memory(r);
+        }
+        if (r->long_line == NULL) {
+            memcpy(grown, r->text, used);
+        }
+        r->long_line = grown;
+        r->long_line_size = size;
+    }
+    return 0;
+}
+
+/* The line just read (len bytes of line_buffer), without its line end and
  * surrounding blanks. */
 static int line_text(line_reader *r, size_t len, char **text)
 {
-    char *buffer = r->text;
+    char *buffer = line_buffer(r);
     if (memchr(buffer, '\0', len) != NULL) {
         return reader_fail(r, r->line, "NUL byte in line");
     }
@@ -306,7 +340,7 @@ static int line_text(line_reader *r, size_t len, char **text)
     if (len > 0 && buffer[len - 1] == '\r') {
         buffer[--len] = '\0';
     }
-    if (len > INPUT_LINE_MAX) {
+    if (len > INPUT_LINE_MAX && r->grid == NULL) {
         return reader_fail(r, r->line, "line longer than %d bytes", INPUT_LINE_MAX);
     }
     *text = trim(skip_byte_order_mark(r, buffer, len));
@@ -334,12 +368,12 @@ static int read_ahead(line_reader *r)
     return 0;
 }
 
-/* Reads the next line, with its line end, into r->text: its length in
+/* Reads the next line, with its line end, into line_buffer: its length in
  * *len (0 at the end of the stream), or -1 for a line longer than the
- * buffer (INPUT_LINE_MAX and a CRLF) or a read error. */
+ * buffer (INPUT_LINE_MAX and a CRLF; values excepted), out of memory or a
+ * read error. */
 static int read_line(line_reader *r, size_t *len)
 {
-    const size_t capacity = sizeof r->text - 1;
     size_t used = 0;
     for (;;) {
         if (r->ahead_start == r->ahead_end) {
@@ -352,10 +386,10 @@ static int read_line(line_reader *r, size_t *len)
         const char *start = r->ahead + r->ahead_start;
         const char *newline = memchr(start, '\n', r->ahead_end - r->ahead_start);
         size_t take = newline != NULL ? (size_t)(newline - start) + 1 : r->ahead_end - r->ahead_start;
-        if (take > capacity - used) {
-            return reader_fail(r, r->line + 1, "line longer than %d bytes", INPUT_LINE_MAX);
+        if (line_room(r, used, used + take) != 0) {
+            return -1;
         }
-        memcpy(r->text + used, start, take);
+        memcpy(line_buffer(r) + used, start, take);
         used += take;
         r->ahead_start += take;
         if (newline != NULL) {
@@ -391,7 +425,7 @@ static int next_content(line_reader *r, char **text)
         }
         r->line++;
         if (r->digest != NULL) {
-            crypto_generichash_update(r->digest, (const unsigned char *)r->text, len);
+            crypto_generichash_update(r->digest, (const unsigned char *)line_buffer(r), len);
         }
         if (line_text(r, len, text) != 0) {
             return -1;
@@ -447,6 +481,9 @@ void reader_free(line_reader *r)
 {
     free(r->ahead);
     r->ahead = NULL;
+    free(r->long_line);
+    r->long_line = NULL;
+    r->long_line_size = 0;
     r->ahead_start = r->ahead_end = 0;
 }
 
@@ -558,8 +595,9 @@ static int reader_next_value(line_reader *r, int64_t *point)
             continue;
         }
         if (dpsel_grid_point(r->grid, text, point) != DPSEL_OK) {
-            return reader_fail(r, r->line, "value is not a decimal number: '%s'",
-                               printable(text, 0, quoted, sizeof quoted));
+            return reader_fail(r, r->line, "value is not a decimal number: '%s' (one a line: "
+                               "digits with an optional point and exponent, as 12.5 or -3e-7, "
+                               "or inf or nan)", printable(text, 0, quoted, sizeof quoted));
         }
         return 1;
     }

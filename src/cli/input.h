@@ -57,6 +57,9 @@ typedef struct {
     char *ahead;                      /* INPUT_READ_AHEAD bytes read ahead */
     size_t ahead_start, ahead_end;    /* the part of it not consumed yet */
     char text[INPUT_LINE_MAX + 3];    /* the line last read, line end and NUL */
+    char *long_line;                  /* values_read: lines longer than text
+                                       * (a value of any length), or NULL */
+    size_t long_line_size;
 } line_reader;
 
 /* format: how the scores are read (NULL: integers). */
@@ -108,11 +111,14 @@ int candidates_read(FILE *stream, const char *name, const score_format *format, 
 
 void candidates_free(candidates *c);
 
-/* Reads a file of values, one decimal per line (the first line may be the
+/* Reads a file of values, one number per line (the first line may be the
  * header `value`; blank and comment lines as in candidate files), each
  * mapped onto the grid (dpsel_grid_point) into a new array *points of *m
- * entries (NULL for none; free it).  On a problem records one line
- * "FILE:LINE: message" in error and returns its exit status. */
+ * entries (NULL for none; free it).  A value is a record: every number is
+ * taken, of any length (its line too) and exponent, and clamped
+ * (spec/quantiles.md §6).  On a problem (a line that is not a number)
+ * records one line "FILE:LINE: message" in error and returns its exit
+ * status. */
 int values_read(FILE *stream, const char *name, const dpsel_grid *grid, int64_t **points,
                 size_t *m, cli_error *error);
 
