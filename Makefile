@@ -65,7 +65,7 @@ TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
 .PHONY: bench all demo check test cli-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
-        python-test readme-python bench-python \
+        python-test pip-test bench-python \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
@@ -184,15 +184,18 @@ readme-example: all
 	sh tests/readme-example.sh README.md
 
 # The Python package (python/dpsel: ctypes over libdpsel.so) and its tests,
-# with Debian's python3 and python3-pytest (not a python3 earlier on PATH);
-# the README's Python example runs as written against the installed package.
+# with Debian's python3 and python3-pytest (not a python3 earlier on PATH).
+# pip-test installs it with pip into venvs made from scratch (Debian's
+# python3, and any other CPython on PATH) and runs the documents' Python
+# examples there (tests/pip-test.sh; python/setup.py builds the library
+# in python/build/, apart from BUILD).
 PYTHON ?= /usr/bin/python3
 python-test: $(SHARED) $(TOOL)
 	cd python && PYTHONDONTWRITEBYTECODE=1 DPSEL_LIBRARY=../$(SHARED) DPSEL_TOOL=../$(TOOL) \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider tests
 
-readme-python: all
-	PYTHON=$(PYTHON) sh tests/readme-python.sh
+pip-test:
+	sh tests/pip-test.sh
 
 # The PostgreSQL extension (postgres/: PGXS, Debian's postgresql-server-dev-15),
 # built out of tree in build/postgres/ with the static library linked in;
@@ -240,7 +243,7 @@ demo: deps
 check: deps
 	$(MAKE) -j2 all
 	$(MAKE) -j2 --output-sync=target test cli-test large-file valgrind readme-example exports \
-	    python-test readme-python postgres-test
+	    python-test pip-test postgres-test
 	$(MAKE) sanitize
 	$(MAKE) proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
@@ -255,15 +258,6 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dpsel.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/
-	install -d $(DESTDIR)$(PYTHON_SITE)/dpsel
-	install -m 644 python/dpsel/*.py python/dpsel/py.typed $(DESTDIR)$(PYTHON_SITE)/dpsel/
-	printf 'LIBRARY = "%s"\n' '$(LIBDIR)/libdpsel.so.$(SOVERSION)' \
-	    > $(DESTDIR)$(PYTHON_SITE)/dpsel/_installed.py
-
-# Where Debian's python3 looks for locally installed modules, for PREFIX
-# /usr/local and /usr alike (python3 -m site lists them).
-PYTHON_SITE = $(PREFIX)/lib/python$(shell $(PYTHON) -c \
-    'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo 3)/dist-packages
 
 clean:
 	rm -rf $(BUILD)

@@ -2,34 +2,28 @@
 # SPDX-License-Identifier: ISC
 # The Python examples of the documents, run as written: the README's quick
 # starts (its sections "Python" and "Dask"), docs/python.md's and
-# docs/dask.md's.  Installs dpsel into a temporary prefix and runs each
-# example with Debian's python3 against the installed package (on
-# PYTHONPATH; DPSEL_LIBRARY unset, so the package must find the library
-# `make install` put beside it), from the repository's root, where they read
-# examples/; then checks the shape of each one's output.
+# docs/dask.md's, or those named:
+#   PYTHON=INTERPRETER sh tests/readme-python.sh [quickstart quickstart_dask hepth page_views]
+# INTERPRETER has dpsel installed (tests/pip-test.sh makes it a venv's); each
+# example runs with nothing else telling it where dpsel or the library is
+# (no PYTHONPATH, no DPSEL_LIBRARY), from the repository's root, where the
+# examples read examples/; then the shape of each one's output is checked.
 set -eu
-python=${PYTHON:-/usr/bin/python3}
+python=${PYTHON:?"usage: PYTHON=INTERPRETER sh tests/readme-python.sh [EXAMPLE...]"}
+wanted=" ${*:-quickstart quickstart_dask hepth page_views} "
 blocks="$(dirname "$0")/doc-blocks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-make -s install PREFIX="$work/prefix" PYTHON="$python" > /dev/null
-package=$(find "$work/prefix" -path '*/dist-packages/dpsel/__init__.py')
-[ -n "$package" ] || {
-    echo "readme-python: make install put no package in $work/prefix" >&2; exit 1; }
-# run ARGS...: the installed package's python3, nothing else telling it where dpsel is.
 run() {
-    env -u DPSEL_LIBRARY PYTHONPATH="$(dirname "$(dirname "$package")")" \
-        PYTHONDONTWRITEBYTECODE=1 "$python" "$@"
+    env -u DPSEL_LIBRARY -u PYTHONPATH PYTHONDONTWRITEBYTECODE=1 "$python" "$@"
 }
-library=$(run -c 'import dpsel._lib as l; print(l.lib._name)')
-[ "$library" = "$work/prefix/lib/libdpsel.so.0" ] || {
-    echo "readme-python: the installed package loaded $library" >&2; exit 1; }
 failed=0
-# example NAME FILE SECTION LINES PATTERN: runs FILE's python blocks (under the
-# heading SECTION if not empty) as one script, named NAME.py (not dask.py,
+# example NAME FILE SECTION LINES PATTERN: if NAME is wanted, runs FILE's
+# python blocks (under the heading SECTION if not empty) as one script, named NAME.py (not dask.py,
 # which would hide dask); its output must be LINES lines, each matching the
 # extended regular expression PATTERN.
 example() {
+    case "$wanted" in *" $1 "*) ;; *) return 0 ;; esac
     sh "$blocks" python "$2" "$3" > "$work/$1.py"
     output=$(run "$work/$1.py")
     printf '%s\n' "$output" | sed "s|^|readme-python ($2${3:+, $3}): |"

@@ -26,9 +26,9 @@ C library (libdpsel) with ctypes; numpy and pandas are optional.
 - Error and its subclasses, one per DPSEL_E* code.
 
 The library is found from the environment variable DPSEL_LIBRARY, else in
-the build tree beside this package (../build/libdpsel.so), else where
-``make install`` put it, else on the loader's path.  Every C call releases
-the GIL.  include/dpsel.h documents each function in full.
+this package (where ``pip install ./python`` puts it), else in the build
+tree beside it (../build/libdpsel.so), else where a system package says
+(_installed.py), else on the loader's path.  Every C call releases the GIL.  include/dpsel.h documents each function in full.
 """
 
 from ._account import Account, Accountant

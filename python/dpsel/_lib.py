@@ -24,14 +24,17 @@ from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_int64, c_size
 
 def _candidates() -> Iterator[str]:
     """Where to look for libdpsel, in order: DPSEL_LIBRARY alone if set;
-    else the build tree beside this package (python/../build), the library
-    `make install` put beside it (named in _installed.py, which it writes),
-    and the dynamic loader's search."""
+    else the library pip's build put into this package (python/setup.py),
+    the build tree beside it (python/../build), the library a system package
+    names in _installed.py (debian/rules writes one), and the dynamic
+    loader's search (a library `make install` put on its path)."""
     explicit = os.environ.get("DPSEL_LIBRARY")
     if explicit:
         yield explicit
         return
-    yield str(pathlib.Path(__file__).resolve().parent.parent.parent / "build" / "libdpsel.so")
+    here = pathlib.Path(__file__).resolve().parent
+    yield str(here / "libdpsel.so.0")
+    yield str(here.parent.parent / "build" / "libdpsel.so")
     try:
         from ._installed import LIBRARY
         yield LIBRARY
@@ -56,7 +59,8 @@ def _load() -> ctypes.CDLL:
         except OSError as error:
             tried.append(f"{path} ({error})")
     raise ImportError("dpsel: cannot load libdpsel: " + "; ".join(tried or ["not found"])
-                      + ". Build it (make), install it (make install) or set DPSEL_LIBRARY.")
+                      + ". Install the package with pip (pip install ./python), build the library "
+                      "(make) or set DPSEL_LIBRARY.")
 
 
 lib = _load()

@@ -6,6 +6,7 @@ help(dpsel) reads."""
 import inspect
 import os
 import pydoc
+import shutil
 import subprocess
 import sys
 
@@ -54,6 +55,20 @@ def test_dpsel_library_is_the_only_place_looked_at_when_set():
     result = python("import dpsel", DPSEL_LIBRARY="/nonexistent/libdpsel.so")
     assert result.returncode != 0
     assert "ImportError: dpsel: cannot load libdpsel: /nonexistent/libdpsel.so" in result.stderr
+
+
+def test_the_library_pip_put_into_the_package_comes_first(tmp_path):
+    # The package as python/setup.py builds it, libdpsel.so.0 inside, away
+    # from any build tree: it loads that library, with nothing set.
+    package = tmp_path / "dpsel"
+    shutil.copytree(PACKAGE_ROOT / "dpsel", package,
+                    ignore=shutil.ignore_patterns("__pycache__", "libdpsel.so*"))
+    shutil.copyfile(dpsel._lib.lib._name, package / "libdpsel.so.0")
+    env = {key: value for key, value in os.environ.items() if key != "DPSEL_LIBRARY"}
+    env.update(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
+    result = subprocess.run([sys.executable, "-c", "import dpsel._lib as l; print(l.lib._name)"],
+                            env=env, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert result.stdout.strip() == str(package / "libdpsel.so.0"), result.stderr
 
 
 def test_every_public_name_is_documented_and_presented_as_dpsel():
