@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import array
 import ctypes
+import math
 import weakref
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Iterator, List, NamedTuple, Optional, Sequence
 
 from . import _convert
@@ -26,6 +29,62 @@ from ._tasks import units_to_decimal
 
 def _text(value: Any, what: str) -> bytes:
     return _convert.c_text(_convert.decimal_text(value, what), what)
+
+
+# A value this far from 0 lies beyond every grid's ends (below 10^147 in
+# magnitude: 2^63 units of a resolution below 10^128): it is written as a
+# short number of its sign (never as str(int), which Python refuses past
+# 4300 digits).
+_BEYOND = 10 ** 148
+
+
+def _is_numpy(value: Any, kind: str) -> bool:
+    """A numpy scalar of the dtype kind ("f" floating, "b" boolean)."""
+    return (type(value).__module__ == "numpy"
+            and getattr(getattr(value, "dtype", None), "kind", None) == kind)
+
+
+def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
+    """A record's value as a text dpsel_grid_point takes, with the same
+    grid point: a record never decides whether a release happens, so no
+    number is refused, whatever its size, digits, infinity or NaN
+    (spec/quantiles.md §6).  A str is passed as it is; an int or Decimal
+    exactly, in an exponent form; a float as the decimal it prints as (its
+    repr, as PostgreSQL's float8-to-numeric cast and CSV files write it);
+    a Fraction as floor(value 10^f) / 10^f, f the resolution's fraction
+    digits, which has the same grid point.  Booleans and other types are not
+    numbers (TypeError)."""
+    if isinstance(value, bool) or _is_numpy(value, "b"):
+        raise TypeError(f"{what} must be a number, not a bool: give int({what}) for 0 or 1")
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, Decimal):
+        text = _decimal_value_text(value)
+    elif isinstance(value, float):
+        text = repr(float(value))
+    elif _is_numpy(value, "f"):
+        text = str(value)  # numpy's shortest text of its own precision
+    elif isinstance(value, (int, Fraction)) or hasattr(value, "__index__"):
+        number = value if isinstance(value, Fraction) else _convert.integer(value, what)
+        if abs(number) >= _BEYOND:
+            text = "-1e200" if number < 0 else "1e200"
+        elif isinstance(number, Fraction):
+            text = f"{math.floor(number * 10 ** fraction_digits)}e-{fraction_digits}"
+        else:
+            text = str(number)
+    else:
+        raise TypeError(f"{what} must be a number (an int, float, Decimal, Fraction or str), "
+                        f"not {type(value).__name__}")
+    return _convert.c_text(text, what)
+
+
+def _decimal_value_text(value: Decimal) -> str:
+    if value.is_nan():
+        return "nan"
+    if value.is_infinite():
+        return "-inf" if value < 0 else "inf"
+    sign, digits, exponent = value.as_tuple()
+    return f"{'-' if sign else ''}{''.join(map(str, digits))}e{exponent}"
 
 
 class Grid:
@@ -58,15 +117,24 @@ class Grid:
 
     def point(self, value: Any) -> int:
         """A raw value's grid point, ``floor(clamp(value, A, B) / R)``,
-        exactly (dpsel_grid_point)."""
+        exactly (dpsel_grid_point).  Every number is taken, of any size:
+        infinities go to the end of their sign, NaN to the upper end; a str
+        that is not a number is a DecimalError, a bool or another type a
+        TypeError."""
         point = ctypes.c_int64()
-        lib.dpsel_grid_point(ctypes.byref(self._c), _text(value, "value"), ctypes.byref(point))
+        lib.dpsel_grid_point(ctypes.byref(self._c), self._value(value, "value"),
+                             ctypes.byref(point))
         return point.value
 
+    def _value(self, value: Any, what: str) -> bytes:
+        resolution = self.resolution
+        fraction_digits = len(resolution) - resolution.index(".") - 1 if "." in resolution else 0
+        return _value_text(value, what, fraction_digits)
+
     def points(self, values: Sequence[Any]) -> List[int]:
-        """The grid points of many values (dpsel_grid_points); an error
-        names the value that failed."""
-        texts = [_text(value, f"values[{i}]") for i, value in enumerate(values)]
+        """The grid points of many values (dpsel_grid_points), each as for
+        point(); an error names the value that failed."""
+        texts = [self._value(value, f"values[{i}]") for i, value in enumerate(values)]
         c_texts = (ctypes.c_char_p * max(1, len(texts)))(*texts)
         points = array.array("q", bytes(8 * max(1, len(texts))))
         failed = ctypes.c_size_t()

@@ -2,8 +2,10 @@
 """Quantiles: the grid, the quantile as a fraction, the runs, releases and
 their exact distribution, against the tool on the README's survey."""
 
+from decimal import Decimal
 from fractions import Fraction
 
+import numpy
 import pytest
 
 import dpsel
@@ -116,3 +118,48 @@ def test_pf_quantiles_and_their_limits():
         dpsel.quantile_pmf(params, [1, 2])
     with pytest.raises(TypeError):
         dpsel.Selector(params).select_quantile([1, 2])
+
+
+def test_every_number_is_a_value_on_the_grid():
+    """One record never decides whether a release happens (issue 35, item
+    1; spec/quantiles.md §6): a value of any length, size or exponent, an
+    infinity or NaN, of any numeric type, is clamped and rounded down."""
+    grid = dpsel.Grid("-10", "10", "0.25")
+    cases = [
+        ("1" + "0" * 200, 40), ("0.5" + "0" * 130, 2), ("-0." + "0" * 999 + "1", -1),
+        ("-0.5" + "0" * 10000 + "1", -3), ("1e200", 40), ("-1E+200", -40), ("2.5e-0", 10),
+        ("1e-99999999999999999999", 0), ("inf", 40), ("-Infinity", -40), ("NaN", 40),
+        (10 ** 5000, 40), (-10 ** 5000, -40), (-3, -12),
+        (Decimal("1e200"), 40), (Decimal("-1e-1000"), -1), (Decimal("1e999999999"), 40),
+        (Decimal("NaN"), 40), (Decimal("sNaN"), 40), (Decimal("-Infinity"), -40),
+        (Decimal("0.5" + "0" * 130), 2), (Decimal(-0.3), -2),
+        (float("nan"), 40), (float("inf"), 40), (-float("inf"), -40), (1e200, 40),
+        (-1e-300, -1), (0.3, 1), (-0.3, -2), (5e-324, 0),
+        (Fraction(1, 3), 1), (Fraction(-1, 3), -2), (Fraction(10 ** 10000, 3), 40),
+        (Fraction(-1, 10 ** 10000), -1),
+        (numpy.float32(0.3), 1), (numpy.float64("nan"), 40), (numpy.int64(-3), -12),
+        (numpy.longdouble("-inf"), -40), (numpy.uint64(2 ** 64 - 1), 40),
+    ]
+    for value, point in cases:
+        assert grid.point(value) == point, f"{str(value)[:40]}: {grid.point(value)}"
+    assert grid.points([value for value, _ in cases]) == [point for _, point in cases]
+    # a release on such values is the release on their grid points
+    q = dpsel.quantile_fraction("0.5")
+    selector = dpsel.Selector(dpsel.Params.from_epsilon("1", q.sensitivity))
+    values = [value for value, _ in cases]
+    points = [point for _, point in cases]
+    releases = [dpsel.quantile_select(selector, q.a, q.b, grid.points(values), grid.lower,
+                                      grid.upper, rng=dpsel.Rng.seeded(b"issue 35")),
+                dpsel.quantile_select(selector, q.a, q.b, points, grid.lower, grid.upper,
+                                      rng=dpsel.Rng.seeded(b"issue 35"))]
+    assert releases[0] == releases[1]
+
+
+def test_texts_and_types_that_are_not_numbers():
+    grid = dpsel.Grid("0", "10")
+    for text in ["x", "1.", ".5", "1e", "e5", "in", "nanx", " 1", "0x10"]:
+        with pytest.raises(dpsel.DecimalError):
+            grid.point(text)
+    for value in [True, numpy.bool_(False), None, [1], object()]:
+        with pytest.raises(TypeError):
+            grid.point(value)
