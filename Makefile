@@ -10,13 +10,22 @@
 #   make plots      the paper's DPBench experiments exactly: tables and a PNG in
 #                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024),
 #                   and private quantiles' errors in examples/quantiles/
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (with the man pages and the bash completion)
+#   make man-lint   the man pages (mandoc -Tlint, a page per command and function)
 #   make clean
 # A build prints one line per file (CC src/core/coin.c); V=1 prints the commands.
 
 PREFIX ?= /usr/local
 # where the libraries and dpsel.pc go (Debian: /usr/lib/<multiarch>)
 LIBDIR ?= $(PREFIX)/lib
+# The folders the dynamic loader searches untold.  From any other LIBDIR
+# (/usr/local/lib before ldconfig runs, a private prefix), a program needs an
+# rpath to find libdpsel.so.0: dpsel.pc's Libs give it (-Wl,-rpath,${libdir}).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+SYSTEM_LIBDIRS := /lib /usr/lib $(addprefix /lib/,$(MULTIARCH)) $(addprefix /usr/lib/,$(MULTIARCH))
+PC_RPATH = $(if $(filter $(SYSTEM_LIBDIRS),$(patsubst %/,%,$(LIBDIR))),,-Wl$(comma)-rpath$(comma)$${libdir} )
+comma := ,
+MANDIR ?= $(PREFIX)/share/man
 
 # $(call quiet,CC,file) before a command: prints "CC file" instead of the
 # command (V=1: the command).  Errors and warnings show either way.
@@ -64,7 +73,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
+.PHONY: bench all demo check test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
         python-test pip-test bench-python \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
@@ -126,6 +135,14 @@ test: $(TESTS) $(TOOL)
 
 cli-test: $(TOOL)
 	sh tests/cli.sh $(TOOL)
+
+# The manual pages (man/, mandoc -Tlint; a page per command and per API
+# function, their examples run) and the bash completion (completion/).
+man-lint: $(STATIC) $(TOOL)
+	sh tests/man.sh $(TOOL)
+
+completion-test: $(TOOL)
+	sh tests/completion.sh $(TOOL)
 
 valgrind: $(TOOL)
 	sh tests/valgrind.sh $(TOOL)
@@ -242,12 +259,15 @@ demo: deps
 # tests (Criterion's own two workers leave a core idle at the end).
 check: deps
 	$(MAKE) -j2 all
-	$(MAKE) -j2 --output-sync=target test cli-test large-file valgrind readme-example exports \
+	$(MAKE) -j2 --output-sync=target test cli-test man-lint completion-test large-file valgrind \
+	    readme-example exports \
 	    python-test pip-test postgres-test
 	$(MAKE) sanitize
 	$(MAKE) proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
 
+# The man pages of section 3 are one per family of functions: each function
+# named in a page's NAME section gets a link to it (man dpsel_select_top).
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/dpsel.h $(DESTDIR)$(PREFIX)/include/
@@ -255,9 +275,21 @@ install: all
 	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
 	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libdpsel.so.$(SOVERSION)
 	ln -sf libdpsel.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libdpsel.so
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@RPATH@|$(PC_RPATH)|' \
+	    -e 's|@VERSION@|$(VERSION)|' dpsel.pc.in \
 	    > $(DESTDIR)$(LIBDIR)/pkgconfig/dpsel.pc
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 man/*.3 $(DESTDIR)$(MANDIR)/man3/
+	for page in man/*.3; do \
+	    for name in $$(sed -n '/^\.Sh NAME/,/^\.Sh /s/^\.Nm \([a-z0-9_]*\).*/\1/p' $$page); do \
+	        [ man/$$name.3 = $$page ] || ln -sf $${page#man/} $(DESTDIR)$(MANDIR)/man3/$$name.3; \
+	    done; \
+	done
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 644 completion/dpsel.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dpsel
 
 clean:
 	rm -rf $(BUILD)
