@@ -2,6 +2,7 @@
 # dpsel -- exact differentially private selection.
 #   make            the library (static and shared) and the dpsel tool
 #   make demo       install missing packages, build, run the tool on examples/
+#                   and the README's Python quick start
 #   make check      install missing packages, build, run every test and proof
 #   make python-test  the Python package's tests (python/tests; part of check)
 #   make proofs     Frama-C WP on the verified core
@@ -253,7 +254,7 @@ deb-test: deb
 
 demo: deps
 	$(MAKE) all
-	sh examples/demo.sh $(TOOL)
+	sh examples/demo.sh $(TOOL) $(SHARED)
 
 # Two jobs at a time where they do not time anything: builds, and the
 # tests (Criterion's own two workers leave a core idle at the end).

@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# The main job of dpsel, on the shipped examples: exact private selection.
+# The main job of dpsel, on the shipped examples: exact private selection,
+# from the tool and then from Python (the README's quick start, as written):
+#   sh examples/demo.sh [TOOL [LIBRARY]]
 set -eu
 tool=${1:-build/dpsel}
+library=${2:-build/libdpsel.so}
 here=$(dirname "$0")
 run() {
     printf '\n$ dpsel %s\n' "$*"
@@ -35,3 +38,11 @@ echo
 echo "== Percentiles of 2000 real write latencies (ms, to the microsecond), privately"
 run quantile --quantile 0.5,0.95,0.99 --lower 0 --upper 20.000 --epsilon 1 --json \
     "$here/latencies.csv"
+
+echo
+echo "== The README's Python quick start (the package from the source tree): the poll from Python"
+script=$(mktemp)
+trap 'rm -f "$script"' EXIT
+sh "$here/../tests/doc-blocks.sh" python "$here/../README.md" Python > "$script"
+printf '\n$ python3 <<EOF\n%s\nEOF\n' "$(cat "$script")"
+PYTHONPATH="$here/../python" DPSEL_LIBRARY="$library" /usr/bin/python3 "$script"
