@@ -711,7 +711,9 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select_runs(const dpsel_selector 
                                                            dpsel_rng *rng, int64_t *value);
 
 /* dpsel_quantile_runs_new, dpsel_quantile_select_runs and
- * dpsel_quantile_runs_free in one call, with their errors. */
+ * dpsel_quantile_runs_free in one call, with their errors, and
+ * DPSEL_ECANCELED: rng's interrupt check (dpsel_rng_set_interrupt) is also
+ * asked while the values are clamped, sorted and cut into runs. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *selector,
                                                       dpsel_mechanism mechanism, uint64_t a,
                                                       uint64_t b, const int64_t *values, size_t m,
@@ -768,19 +770,23 @@ DPSEL_API void dpsel_partial_free(dpsel_partial *partial);
 DPSEL_API uint64_t dpsel_partial_count(const dpsel_partial *partial);
 
 /* One candidate: its score and its member (member_size bytes; member may
- * be NULL when member_size is 0).  Errors: DPSEL_ENULL; DPSEL_ERANGE (a
- * member above DPSEL_PARTIAL_MEMBER_MAX bytes, more than 2^62 candidates,
- * a failed state); DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY (the state
- * then fails). */
+ * be NULL when member_size is 0).  A new maximum folds the levels that
+ * reach the cap, asking rng's interrupt check as it goes.  Errors:
+ * DPSEL_ENULL; DPSEL_ERANGE (a member above DPSEL_PARTIAL_MEMBER_MAX
+ * bytes, more than 2^62 candidates, a failed state); DPSEL_ENOMEM,
+ * DPSEL_ERANDOM, DPSEL_EUNLIKELY, DPSEL_ECANCELED (the state then
+ * fails). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_add(dpsel_partial *partial, int64_t score,
                                                   const void *member, size_t member_size,
                                                   dpsel_rng *rng);
 
 /* Moves `from`'s candidates into `into`: from is spent (empty, and
- * refused from then on), whatever the outcome.  Errors: DPSEL_ENULL;
- * DPSEL_ERANGE (other parameters, the same state, more than 2^62
- * candidates together, a spent or failed state: nothing moved);
- * DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY (`into` then fails). */
+ * refused from then on), whatever the outcome.  The levels are merged in
+ * passes that ask rng's interrupt check (dpsel_rng_set_interrupt).
+ * Errors: DPSEL_ENULL; DPSEL_ERANGE (other parameters, the same state,
+ * more than 2^62 candidates together, a spent or failed state: nothing
+ * moved); DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY, DPSEL_ECANCELED
+ * (`into` then fails). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into, dpsel_partial *from,
                                                     dpsel_rng *rng);
 

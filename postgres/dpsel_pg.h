@@ -34,10 +34,14 @@ typedef struct RowParams
 	bool		monotonic;
 } RowParams;
 
-/* The random source of this process (backend or parallel worker). */
+/* The random source of this process (backend or parallel worker), with
+ * an interrupt check: a library call that draws from it stops with
+ * DPSEL_ECANCELED when a cancel or termination is pending. */
 extern dpsel_rng *pg_dpsel_rng(void);
 
-/* ERROR for the library's error code rc: "<what>: <dpsel_strerror(rc)>". */
+/* ERROR for the library's error code rc: "<what>: <dpsel_strerror(rc)>";
+ * for DPSEL_ECANCELED, Postgres's own error for the pending cancel or
+ * termination first (CHECK_FOR_INTERRUPTS). */
 extern void pg_dpsel_error(int rc, const char *what) pg_attribute_noreturn();
 
 /* The calling aggregate's name, for messages ("dpsel" when unknown). */

@@ -10,12 +10,16 @@
  * quantile's score over the points and releases one grid point with EM
  * (the default, as in the tool) or PF.  A NULL value is skipped (an
  * absent record): a group whose values are all NULL still releases a grid
- * point, as the mechanism does on no data.  All memory is palloc'd in the
+ * point, as the mechanism does on no data.  Every other numeric is a value,
+ * never an error, whatever its digits (one record must not decide whether
+ * the release happens, spec/quantiles.md §6): NaN goes to the upper end
+ * (where PostgreSQL sorts it), Infinity and -Infinity to theirs.  All memory is palloc'd in the
  * aggregate's context: 8 bytes per value.
  */
 #include "dpsel_pg.h"
 
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -205,7 +209,10 @@ quantile_send(FunctionCallInfo fcinfo, StringInfo buf, const RowParams *args)
 	pq_sendint64(buf, (uint64) state->count);
 	enlargeStringInfo(buf, (int) (state->count * sizeof(int64)));
 	for (int64 i = 0; i < state->count; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		pq_sendint64(buf, (uint64) state->points[i]);
+	}
 }
 
 static void
@@ -219,7 +226,10 @@ quantile_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
 		pg_dpsel_malformed("wrong number of values");
 	quantile_start(fcinfo, args, CurrentMemoryContext, count);
 	for (int64 i = 0; i < count; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
 		state->points[i] = pq_getmsgint64(msg);
+	}
 	state->count = count;
 }
 
@@ -237,21 +247,18 @@ dpsel_pg_quantile_final(PG_FUNCTION_ARGS)
 {
 	QuantileState *state = (QuantileState *) PG_GETARG_POINTER(0);
 	const dpsel_selector *selector;
-	dpsel_quantile_runs *runs = NULL;
 	dpsel_rng  *rng;
 	int64		value = 0;
 	char		text[DPSEL_UNITS_TEXT_MAX];
 	int			rc;
 
-	/* everything that may raise an ERROR before the runs are allocated */
 	selector = pg_dpsel_selector(fcinfo, state->args.texts[Q_EPSILON],
 								 (int64) state->sensitivity, false);
 	rng = pg_dpsel_rng();
-	rc = dpsel_quantile_runs_new(&runs, state->a, state->b, state->points, state->count,
-								 state->grid.lower, state->grid.upper);
-	if (rc == DPSEL_OK)
-		rc = dpsel_quantile_select_runs(selector, state->mechanism, runs, rng, &value);
-	dpsel_quantile_runs_free(runs);
+	/* the runs built, the point selected and the runs freed, asking the
+	 * source's interrupt check throughout (pg_dpsel_rng) */
+	rc = dpsel_quantile_select(selector, state->mechanism, state->a, state->b, state->points,
+							   state->count, state->grid.lower, state->grid.upper, rng, &value);
 	if (rc == DPSEL_OK)
 		rc = dpsel_units_to_decimal(value, state->grid.resolution, text, sizeof text);
 	if (rc != DPSEL_OK)

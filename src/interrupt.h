@@ -16,7 +16,9 @@
 #define DPSEL_INTERRUPT_EVERY 4096u
 
 /* DPSEL_ECANCELED when the source's check asks to stop, else DPSEL_OK (also
- * when no check is set).  done and total are passed through to the check. */
+ * when no check is set, and for a NULL source: work that may run without
+ * one, such as dpsel_quantile_runs_new).  done and total are passed through
+ * to the check. */
 int dpsel_internal_interrupted(const dpsel_rng *rng, uint64_t done, uint64_t total);
 
 /* The same, asked only when done is a multiple of DPSEL_INTERRUPT_EVERY:

@@ -34,6 +34,7 @@
 #include "core/core.h"
 #include "core/uniform.h"
 #include "core/validate.h"
+#include "interrupt.h"
 #include "runs.h"
 
 /* The most candidates a state counts. */
@@ -244,8 +245,12 @@ static int level_absorb(level *l, level *from, dpsel_rng *rng)
 static int raise_best(dpsel_partial *p, int64_t best, dpsel_rng *rng)
 {
     p->best = best;
-    while (p->used > 0 && gap_of(p, entry_at(p, 0)->score) >= p->cap) {
-        int rc = level_absorb(&p->deep, &entry_at(p, 0)->l, rng);
+    for (uint64_t folded = 0; p->used > 0 && gap_of(p, entry_at(p, 0)->score) >= p->cap;
+         folded++) {
+        int rc = dpsel_internal_interrupted_every(rng, folded, folded + p->used);
+        if (rc == DPSEL_OK) {
+            rc = level_absorb(&p->deep, &entry_at(p, 0)->l, rng);
+        }
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -320,9 +325,10 @@ static int absorb_pairs(dpsel_partial *p, dpsel_rng *rng)
     int rc = DPSEL_OK;
     while (r < p->used && rc == DPSEL_OK) {
         entry *e = entry_at(p, r);
-        if (kept > 0 && entry_at(p, kept - 1)->score == e->score) {
+        rc = dpsel_internal_interrupted_every(rng, r, p->used);
+        if (rc == DPSEL_OK && kept > 0 && entry_at(p, kept - 1)->score == e->score) {
             rc = level_absorb(&entry_at(p, kept - 1)->l, &e->l, rng);
-        } else {
+        } else if (rc == DPSEL_OK) {
             *entry_at(p, kept++) = *e;
         }
         r += rc == DPSEL_OK;  /* an entry a failure did not absorb stays */
@@ -353,6 +359,7 @@ static int absorb_levels(dpsel_partial *p, dpsel_partial *from, dpsel_rng *rng)
     p->capacity = room;
     int rc = absorb_pairs(p, rng);
     for (size_t k = 0; k < under; k++) {
+        rc = rc == DPSEL_OK ? dpsel_internal_interrupted_every(rng, k, under) : rc;
         rc = rc == DPSEL_OK ? level_absorb(&p->deep, &below[k].l, rng) : rc;
         level_clear(&below[k].l);  /* absorbed (empty), or dropped with the failed state */
     }
@@ -391,12 +398,17 @@ int dpsel_partial_merge(dpsel_partial *into, dpsel_partial *from, dpsel_rng *rng
 }
 
 /* The levels as runs, in gap order: score -g (the cap level -cap), count,
- * and the level. */
-static size_t levels_as_runs(const dpsel_partial *p, int64_t *scores, uint64_t *counts,
-                             const level **levels)
+ * and the level; *runs receives their number.  DPSEL_ECANCELED when the
+ * interrupt check asks. */
+static int levels_as_runs(const dpsel_partial *p, const dpsel_rng *rng, int64_t *scores,
+                          uint64_t *counts, const level **levels, size_t *runs)
 {
     size_t used = 0;
     for (size_t i = p->used; i-- > 0;) {
+        int rc = dpsel_internal_interrupted_every(rng, used, p->used);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
         scores[used] = -(int64_t)gap_of(p, entry_at(p, i)->score);
         counts[used] = entry_at(p, i)->l.count;
         levels[used++] = &entry_at(p, i)->l;
@@ -406,7 +418,8 @@ static size_t levels_as_runs(const dpsel_partial *p, int64_t *scores, uint64_t *
         counts[used] = p->deep.count;
         levels[used++] = &p->deep;
     }
-    return used;
+    *runs = used;
+    return DPSEL_OK;
 }
 
 int dpsel_partial_finish(dpsel_partial *p, const dpsel_selector *selector,
@@ -431,8 +444,11 @@ int dpsel_partial_finish(dpsel_partial *p, const dpsel_selector *selector,
     int rc = scores == NULL || counts == NULL || levels == NULL ? DPSEL_ENOMEM : DPSEL_OK;
     size_t run = 0;
     uint64_t offset = 0;
+    size_t used = 0;
     if (rc == DPSEL_OK) {
-        size_t used = levels_as_runs(p, scores, counts, levels);
+        rc = levels_as_runs(p, rng, scores, counts, levels, &used);
+    }
+    if (rc == DPSEL_OK) {
         rc = dpsel_internal_runs_select(selector, mechanism, scores, counts, used, p->total, rng,
                                         &run, &offset);
     }

@@ -6,7 +6,9 @@
  * exact distribution over the runs (a grouped pmf).
  */
 #include <stdlib.h>
+#include <string.h>
 
+#include "interrupt.h"
 #include "runs.h"
 #include "selector.h"
 
@@ -24,29 +26,75 @@ struct dpsel_quantile_runs {
     int64_t *score;
 };
 
-static int compare_values(const void *x, const void *y)
+/* Merges the sorted from[lo, mid) and from[mid, hi) into to[lo, hi),
+ * asking the interrupt check as it goes (done: the pass's place among m). */
+static int merge_halves(const int64_t *from, int64_t *to, size_t lo, size_t mid, size_t hi,
+                        size_t m, const dpsel_rng *rng)
 {
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
+    size_t i = lo, j = mid;
+    for (size_t k = lo; k < hi; k++) {
+        int rc = dpsel_internal_interrupted_every(rng, k, m);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        to[k] = j >= hi || (i < mid && from[i] <= from[j]) ? from[i++] : from[j++];
+    }
+    return DPSEL_OK;
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/* v[0 .. m) sorted, a bottom-up merge sort through spare (room for m):
+ * unlike qsort, it stops when the interrupt check asks.  The caller's m
+ * values fill m * 8 bytes, so lo + 2 * width < 3m cannot overflow. */
+static int sort_values(int64_t *v, int64_t *spare, size_t m, const dpsel_rng *rng)
+{
+    int64_t *from = v, *to = spare;
+    for (size_t width = 1; width < m; width *= 2) {
+        for (size_t lo = 0; lo < m; lo += 2 * width) {
+            size_t mid = min_size(lo + width, m), hi = min_size(lo + 2 * width, m);
+            int rc = merge_halves(from, to, lo, mid, hi, m, rng);
+            if (rc != DPSEL_OK) {
+                return rc;
+            }
+        }
+        int64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != v) {
+        memcpy(v, from, m * sizeof *v);
+    }
+    return DPSEL_OK;
 }
 
 /* The values clamped into the grid, sorted, in a new array (*sorted NULL
- * for m = 0). */
+ * for m = 0 or on an error). */
 static int sorted_on_grid(const int64_t *values, size_t m, int64_t lower, int64_t upper,
-                          int64_t **sorted)
+                          const dpsel_rng *rng, int64_t **sorted)
 {
     *sorted = NULL;
     if (m == 0) {
         return DPSEL_OK;
     }
     int64_t *copy = malloc(m * sizeof *copy);
-    if (copy == NULL) {
-        return DPSEL_ENOMEM;
-    }
-    for (size_t i = 0; i < m; i++) {
+    int64_t *spare = malloc(m * sizeof *spare);
+    int rc = copy == NULL || spare == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    for (size_t i = 0; i < m && rc == DPSEL_OK; i++) {
+        rc = dpsel_internal_interrupted_every(rng, i, m);
         copy[i] = values[i] < lower ? lower : values[i] > upper ? upper : values[i];
     }
-    qsort(copy, m, sizeof *copy, compare_values);
+    if (rc == DPSEL_OK) {
+        rc = sort_values(copy, spare, m, rng);
+    }
+    free(spare);
+    if (rc != DPSEL_OK) {
+        free(copy);
+        return rc;
+    }
     *sorted = copy;
     return DPSEL_OK;
 }
@@ -67,12 +115,17 @@ static void add_run(dpsel_quantile_runs *runs, uint64_t start, uint64_t length, 
 }
 
 /* At most 2k + 1 runs for k distinct values: the points between them and
- * each value's own point (§4). */
-static void cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m)
+ * each value's own point (§4).  The interrupt check counts distinct values. */
+static int cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m,
+                    const dpsel_rng *rng)
 {
     uint64_t next = 0;  /* the first point not yet in a run */
     size_t i = 0;
-    while (i < m) {
+    for (size_t distinct = 0; i < m; distinct++) {
+        int rc = dpsel_internal_interrupted_every(rng, distinct, m);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
         uint64_t point = (uint64_t)sorted[i] - (uint64_t)runs->lower;
         size_t equal = 1;
         while (i + equal < m && sorted[i + equal] == sorted[i]) {
@@ -88,6 +141,7 @@ static void cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m)
     if (next < runs->points) {
         add_run(runs, next, runs->points - next, quantile_score(runs, m, 0));
     }
+    return DPSEL_OK;
 }
 
 /* a / b in lowest terms in (0, 1), b within the limit */
@@ -114,10 +168,10 @@ void dpsel_quantile_runs_free(dpsel_quantile_runs *runs)
 
 /* The runs' arrays for up to capacity runs, and the runs cut. */
 static int runs_fill(dpsel_quantile_runs *runs, const int64_t *values, size_t m,
-                     int64_t upper)
+                     int64_t upper, const dpsel_rng *rng)
 {
     int64_t *sorted;
-    int rc = sorted_on_grid(values, m, runs->lower, upper, &sorted);
+    int rc = sorted_on_grid(values, m, runs->lower, upper, rng, &sorted);
     if (rc != DPSEL_OK) {
         return rc;
     }
@@ -128,14 +182,16 @@ static int runs_fill(dpsel_quantile_runs *runs, const int64_t *values, size_t m,
     if (runs->start == NULL || runs->length == NULL || runs->score == NULL) {
         rc = DPSEL_ENOMEM;
     } else {
-        cut_runs(runs, sorted, m);
+        rc = cut_runs(runs, sorted, m, rng);
     }
     free(sorted);
     return rc;
 }
 
-int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b,
-                            const int64_t *values, size_t m, int64_t lower, int64_t upper)
+/* dpsel_quantile_runs_new, asking rng's interrupt check (if rng is not
+ * NULL) while it clamps, sorts and cuts: the work that grows with m. */
+static int runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b, const int64_t *values,
+                    size_t m, int64_t lower, int64_t upper, const dpsel_rng *rng)
 {
     if (out == NULL || (values == NULL && m > 0)) {
         return DPSEL_ENULL;
@@ -152,13 +208,19 @@ int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b,
     runs->b = b;
     runs->lower = lower;
     runs->points = (uint64_t)upper - (uint64_t)lower + 1;
-    int rc = runs_fill(runs, values, m, upper);
+    int rc = runs_fill(runs, values, m, upper, rng);
     if (rc != DPSEL_OK) {
         dpsel_quantile_runs_free(runs);
         return rc;
     }
     *out = runs;
     return DPSEL_OK;
+}
+
+int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b,
+                            const int64_t *values, size_t m, int64_t lower, int64_t upper)
+{
+    return runs_new(out, a, b, values, m, lower, upper, NULL);
 }
 
 size_t dpsel_quantile_runs_count(const dpsel_quantile_runs *runs)
@@ -221,7 +283,7 @@ int dpsel_quantile_select(const dpsel_selector *selector, dpsel_mechanism mechan
         return DPSEL_ENULL;
     }
     dpsel_quantile_runs *runs = NULL;
-    int rc = dpsel_quantile_runs_new(&runs, a, b, values, m, lower, upper);
+    int rc = runs_new(&runs, a, b, values, m, lower, upper, rng);
     if (rc == DPSEL_OK) {
         rc = dpsel_quantile_select_runs(selector, mechanism, runs, rng, value);
     }

@@ -147,7 +147,7 @@ int dpsel_rng_set_interrupt(dpsel_rng *rng, dpsel_interrupt_fn fn, void *context
 
 int dpsel_internal_interrupted(const dpsel_rng *rng, uint64_t done, uint64_t total)
 {
-    if (rng->interrupt_fn_ == NULL) {
+    if (rng == NULL || rng->interrupt_fn_ == NULL) {
         return DPSEL_OK;
     }
     return rng->interrupt_fn_(rng->interrupt_context_, done, total) != 0 ? DPSEL_ECANCELED

@@ -18,6 +18,9 @@
 #     the true ones, in a parallel plan;
 #   - NULLs, empty groups, empty and longest labels give what DOCS_PAGE says;
 #   - dpsel_pf and dpsel_em in one query do not share a state;
+#   - a final function working on 10^7 values stops, through the library's
+#     interrupt check, on pg_cancel_backend, pg_terminate_backend and a
+#     statement_timeout, within 2 s (the latencies printed);
 #   - bad arguments (and a window) are SQL errors naming the value, and the
 #     server stays up (no backend crashed: its log says so);
 #   - no leak: a backend's resident memory after runs 4 to 6 over 10^6 rows
@@ -254,6 +257,105 @@ if [ "$(echo 'SELECT 1;' | pg_sql 2>&1)" = 1 ] \
 else
     fail "the server after the errors: $(grep 'terminated' "$PG_DIR/server.log")"
 fi
+
+# ------------------------------------------------------------- cancel
+# A long final function stops when asked (issue 35): 10^7 values into
+# dpsel_quantile, whose final function clamps, sorts and cuts them (about
+# 1.3 s here) after the scan (about 8 s).  The backend's resident memory
+# shows when the final has started: the library's two arrays (16 bytes a
+# value) come on top of the state's points (8 bytes a value), so it passes
+# the scan's by more than 150 MB.  pg_cancel_backend and
+# pg_terminate_backend from a second session at that moment, and a
+# statement_timeout that ends just after it, must each end the query with
+# Postgres's own error, raised through the library's interrupt check (the
+# CONTEXT line: the final function stopped, not the scan).  The latency
+# from the signal to the error is printed.
+slow="SELECT dpsel_quantile(g % 1000001, '0.5', '0', '1000000', '1')
+    FROM generate_series(1, 10000000) g"
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status" 2> /dev/null; }
+# final_started PID: waits (up to 120 s) until PID's resident memory is 150
+# MB above the first reading; true if it got there
+final_started() {
+    base=$(rss_kb "$1")
+    for _ in $(seq 2400); do
+        rss=$(rss_kb "$1")
+        [ -n "$rss" ] || return 1
+        [ "$rss" -gt $((${base:-0} + 153600)) ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+# stopped NAME OUTPUT EXPECTED: OUTPUT holds the error EXPECTED and the
+# CONTEXT line of the library's interrupt check
+stopped() {
+    case "$2" in
+        *"$3"*"dpsel_quantile: the release, stopped by its interrupt check"*) return 0 ;;
+    esac
+    fail "$1: expected $3 from the interrupt check, got: $2"
+    return 1
+}
+# signal_in_final NAME FUNCTION EXPECTED: runs the slow query in the
+# background, FUNCTION(its pid) from this session once its final has
+# started; the query must end with EXPECTED within 2 s.  Sets final_at (ms
+# from the query's start to its final).
+signal_in_final() {
+    rm -f "$work/slow.done"
+    started=$(now_ms)
+    (printf "SET application_name = 'dpsel-slow';\n%s;\n" "$slow" | pg_sql > "$work/slow.out" 2>&1
+        touch "$work/slow.done") &
+    pid=
+    for _ in $(seq 200); do
+        pid=$(echo "SELECT pid FROM pg_stat_activity WHERE application_name = 'dpsel-slow'" | pg_sql)
+        [ -n "$pid" ] && break
+        sleep 0.05
+    done
+    if [ -z "$pid" ] || ! final_started "$pid"; then
+        wait
+        fail "$1: the final function not seen (pid ${pid:-none}): $(cat "$work/slow.out")"
+        return 1
+    fi
+    final_at=$(($(now_ms) - started))
+    signalled=$(now_ms)
+    echo "SELECT $2($pid);" | pg_sql > /dev/null
+    wait
+    latency=$(($(now_ms) - signalled))
+    stopped "$1" "$(cat "$work/slow.out")" "$3" || return 1
+    if [ "$latency" -lt 2000 ]; then
+        pass "$1, $final_at ms after the start: stopped in $latency ms"
+    else
+        fail "$1: stopped in $latency ms"
+    fi
+}
+signal_in_final "pg_cancel_backend in the final function" pg_cancel_backend \
+    "ERROR:  canceling statement due to user request"
+signal_in_final "pg_terminate_backend in the final function" pg_terminate_backend \
+    "FATAL:  terminating connection due to administrator command"
+# statement_timeout: the final's start as just measured plus 300 ms; a run
+# where the timeout fell in the scan or after the final (the machine's load
+# changed) is run again, up to 3 times
+timeout_in_final() {
+    for attempt in 1 2 3; do
+        timeout=$((final_at + 300))
+        started=$(now_ms)
+        output=$(printf "SET statement_timeout = %s;\n%s;\n" "$timeout" "$slow" | pg_sql 2>&1)
+        latency=$(($(now_ms) - started - timeout))
+        case "$output" in
+            *"stopped by its interrupt check"*) break ;;
+        esac
+        echo "     statement_timeout $timeout ms, attempt $attempt: not in the final function"
+        signal_in_final "pg_cancel_backend in the final function, again" pg_cancel_backend \
+            "ERROR:  canceling statement due to user request" > /dev/null || return 1
+    done
+    stopped "statement_timeout = $timeout ms" "$output" \
+        "ERROR:  canceling statement due to statement timeout" || return 1
+    if [ "$latency" -lt 2000 ]; then
+        pass "statement_timeout = $timeout ms in the final function: stopped $latency ms after it"
+    else
+        fail "statement_timeout = $timeout ms: stopped $latency ms after it"
+    fi
+}
+timeout_in_final
 
 # ---------------------------------------------------------------- leaks
 # One session runs an aggregate over 10^6 rows (10^5 groups of 10) 6 times
