@@ -90,6 +90,17 @@ check pmf-stdin             0 -- pmf --base 1/2^1 - < "$f"
 check params-epsilon        0 -- params --epsilon 1
 check params-json-base      0 -- params --base 3/2^2 --monotonic --gap-cap 10 --json
 check help                  0 -- --help
+check help-select           0 -- help select
+check help-quantile-flag    0 -- quantile --help
+check bare                  2 --
+check typo-command          2 -- selct --epsilon 1 "$f"
+check typo-option           2 -- select --epsilno 1 "$f"
+# the advice: a decimal score in an integer file (streamed and in memory),
+# an epsilon too small (the smallest named) or no number
+check decimal-advice-stream 2 -- select --epsilon 1 --sensitivity 10 "$work/bad-score.csv"
+check decimal-advice-memory 2 -- pmf --epsilon 1 "$work/bad-score.csv"
+check epsilon-too-small     2 -- params --epsilon 1e-30
+check epsilon-not-number    2 -- params --epsilon abc
 # select with PF on a regular file streams it (stream_select.c); standard
 # input is read into memory
 check select-stream-count   0 -- select --epsilon 1 --count 3 --json --seed 5 "$f"
