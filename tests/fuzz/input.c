@@ -4,11 +4,16 @@
  * free of controls (C0, DEL, C1), not starting with '#', and unique.
  * Rejected: bad input, one printable line of message and the output left
  * untouched.  One input in four is read as a file of quantile values
- * instead (values_read on a grid of quarters from -100 to 100): accepted,
- * every point on the grid, and the runs of a quantile on them cover the
- * grid; rejected as above.  ASan and UBSan watch memory and arithmetic. */
+ * instead (values_read on a grid of quarters from -100 to 100), each byte
+ * 0x01 followed by a byte c standing for 4096 copies of c, so that short
+ * inputs hold values of any length: accepted, every point on the grid, and
+ * the runs of a quantile on them cover the grid; rejected as above, and the
+ * line refused is not a number (one record never decides whether a
+ * release happens: spec/quantiles.md §6).  ASan and UBSan watch memory and
+ * arithmetic. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fuzz.h"
 #include "cli/input.h"
@@ -71,8 +76,103 @@ static void check_values(const int64_t *points, size_t m, const dpsel_grid *grid
     dpsel_quantile_runs_free(runs);
 }
 
-static void read_values(FILE *stream)
+/* 1 if text (len bytes) is [+-]?[0-9]+(.[0-9]+)?([eE][+-]?[0-9]+)? or
+ * inf, infinity, nan (any case, signed): the grammar of a value, written
+ * here apart from the library's parser. */
+/* The digits at the start of text's first len bytes. */
+static size_t digits_in(const char *text, size_t len)
 {
+    size_t i = 0;
+    while (i < len && text[i] >= '0' && text[i] <= '9') {
+        i++;
+    }
+    return i;
+}
+
+static int is_number(const char *text, size_t len)
+{
+    size_t i = len > 0 && (text[0] == '+' || text[0] == '-');
+    static const char *const words[] = { "inf", "infinity", "nan" };
+    for (size_t w = 0; w < 3; w++) {
+        if (len - i == strlen(words[w]) && strncasecmp(text + i, words[w], len - i) == 0) {
+            return 1;
+        }
+    }
+    size_t whole = digits_in(text + i, len - i);
+    i += whole;
+    if (i < len && text[i] == '.') {
+        size_t fraction = digits_in(text + i + 1, len - i - 1);
+        if (fraction == 0) {
+            return 0;
+        }
+        i += 1 + fraction;
+    }
+    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+        i += 1 + (i + 1 < len && (text[i + 1] == '+' || text[i + 1] == '-'));
+        size_t digits = digits_in(text + i, len - i);
+        if (digits == 0) {
+            return 0;
+        }
+        i += digits;
+    }
+    return whole > 0 && i == len;
+}
+
+/* Line `line` (1-based) of the file, without its line end and the blanks
+ * the reader trims, is not a number. */
+static int line_is_not_number(const char *file, size_t size, size_t line)
+{
+    const char *start = file, *end = file + size;
+    for (size_t l = 1; l < line && start < end; l++) {
+        const char *newline = memchr(start, '\n', (size_t)(end - start));
+        start = newline != NULL ? newline + 1 : end;
+    }
+    const char *stop = memchr(start, '\n', (size_t)(end - start));
+    stop = stop != NULL ? stop : end;
+    if (memchr(start, '\0', (size_t)(stop - start)) != NULL) {
+        return 1;
+    }
+    if (stop > start && stop[-1] == '\r') {
+        stop--;
+    }
+    while (start < stop && (*start == ' ' || *start == '\t')) {
+        start++;
+    }
+    while (stop > start && (stop[-1] == ' ' || stop[-1] == '\t')) {
+        stop--;
+    }
+    return !is_number(start, (size_t)(stop - start));
+}
+
+/* data with each 0x01 c expanded to 4096 copies of c, malloc'd (NULL when
+ * out of memory), its size in *size. */
+#define EXPANSION 4096
+static char *expanded(const uint8_t *data, size_t n, size_t *size)
+{
+    char *out = malloc(n * EXPANSION + 1);
+    size_t used = 0;
+    for (size_t i = 0; out != NULL && i < n; i++) {
+        if (data[i] == 0x01 && i + 1 < n) {
+            memset(out + used, data[++i], EXPANSION);
+            used += EXPANSION;
+        } else {
+            out[used++] = (char)data[i];
+        }
+    }
+    *size = used;
+    return out;
+}
+
+static void read_values(const uint8_t *data, size_t n)
+{
+    size_t size;
+    char *file = expanded(data, n, &size);
+    FILE *stream = file == NULL ? NULL : size == 0 ? fopen("/dev/null", "r")
+                                                   : fmemopen(file, size, "r");
+    if (stream == NULL) {
+        free(file);
+        return;
+    }
     dpsel_grid grid;
     FUZZ_CHECK(dpsel_grid_init(&grid, "-100", "100", "0.25") == DPSEL_OK);
     int64_t *points = (int64_t *)(uintptr_t)0xa5;
@@ -87,7 +187,11 @@ static void read_values(FILE *stream)
         FUZZ_CHECK(points == (int64_t *)(uintptr_t)0xa5 && m == 0xa5);
         FUZZ_CHECK(strncmp(error.message, "fuzz.csv:", 9) == 0);
         FUZZ_CHECK(printable_line(error.message));
+        size_t line = strtoul(error.message + 9, NULL, 10);
+        FUZZ_CHECK(line >= 1 && line_is_not_number(file, size, line));
     }
+    fclose(stream);
+    free(file);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -99,8 +203,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (size % 4 == 3) {
-        read_values(stream);
         fclose(stream);
+        read_values(data, size);
         return 0;
     }
     candidates out;
