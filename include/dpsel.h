@@ -808,8 +808,19 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(dpsel_partial *partial,
 /* The state as bytes (versioned, with a BLAKE2b checksum: spec/partial.md
  * §4) into buf; *size receives their number.  With buf NULL, only the
  * size.  The bytes stand for the state's candidates: release them through
- * one path only (see above).  Errors: DPSEL_ENULL (partial, size);
- * DPSEL_ERANGE (buf_size too small, a spent or failed state). */
+ * one path only (see above).  The bytes are not encrypted: they hold the
+ * members.  Errors: DPSEL_ENULL (partial, size); DPSEL_ERANGE (buf_size too
+ * small, a spent or failed state).
+ *
+ * The checksum protects against accidents: corruption in transit or
+ * storage, truncation, bytes appended, a state made for other parameters,
+ * a state of another version.  It does not protect against forgery: it is
+ * unkeyed, so anyone who can write the bytes can write any state that
+ * passes, with any counts (up to 2^62 candidates) and members.  Where
+ * states cross a trust boundary (a shard that may be compromised, storage
+ * others can write), seal them with dpsel_partial_serialize_keyed instead.
+ * Either way the work a state can demand is bounded by its levels (at most
+ * the gap cap + 1) and its bytes, whatever counts it claims. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_serialize(const dpsel_partial *partial,
                                                         unsigned char *buf, size_t buf_size,
                                                         size_t *size);
@@ -822,6 +833,36 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_serialize(const dpsel_partial *par
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_deserialize(dpsel_partial **out,
                                                           const dpsel_params *params,
                                                           const unsigned char *buf, size_t size);
+
+/* The shortest and longest keys of the keyed serialised form, in bytes. */
+#define DPSEL_PARTIAL_KEY_MIN 16
+#define DPSEL_PARTIAL_KEY_MAX 64
+
+/* dpsel_partial_serialize, sealed with a MAC instead of a checksum:
+ * BLAKE2b-256 keyed with key (key_size bytes, DPSEL_PARTIAL_KEY_MIN to
+ * DPSEL_PARTIAL_KEY_MAX: 32 random bytes the deployment holds, such as
+ * libsodium's crypto_generichash_keygen gives), under a version byte of its
+ * own (spec/partial.md §4).  Only a holder of the key can make bytes that
+ * dpsel_partial_deserialize_keyed accepts.  Errors: as
+ * dpsel_partial_serialize, and DPSEL_ENULL (key), DPSEL_ERANGE (key_size
+ * outside those limits). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_serialize_keyed(const dpsel_partial *partial,
+                                                              const unsigned char *key,
+                                                              size_t key_size, unsigned char *buf,
+                                                              size_t buf_size, size_t *size);
+
+/* dpsel_partial_deserialize of a state dpsel_partial_serialize_keyed sealed
+ * with the same key: the MAC is compared in constant time, and a wrong key,
+ * any byte changed, and a state of the unkeyed form are all DPSEL_ESTATE
+ * (the unkeyed reader likewise refuses the keyed form).  Errors: as
+ * dpsel_partial_deserialize, and DPSEL_ENULL (key), DPSEL_ERANGE (key_size
+ * outside the limits). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_deserialize_keyed(dpsel_partial **out,
+                                                                const dpsel_params *params,
+                                                                const unsigned char *key,
+                                                                size_t key_size,
+                                                                const unsigned char *buf,
+                                                                size_t size);
 
 /* ------------------------------------------------------------- accountant */
 

@@ -129,6 +129,13 @@ check quantile-pmf-pf       0 -- quantile --quantile 0.5 $q --resolution 0.5 --m
 check quantile-pmf-em-exact 0 -- quantile --quantile 0.9 $q --pmf --exact "$work/ages.csv"
 check quantile-bad-line     2 -- quantile --quantile 0.5 $q "$work/ages-bad.csv"
 check quantile-bad-q        2 -- quantile --quantile 0.5,2 $q "$work/ages.csv"
+# values of any length (a line buffer grown past 4096 bytes), exponents,
+# inf and nan, then a line that is not a number after a long one
+{ echo value; echo 34; awk 'BEGIN { printf "1"; for (i = 0; i < 20000; i++) printf "0"; print "" }'
+  echo -1e-1000; echo inf; echo nan; } > "$work/values-long.csv"
+check quantile-long-values  0 -- quantile --quantile 0.5 $q --seed 8 "$work/values-long.csv"
+echo forty >> "$work/values-long.csv"
+check quantile-long-then-bad 2 -- quantile --quantile 0.5 $q "$work/values-long.csv"
 
 # Failing commands: exit 2, and nothing leaks on the error paths either.
 check bad-score-line        2 -- select --epsilon 1 "$work/bad-score.csv"

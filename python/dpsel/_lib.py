@@ -77,6 +77,7 @@ ACCOUNT_OPTIMAL_MAX = 20000
 ACCOUNT_NONADAPTIVE_MAX = 256
 ACCOUNT_TEXT = 40
 PARTIAL_MEMBER_MAX = 65536
+PARTIAL_KEY_MIN, PARTIAL_KEY_MAX = 16, 64  # a keyed state's key, in bytes
 AUDIT_TEXT = 56
 DECIMAL, RATIONAL = 0, 1  # dpsel_format
 
@@ -216,6 +217,10 @@ _PROTOTYPES = {
     "dpsel_partial_finish": (_CODE, [_HANDLE, _HANDLE, c_int, _P(CRng), _OUT, _P(c_size_t)]),
     "dpsel_partial_serialize": (_CODE, [_HANDLE, c_void_p, c_size_t, _P(c_size_t)]),
     "dpsel_partial_deserialize": (_CODE, [_OUT, _P(CParams), c_char_p, c_size_t]),
+    "dpsel_partial_serialize_keyed": (_CODE, [_HANDLE, c_char_p, c_size_t, c_void_p, c_size_t,
+                                              _P(c_size_t)]),
+    "dpsel_partial_deserialize_keyed": (_CODE, [_OUT, _P(CParams), c_char_p, c_size_t, c_char_p,
+                                                c_size_t]),
     "dpsel_audit": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA, c_size_t]),
 }
 BOUND = frozenset(_PROTOTYPES)

@@ -3,9 +3,10 @@
  * Decimals in whole units (spec/quantiles.md §1, §5): decimal scores, the
  * quantile's grid, the quantile itself.  Exact: the decimal digits become
  * integers, and a quotient is either exact or rounded down on purpose (the
- * grid's per-record map), never by floating point.  Texts of at most 18
- * digits are computed in 128-bit integers (every value read from a file is
- * one of them), longer ones in GMP.
+ * grid's per-record map), never by floating point.  Decimal scores and
+ * the grid's ends of at most 18 digits are computed in 128-bit integers,
+ * longer ones in GMP; a raw value, of any length, in GMP on at most 148 of
+ * its digits (spec/quantiles.md §6).
  */
 #include <stdint.h>
 #include <string.h>
