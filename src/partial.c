@@ -467,12 +467,14 @@ int dpsel_partial_finish(dpsel_partial *p, const dpsel_selector *selector,
 /* ---------------------------------------------------------- serialised */
 
 /* The format (little-endian; spec/partial.md §4):
- *   "DPSP", version 1, three zero bytes
+ *   "DPSP", version (1: unkeyed, 2: keyed), three zero bytes
  *   x (8), y (4), zero (4), cap (8), total (8), best (8), levels L (8)
  *   L times: gap (8, increasing, at most cap), count (8, >= 1), member size (4), member
- *   BLAKE2b-256 of everything before it (32) */
+ *   BLAKE2b-256 of everything before it (32), keyed with the caller's key in
+ *   version 2 (a MAC) */
 #define MAGIC "DPSP"
-#define VERSION 1
+#define VERSION 1        /* a checksum: against corruption only */
+#define VERSION_KEYED 2  /* a MAC: against forgery by whoever lacks the key */
 #define HEADER_SIZE 56
 #define ENTRY_SIZE 20
 #define CHECK_SIZE 32
@@ -517,11 +519,41 @@ static size_t serialised_size(const dpsel_partial *p)
     return size + (p->deep.count > 0 ? ENTRY_SIZE + p->deep.member_size : 0);
 }
 
-static void write_state(const dpsel_partial *p, unsigned char *buf)
+/* The caller's key: absent (NULL, 0: the unkeyed form) or of 16 to 64
+ * bytes. */
+typedef struct {
+    const unsigned char *bytes;
+    size_t size;
+} seal_key;
+
+/* DPSEL_ENULL or DPSEL_ERANGE for a key the keyed calls cannot take. */
+static int key_valid(const unsigned char *key, size_t key_size)
+{
+    if (key == NULL) {
+        return DPSEL_ENULL;
+    }
+    return key_size >= DPSEL_PARTIAL_KEY_MIN && key_size <= DPSEL_PARTIAL_KEY_MAX ? DPSEL_OK
+                                                                                  : DPSEL_ERANGE;
+}
+
+/* The version byte of a state sealed with key. */
+static unsigned char version_of(seal_key key)
+{
+    return key.bytes != NULL ? VERSION_KEYED : VERSION;
+}
+
+/* The seal of buf[0 .. size) into check (CHECK_SIZE bytes): BLAKE2b-256,
+ * keyed when a key is given (libsodium takes a NULL key as none). */
+static void seal(unsigned char *check, const unsigned char *buf, size_t size, seal_key key)
+{
+    crypto_generichash(check, CHECK_SIZE, buf, size, key.bytes, key.size);
+}
+
+static void write_state(const dpsel_partial *p, unsigned char *buf, seal_key key)
 {
     memset(buf, 0, HEADER_SIZE);
     memcpy(buf, MAGIC, 4);
-    buf[4] = VERSION;
+    buf[4] = version_of(key);
     put_le(buf + 8, p->x, 8);
     put_le(buf + 16, p->y, 4);
     put_le(buf + 24, p->cap, 8);
@@ -535,11 +567,11 @@ static void write_state(const dpsel_partial *p, unsigned char *buf)
     if (p->deep.count > 0) {
         at = write_level(buf, at, p->cap, &p->deep);
     }
-    crypto_generichash(buf + at, CHECK_SIZE, buf, at, NULL, 0);
+    seal(buf + at, buf, at, key);
 }
 
-int dpsel_partial_serialize(const dpsel_partial *p, unsigned char *buf, size_t buf_size,
-                            size_t *size)
+static int serialize(const dpsel_partial *p, seal_key key, unsigned char *buf, size_t buf_size,
+                     size_t *size)
 {
     if (p == NULL || size == NULL) {
         return DPSEL_ENULL;
@@ -555,9 +587,23 @@ int dpsel_partial_serialize(const dpsel_partial *p, unsigned char *buf, size_t b
     if (buf_size < needed) {
         return DPSEL_ERANGE;
     }
-    write_state(p, buf);
+    write_state(p, buf, key);
     *size = needed;
     return DPSEL_OK;
+}
+
+int dpsel_partial_serialize(const dpsel_partial *p, unsigned char *buf, size_t buf_size,
+                            size_t *size)
+{
+    return serialize(p, (seal_key){ NULL, 0 }, buf, buf_size, size);
+}
+
+int dpsel_partial_serialize_keyed(const dpsel_partial *p, const unsigned char *key,
+                                  size_t key_size, unsigned char *buf, size_t buf_size,
+                                  size_t *size)
+{
+    int rc = key_valid(key, key_size);
+    return rc == DPSEL_OK ? serialize(p, (seal_key){ key, key_size }, buf, buf_size, size) : rc;
 }
 
 /* A level read from the buffer: gaps come increasing, so each level below
@@ -576,16 +622,20 @@ static int load_level(dpsel_partial *p, uint64_t g, uint64_t count, const unsign
     return level_merge(l, count, member, size, NULL);  /* an empty level: no draw */
 }
 
-/* The header's fields, checked against the parameters. */
-static int read_header(dpsel_partial *p, const unsigned char *buf, size_t size, uint64_t *levels)
+/* The header's fields, checked against the parameters, after the seal
+ * (the version: keyed or not, as the reader; then the checksum or MAC,
+ * compared in constant time). */
+static int read_header(dpsel_partial *p, const unsigned char *buf, size_t size, seal_key key,
+                       uint64_t *levels)
 {
     static const unsigned char zeros[4] = { 0 };
-    if (size < HEADER_SIZE + CHECK_SIZE || memcmp(buf, MAGIC, 4) != 0 || buf[4] != VERSION
-        || memcmp(buf + 5, zeros, 3) != 0 || memcmp(buf + 20, zeros, 4) != 0) {
+    if (size < HEADER_SIZE + CHECK_SIZE || memcmp(buf, MAGIC, 4) != 0
+        || buf[4] != version_of(key) || memcmp(buf + 5, zeros, 3) != 0
+        || memcmp(buf + 20, zeros, 4) != 0) {
         return DPSEL_ESTATE;
     }
     unsigned char check[CHECK_SIZE];
-    crypto_generichash(check, CHECK_SIZE, buf, size - CHECK_SIZE, NULL, 0);
+    seal(check, buf, size - CHECK_SIZE, key);
     if (sodium_memcmp(check, buf + size - CHECK_SIZE, CHECK_SIZE) != 0
         || !same_parameters(p, get_le(buf + 8, 8), (unsigned)get_le(buf + 16, 4),
                             get_le(buf + 24, 8))) {
@@ -642,8 +692,8 @@ static int read_levels(dpsel_partial *p, const unsigned char *buf, size_t end, u
     return at == end && counted == p->total ? DPSEL_OK : DPSEL_ESTATE;
 }
 
-int dpsel_partial_deserialize(dpsel_partial **out, const dpsel_params *params,
-                              const unsigned char *buf, size_t size)
+static int deserialize(dpsel_partial **out, const dpsel_params *params, seal_key key,
+                       const unsigned char *buf, size_t size)
 {
     if (out == NULL || params == NULL || buf == NULL) {
         return DPSEL_ENULL;
@@ -652,7 +702,7 @@ int dpsel_partial_deserialize(dpsel_partial **out, const dpsel_params *params,
     int rc = dpsel_partial_new(&p, params);
     uint64_t levels = 0;
     if (rc == DPSEL_OK) {
-        rc = read_header(p, buf, size, &levels);
+        rc = read_header(p, buf, size, key, &levels);
     }
     if (rc == DPSEL_OK) {
         rc = read_levels(p, buf, size - CHECK_SIZE, levels);
@@ -663,4 +713,18 @@ int dpsel_partial_deserialize(dpsel_partial **out, const dpsel_params *params,
     }
     *out = p;
     return DPSEL_OK;
+}
+
+int dpsel_partial_deserialize(dpsel_partial **out, const dpsel_params *params,
+                              const unsigned char *buf, size_t size)
+{
+    return deserialize(out, params, (seal_key){ NULL, 0 }, buf, size);
+}
+
+int dpsel_partial_deserialize_keyed(dpsel_partial **out, const dpsel_params *params,
+                                    const unsigned char *key, size_t key_size,
+                                    const unsigned char *buf, size_t size)
+{
+    int rc = key_valid(key, key_size);
+    return rc == DPSEL_OK ? deserialize(out, params, (seal_key){ key, key_size }, buf, size) : rc;
 }

@@ -13,6 +13,10 @@
  *     the same from either form;
  *   - every malformed or hostile serialised state is DPSEL_ESTATE (each
  *     byte flipped; each field broken with a correct checksum);
+ *   - keyed states (a BLAKE2b MAC) round trip; a wrong key, every flipped
+ *     byte, the other form (keyed to the unkeyed reader and back) and a
+ *     forged count whose unkeyed checksum was recomputed (which the unkeyed
+ *     reader takes) are DPSEL_ESTATE with nothing written;
  *   - the errors, a state that failed part-way staying failed, and a state
  *     finished or merged away being spent (one release per state).
  */
@@ -430,6 +434,178 @@ Test(partial, hostile_states_are_refused)
     free(good);
     dpsel_partial_free(a);
     dpsel_rng_wipe(&rng);
+}
+
+/* ---------------------------------------------------- keyed states */
+
+/* The keyed serialised bytes of a state (a new buffer). */
+static unsigned char *sealed(const dpsel_partial *p, const unsigned char *key, size_t key_size,
+                             size_t *size)
+{
+    cr_assert_eq(dpsel_partial_serialize_keyed(p, key, key_size, NULL, 0, size), DPSEL_OK);
+    unsigned char *buf = malloc(*size);
+    cr_assert(buf != NULL);
+    size_t written = 0;
+    cr_assert_eq(dpsel_partial_serialize_keyed(p, key, key_size, buf, *size, &written), DPSEL_OK);
+    cr_assert_eq(written, *size);
+    return buf;
+}
+
+static void expect_keyed_refused(const dpsel_params *p, const unsigned char *key,
+                                 const unsigned char *buf, size_t size, const char *what)
+{
+    dpsel_partial *out = (dpsel_partial *)(uintptr_t)1;
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, p, key, 32, buf, size), DPSEL_ESTATE,
+                 "%s", what);
+    cr_expect(out == (dpsel_partial *)(uintptr_t)1, "%s: output written", what);
+}
+
+/* A state of 4 candidates on 3 levels, and its keyed and unkeyed bytes. */
+typedef struct {
+    dpsel_params params;
+    dpsel_partial *state;
+    unsigned char key[32];
+    unsigned char *keyed, *plain;
+    size_t size;
+} keyed_case;
+
+static keyed_case keyed_case_new(void)
+{
+    keyed_case c;
+    c.params = base_params(3, 2, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&c.params, 5), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(9);
+    cr_assert_eq(dpsel_partial_new(&c.state, &c.params), DPSEL_OK);
+    static const int64_t scores[] = { 10, 8, 8, -50 };
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert_eq(dpsel_partial_add(c.state, scores[i], "ab", 2, &rng), DPSEL_OK);
+    }
+    for (size_t i = 0; i < sizeof c.key; i++) {
+        c.key[i] = (unsigned char)(7 * i + 1);
+    }
+    size_t plain_size;
+    c.keyed = sealed(c.state, c.key, sizeof c.key, &c.size);
+    c.plain = serialised(c.state, &plain_size);
+    cr_assert_eq(plain_size, c.size, "the same layout, another seal");
+    dpsel_rng_wipe(&rng);
+    return c;
+}
+
+static void keyed_case_free(keyed_case *c)
+{
+    free(c->keyed);
+    free(c->plain);
+    dpsel_partial_free(c->state);
+}
+
+Test(partial, keyed_states_round_trip)
+{
+    keyed_case c = keyed_case_new();
+    cr_expect_eq(c.keyed[4], 2, "the keyed form's version");
+    cr_expect_eq(c.plain[4], 1);
+    cr_expect(memcmp(c.keyed + 5, c.plain + 5, c.size - 37) == 0, "the same fields");
+    dpsel_partial *back = NULL;
+    cr_assert_eq(dpsel_partial_deserialize_keyed(&back, &c.params, c.key, sizeof c.key, c.keyed,
+                                                 c.size), DPSEL_OK);
+    size_t again_size;
+    unsigned char *again = sealed(back, c.key, sizeof c.key, &again_size);
+    cr_expect(again_size == c.size && memcmp(again, c.keyed, c.size) == 0, "byte for byte");
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &c.params), DPSEL_OK);
+    dpsel_rng one = seeded_rng(5), two = seeded_rng(5);
+    const void *ma, *mb;
+    size_t sa, sb;
+    cr_assert_eq(dpsel_partial_finish(c.state, selector, DPSEL_PF, &one, &ma, &sa), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_finish(back, selector, DPSEL_PF, &two, &mb, &sb), DPSEL_OK);
+    cr_expect(sa == sb && memcmp(ma, mb, sa) == 0, "the same seed, the same release");
+    /* the shortest and longest keys */
+    unsigned char long_key[DPSEL_PARTIAL_KEY_MAX] = { 1 };
+    dpsel_partial *fresh = NULL, *read = NULL;
+    cr_assert_eq(dpsel_partial_new(&fresh, &c.params), DPSEL_OK);
+    for (size_t length = DPSEL_PARTIAL_KEY_MIN; length <= DPSEL_PARTIAL_KEY_MAX; length += 48) {
+        size_t size;
+        unsigned char *bytes = sealed(fresh, long_key, length, &size);
+        cr_expect_eq(dpsel_partial_deserialize_keyed(&read, &c.params, long_key, length, bytes,
+                                                     size), DPSEL_OK, "a key of %zu bytes", length);
+        dpsel_partial_free(read);
+        read = NULL;
+        free(bytes);
+    }
+    dpsel_partial_free(fresh);
+    dpsel_rng_wipe(&one);
+    dpsel_rng_wipe(&two);
+    dpsel_selector_free(selector);
+    dpsel_partial_free(back);
+    free(again);
+    keyed_case_free(&c);
+}
+
+Test(partial, keyed_states_refuse_what_the_key_did_not_seal)
+{
+    keyed_case c = keyed_case_new();
+    unsigned char *bad = malloc(c.size);
+    cr_assert(bad != NULL);
+    for (size_t i = 0; i < c.size; i++) {      /* any byte changed */
+        memcpy(bad, c.keyed, c.size);
+        bad[i] ^= 0x01;
+        char what[48];
+        snprintf(what, sizeof what, "byte %zu flipped", i);
+        expect_keyed_refused(&c.params, c.key, bad, c.size, what);
+    }
+    unsigned char other_key[32];
+    memcpy(other_key, c.key, sizeof other_key);
+    other_key[31] ^= 0x80;
+    expect_keyed_refused(&c.params, other_key, c.keyed, c.size, "another key");
+    expect_keyed_refused(&c.params, c.key, c.plain, c.size, "the unkeyed form");
+    expect_keyed_refused(&c.params, c.key, c.keyed, c.size - 1, "truncated");
+    expect_refused(&c.params, c.keyed, c.size, "the keyed form to the unkeyed reader");
+    /* a forged count: 2^62 candidates, checksum recomputed */
+    memcpy(bad, c.keyed, c.size);
+    put_u64(bad + 32, (uint64_t)1 << 62);        /* the total */
+    put_u64(bad + 64, ((uint64_t)1 << 62) - 3);  /* the first level's count (was 1) */
+    reseal(bad, c.size);
+    expect_keyed_refused(&c.params, c.key, bad, c.size, "a forged count, version 2 kept");
+    bad[4] = 1;
+    reseal(bad, c.size);
+    dpsel_partial *forged = NULL;
+    cr_expect_eq(dpsel_partial_deserialize(&forged, &c.params, bad, c.size), DPSEL_OK,
+                 "the unkeyed reader takes the forged count (what the MAC is for)");
+    cr_expect_eq(dpsel_partial_count(forged), (uint64_t)1 << 62);
+    dpsel_partial_free(forged);
+    expect_keyed_refused(&c.params, c.key, bad, c.size, "a forged count, unkeyed form");
+    free(bad);
+    keyed_case_free(&c);
+}
+
+Test(partial, keyed_errors)
+{
+    keyed_case c = keyed_case_new();
+    unsigned char key[DPSEL_PARTIAL_KEY_MAX + 1] = { 0 };
+    size_t size = 7;
+    unsigned char buf[512];
+    cr_expect_eq(dpsel_partial_serialize_keyed(c.state, NULL, 32, buf, sizeof buf, &size),
+                 DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_serialize_keyed(c.state, key, DPSEL_PARTIAL_KEY_MIN - 1, buf,
+                                               sizeof buf, &size), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_serialize_keyed(c.state, key, DPSEL_PARTIAL_KEY_MAX + 1, buf,
+                                               sizeof buf, &size), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_serialize_keyed(c.state, key, 32, buf, 10, &size), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_serialize_keyed(NULL, key, 32, buf, sizeof buf, &size),
+                 DPSEL_ENULL);
+    cr_expect_eq(size, 7, "written on an error");
+    dpsel_partial *out = (dpsel_partial *)(uintptr_t)1;
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, &c.params, NULL, 32, c.keyed, c.size),
+                 DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, &c.params, c.key, 15, c.keyed, c.size),
+                 DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, &c.params, c.key, 65, c.keyed, c.size),
+                 DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, NULL, c.key, 32, c.keyed, c.size),
+                 DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_deserialize_keyed(&out, &c.params, c.key, 32, NULL, 0),
+                 DPSEL_ENULL);
+    cr_expect(out == (dpsel_partial *)(uintptr_t)1, "written on an error");
+    keyed_case_free(&c);
 }
 
 /* A source that fails after `left` bits. */

@@ -10,12 +10,23 @@ from typing import Any, Optional
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
-from ._lib import lib
+from ._errors import ErrorCode, explained
+from ._lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._select import Selector
+
+
+def _key(key: object) -> bytes:
+    """A MAC key: bytes of PARTIAL_KEY_MIN to PARTIAL_KEY_MAX."""
+    key = _convert.byte_string(key, "key")
+    if not PARTIAL_KEY_MIN <= len(key) <= PARTIAL_KEY_MAX:
+        raise ValueError(f"key must be {PARTIAL_KEY_MIN} to {PARTIAL_KEY_MAX} bytes, not "
+                         f"{len(key)}: 32 random bytes the deployment keeps secret "
+                         "(secrets.token_bytes(32))")
+    return key
 
 
 class Partial(Owned):
@@ -30,6 +41,9 @@ class Partial(Owned):
 
     A Partial pickles (and :meth:`to_bytes` / :meth:`from_bytes` serialise
     it, versioned and checksummed), so shards may run in other processes.
+    The checksum catches corruption, not forgery: where states cross a
+    trust boundary, pass ``key=`` (16 to 64 secret bytes the deployment
+    holds) to both, which seals them with a MAC instead.
     Adding, merging and finishing draw random bits.  A state releases once:
     finishing it, or merging it into another, spends it, and an error
     part-way fails it (RangeError from then on).  Two releases from one
@@ -46,12 +60,20 @@ class Partial(Owned):
         self._own(handle.value, params)
 
     @classmethod
-    def from_bytes(cls, params: Params, data: bytes) -> Partial:
+    def from_bytes(cls, params: Params, data: bytes, key: Optional[bytes] = None) -> Partial:
         """The state to_bytes wrote, for params' base and gap cap, every
-        field checked (StateError otherwise)."""
+        field checked (StateError otherwise).  With key, only a state
+        to_bytes sealed with that key (StateError for another key, a
+        changed byte, or an unkeyed state; and without key, for a keyed
+        one)."""
         data = _convert.byte_string(data, "data")
         handle = ctypes.c_void_p()
-        lib.dpsel_partial_deserialize(ctypes.byref(handle), c_params(params), data, len(data))
+        if key is None:
+            lib.dpsel_partial_deserialize(ctypes.byref(handle), c_params(params), data, len(data))
+        else:
+            key = _key(key)
+            lib.dpsel_partial_deserialize_keyed(ctypes.byref(handle), c_params(params), key,
+                                                len(key), data, len(data))
         partial = cls.__new__(cls)
         partial._own(handle.value, params)
         return partial
@@ -84,8 +106,21 @@ class Partial(Owned):
             # merge the other way); the same state once (C refuses it).
             for lock in sorted({self._lock, other._lock}, key=id):
                 locks.enter_context(lock)
-            with resolve(rng)._use as c_rng:
+            with resolve(rng)._use as c_rng, explained(lambda code: self._merge_fix(code, other)):
                 lib.dpsel_partial_merge(self._handle, other._handle, c_rng)
+
+    def _merge_fix(self, code: int, other: Partial) -> Optional[str]:
+        """What a refused merge needs."""
+        if code != ErrorCode.RANGE:
+            return None
+        if other is self:
+            return "a state cannot merge into itself"
+        if (self._params.x, self._params.y, self._params.gap_cap) != \
+                (other._params.x, other._params.y, other._params.gap_cap):
+            return (f"other was made for {other._params!r}, this state for {self._params!r}: "
+                    "merge states made with the same base and gap cap")
+        return ("one of the states is spent (finished, merged away, or failed part-way): "
+                "release each candidate through one path of merges to one finish")
 
     def finish(self, selector: Selector, mechanism: MechanismArg = "pf",
                rng: Optional[Rng] = None) -> bytes:
@@ -101,13 +136,25 @@ class Partial(Owned):
             # Copied now: the pointer is valid until the state is freed.
             return ctypes.string_at(member.value, size.value) if size.value else b""
 
-    def to_bytes(self) -> bytes:
-        """The state as bytes (versioned, with a BLAKE2b checksum)."""
+    def to_bytes(self, key: Optional[bytes] = None) -> bytes:
+        """The state as bytes (versioned, with a BLAKE2b checksum; with key,
+        16 to 64 bytes, a BLAKE2b MAC keyed with it).  Not encrypted: the
+        bytes hold the members."""
+        key = None if key is None else _key(key)
+
+        def serialize(buffer: Optional[ctypes.Array], size: ctypes.c_size_t) -> None:
+            room = size.value if buffer is not None else 0
+            if key is None:
+                lib.dpsel_partial_serialize(self._handle, buffer, room, ctypes.byref(size))
+            else:
+                lib.dpsel_partial_serialize_keyed(self._handle, key, len(key), buffer, room,
+                                                  ctypes.byref(size))
+
         size = ctypes.c_size_t()
         with self._lock:
-            lib.dpsel_partial_serialize(self._handle, None, 0, ctypes.byref(size))
+            serialize(None, size)
             buffer = ctypes.create_string_buffer(size.value)
-            lib.dpsel_partial_serialize(self._handle, buffer, size.value, ctypes.byref(size))
+            serialize(buffer, size)
         return buffer.raw[:size.value]
 
     # Copies and pickles go through the serialised state.

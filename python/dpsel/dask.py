@@ -40,7 +40,7 @@ from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
 from ._errors import EmptyError, RangeError
 from ._lib import PARTIAL_MEMBER_MAX
 from ._params import Number, Params
-from ._partial import Partial
+from ._partial import Partial, _key
 from ._scores import as_scores
 from ._select import Selector
 
@@ -81,7 +81,8 @@ def _decode(member: bytes) -> Any:
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
            mechanism: MechanismArg = "pf", by: Optional[Columns] = None, sensitivity: int = 1,
-           monotonic: bool = False, split_every: Optional[int] = None) -> Any:
+           monotonic: bool = False, split_every: Optional[int] = None,
+           key: Optional[bytes] = None) -> Any:
     """One epsilon-DP selection among the rows of a Dask DataFrame, or one
     per group: computed (with the current Dask scheduler: a
     ``distributed.Client``'s cluster if one is active) and returned.
@@ -105,6 +106,11 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
       the groups, in sorted order.  Only groups with rows are released.
     - ``split_every``: how many states Dask's reduction tree merges at
       once (Dask's default, 8, when None).
+    - ``key``: None, or 16 to 64 secret bytes: the states then travel
+      between tasks sealed with a MAC keyed with it (``Partial.to_bytes(key=)``)
+      instead of a checksum, so that a process without the key cannot forge
+      one that a worker would merge.  The key travels to the workers with
+      the task graph.
 
     Each release has exactly the distribution of ``Selector.select`` on
     the scores of its group's rows, whatever the partitions.  Missing
@@ -135,12 +141,13 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     _check_score_dtype(frame._meta[score].dtype, score)
     params = Params.from_epsilon(epsilon, sensitivity, monotonic)
     chosen = _mechanism(mechanism)
+    key = None if key is None else _key(key)
 
     keys = groups or [_ALL]
     prepare = functools.partial(_prepare, label=label, score=score, groups=groups)
     candidates = frame.map_partitions(prepare, meta=prepare(frame._meta)).clear_divisions()
     released = (candidates.groupby(keys if len(keys) > 1 else keys[0], sort=True, observed=True)
-                [_LABEL].agg(_aggregation(params, chosen), split_every=split_every)).compute()
+                [_LABEL].agg(_aggregation(params, chosen, key), split_every=split_every)).compute()
     released.name = label
     # A group of no row (an unobserved category, which pandas may still
     # group) releases nothing: None, never a label (missing ones are refused).
@@ -152,23 +159,24 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     return _as_dtype(released, frame._meta[label].dtype)
 
 
-def _aggregation(params: Params, mechanism: MechanismArg = "pf") -> dd.Aggregation:
+def _aggregation(params: Params, mechanism: MechanismArg = "pf",
+                 key: Optional[bytes] = None) -> dd.Aggregation:
     """The ``dask.dataframe.Aggregation`` that select runs: for a column of
     labels (object dtype) whose index holds the rows' int64 scores, grouped
     by the group columns, it gives each group's released label.  chunk:
     a state per group of a partition, each row added (its score, and its
     label as _encode's member), as bytes; combine: a group's states
     merged; finalize: each group's state finished with a Selector for
-    params.  params and the mechanism travel to the workers; random bits
-    never do."""
+    params.  params, the mechanism and the states' key (None: unkeyed)
+    travel to the workers; random bits never do."""
     if not isinstance(params, Params):
         raise TypeError(f"params must be a dpsel.Params, not {type(params).__name__}")
     params, chosen = params.copy(), _mechanism(mechanism)
     return dd.Aggregation(
         name=f"dpsel-{chosen.name.lower()}",
-        chunk=functools.partial(_chunk, params=params),
-        agg=functools.partial(_combine, params=params),
-        finalize=functools.partial(_finalize, params=params, mechanism=chosen))
+        chunk=functools.partial(_chunk, params=params, key=key),
+        agg=functools.partial(_combine, params=params, key=key),
+        finalize=functools.partial(_finalize, params=params, mechanism=chosen, key=key))
 
 
 # ------------------------------------------------------------- the client
@@ -252,12 +260,12 @@ def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
     return prepared
 
 
-def _chunk(labels: Any, params: Params) -> pandas.Series:
+def _chunk(labels: Any, params: Params, key: Optional[bytes]) -> pandas.Series:
     """Dask's chunk: a state per group of the partition, as bytes."""
-    return labels.agg(functools.partial(_state, params=params))
+    return labels.agg(functools.partial(_state, params=params, key=key))
 
 
-def _state(labels: pandas.Series, params: Params) -> bytes:
+def _state(labels: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
     """One group's rows of one partition: each row a candidate."""
     state = Partial(params)
     for score, label in zip(labels.index.tolist(), labels.tolist()):
@@ -266,27 +274,28 @@ def _state(labels: pandas.Series, params: Params) -> bytes:
             raise RangeError(f"the label {str(label)[:40]!r}... takes {len(member)} bytes "
                              f"encoded, more than PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX})")
         state.add(score, member)
-    return state.to_bytes()
+    return state.to_bytes(key)
 
 
-def _combine(states: Any, params: Params) -> pandas.Series:
+def _combine(states: Any, params: Params, key: Optional[bytes]) -> pandas.Series:
     """Dask's agg (combine): the states of each group merged."""
-    return states.agg(functools.partial(_merged, params=params))
+    return states.agg(functools.partial(_merged, params=params, key=key))
 
 
-def _merged(states: pandas.Series, params: Params) -> bytes:
+def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
     # NaN for a group of no row: pandas' groupby may list unobserved
     # categories (with several keys, their product) even with observed=True.
     parts = [data for data in states.tolist() if isinstance(data, bytes)]
     if len(parts) == 1:
         return parts[0]
-    merged = Partial.from_bytes(params, parts[0]) if parts else Partial(params)
+    merged = Partial.from_bytes(params, parts[0], key) if parts else Partial(params)
     for data in parts[1:]:
-        merged.merge(Partial.from_bytes(params, data))
-    return merged.to_bytes()
+        merged.merge(Partial.from_bytes(params, data, key))
+    return merged.to_bytes(key)
 
 
-def _finalize(states: pandas.Series, params: Params, mechanism: Mechanism) -> pandas.Series:
+def _finalize(states: pandas.Series, params: Params, mechanism: Mechanism,
+              key: Optional[bytes]) -> pandas.Series:
     """Dask's finalize: each group's state finished into its label (None
     for a group of no row: an unobserved category)."""
     selector = Selector(params)
@@ -294,6 +303,6 @@ def _finalize(states: pandas.Series, params: Params, mechanism: Mechanism) -> pa
     def release(data: Any) -> Any:
         if not isinstance(data, bytes):
             return None
-        state = Partial.from_bytes(params, data)
+        state = Partial.from_bytes(params, data, key)
         return _decode(state.finish(selector, mechanism)) if len(state) else None
     return states.map(release)

@@ -188,6 +188,25 @@ def test_one_selection_without_by(client):
         dpsel.dask.select(frame[frame.score > 100], label="label", score="score", epsilon="1")
 
 
+def test_states_keyed_with_a_mac(client):
+    frame = groups_frame(1, LABELS * 4, SCORES * 4, 4)
+    key = bytes(range(100, 132))
+    assert dpsel.dask.select(frame, label="label", score="score", epsilon="1", key=key) in LABELS
+    # The states a step writes are sealed with the key: the combine step
+    # refuses one sealed without it, or with another key.
+    aggregation = dpsel.dask._aggregation(dpsel.Params.from_epsilon("1"), "pf", key)
+    labels = pandas.Series(["a", "b"], index=pandas.Index([3, 5]), name="x")
+    states = aggregation.chunk(pandas.DataFrame({"g": [0, 0], "x": labels}).groupby("g")["x"])
+    assert dpsel.dask._merged(pandas.Series([states[0]] * 2), dpsel.Params.from_epsilon("1"),
+                              key)[4] == 2
+    for other in (None, bytes(32)):
+        with pytest.raises(dpsel.StateError):
+            dpsel.dask._merged(pandas.Series([states[0]] * 2), dpsel.Params.from_epsilon("1"),
+                               other)
+    with pytest.raises(ValueError, match="key must be 16 to 64 bytes"):
+        dpsel.dask.select(frame, label="label", score="score", epsilon="1", key=b"short")
+
+
 def test_groups_are_kept_apart_and_labels_carried_exactly(client):
     # Two group columns; each group's best (at least 7 above its others, so
     # not chosen with probability below 3 e^-60 < 1e-24 at epsilon 60) is a

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: ISC
 """Partial selections: shards merged in any order release with the
 distribution of one selection over all candidates (a fit), and states
-serialise, pickle and refuse what is not theirs."""
+serialise (unkeyed, and keyed with a MAC), pickle and refuse what is not
+theirs."""
 
 import pickle
 
@@ -64,6 +65,43 @@ def test_what_is_not_a_state_is_refused():
         dpsel.Partial.from_bytes(PARAMS, data)
     with pytest.raises(dpsel.StateError):
         dpsel.Partial.from_bytes(PARAMS, b"")
+
+
+KEY = bytes(range(32))
+
+
+def test_keyed_states_round_trip_and_refuse_the_other_forms():
+    state = sharded(dpsel.Rng.seeded(b"s"))
+    keyed, plain = state.to_bytes(key=KEY), state.to_bytes()
+    assert keyed[4] == 2 and plain[4] == 1 and keyed[5:-32] == plain[5:-32]
+    again = dpsel.Partial.from_bytes(PARAMS, keyed, key=bytearray(KEY))
+    assert again.to_bytes(KEY) == keyed and len(again) == len(SCORES)
+    selector = dpsel.Selector(PARAMS)
+    assert (again.finish(selector, rng=dpsel.Rng.seeded(b"f"))
+            == state.finish(selector, rng=dpsel.Rng.seeded(b"f")))
+    for data, key in [(keyed, KEY[:-1] + b"\xff"), (plain, KEY), (keyed, None),
+                      (keyed[:-1], KEY)]:
+        with pytest.raises(dpsel.StateError):
+            dpsel.Partial.from_bytes(PARAMS, data, key=key)
+    for i in range(len(keyed)):  # any byte changed
+        changed = bytearray(keyed)
+        changed[i] ^= 0x40
+        with pytest.raises(dpsel.StateError):
+            dpsel.Partial.from_bytes(PARAMS, bytes(changed), key=KEY)
+
+
+@pytest.mark.parametrize("key, error, message", [
+    (b"short", ValueError, "key must be 16 to 64 bytes, not 5"),
+    (bytes(65), ValueError, "not 65"),
+    ("a str key of thirty-two letters", TypeError, "key must be bytes, not str"),
+    (32, TypeError, "key must be bytes, not int"),
+])
+def test_bad_keys(key, error, message):
+    state = dpsel.Partial(PARAMS)
+    with pytest.raises(error, match=message):
+        state.to_bytes(key=key)
+    with pytest.raises(error, match=message):
+        dpsel.Partial.from_bytes(PARAMS, state.to_bytes(), key=key)
 
 
 def test_bad_partials():
