@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import operator
+from typing import Callable, Iterator, Optional
 
 from ._lib import lib
 
@@ -41,23 +43,26 @@ class Error(Exception):
     """A failure reported by dpsel.
 
     ``code`` is the DPSEL_E* code (an ErrorCode where dpsel knows it),
-    ``message`` the library's description of it (dpsel_strerror) and
-    ``detail`` what failed, e.g. the C function or the argument.  Each code
-    has its subclass; the ones for bad arguments are also ValueError or
-    TypeError, as Python code expects.
+    ``message`` the library's description of it (dpsel_strerror),
+    ``detail`` what failed, e.g. the C function or the argument, and
+    ``fix`` (possibly empty) which argument is wrong, the value it needs
+    and how to get it.  Each code has its subclass; the ones for bad
+    arguments are also ValueError or TypeError, as Python code expects.
     """
     code: int = 0
 
-    def __init__(self, detail: str = "", code: int | None = None):
+    def __init__(self, detail: str = "", code: int | None = None, fix: str = ""):
         if code is not None:
             self.code = code
         self.detail = detail
         self.message = strerror(self.code)
-        super().__init__(f"{detail}: {self.message}" if detail else self.message)
+        self.fix = fix
+        text = f"{detail}: {self.message}" if detail else self.message
+        super().__init__(f"{text}: {fix}" if fix else text)
 
     def __reduce__(self):
-        # Rebuilt from (detail, code), e.g. across multiprocessing.
-        return (type(self), (self.detail, self.code))
+        # Rebuilt from (detail, code, fix), e.g. across multiprocessing.
+        return (type(self), (self.detail, self.code, self.fix))
 
 
 class NullError(Error, TypeError):
@@ -149,3 +154,19 @@ def error_for(code: int, detail: str = "") -> Error:
     """The exception for a dpsel code (Error itself for an unknown one)."""
     cls = _CLASSES.get(code)
     return cls(detail) if cls is not None else Error(detail, code)
+
+
+@contextlib.contextmanager
+def explained(diagnose: Callable[[int], Optional[str]]) -> Iterator[None]:
+    """Around C calls whose bare code ("argument out of range") would not
+    say which argument: on an Error, diagnose(code) names the public
+    argument at fault, the value it needs and how to get it, and the same
+    error is raised again with that fix.  The library still decides what
+    is an error; diagnose only explains it (None: nothing to add)."""
+    try:
+        yield
+    except Error as error:
+        fix = diagnose(error.code)
+        if not fix:
+            raise
+        raise type(error)(error.detail, error.code, fix) from None

@@ -9,7 +9,9 @@ from fractions import Fraction
 from typing import Any, Union
 
 from . import _convert
-from ._lib import CParams, lib
+from ._errors import ErrorCode, explained
+from ._fixes import base_fix, epsilon_fix, sensitivity_fix
+from ._lib import GAP_CAP_MAX, CParams, lib
 
 Number = Union[str, int, Fraction, Decimal, float]
 
@@ -45,20 +47,23 @@ class Params:
         positive decimal or is too small for any base; RangeError for a
         sensitivity below 1.
         """
-        c = CParams()
-        lib.dpsel_params_from_epsilon(
-            ctypes.byref(c), _convert.c_text(_convert.epsilon_text(epsilon), "epsilon"),
-            _convert.uint64(sensitivity, "sensitivity"), _convert.flag(monotonic, "monotonic"))
+        c, text = CParams(), _convert.epsilon_text(epsilon)
+        d, m = _convert.uint64(sensitivity, "sensitivity"), _convert.flag(monotonic, "monotonic")
+        with explained(lambda code: sensitivity_fix(d) if code == ErrorCode.RANGE
+                       else epsilon_fix(text, d, m) if code == ErrorCode.EPSILON else None):
+            lib.dpsel_params_from_epsilon(ctypes.byref(c), _convert.c_text(text, "epsilon"), d, m)
         return cls(_c=c)
 
     @classmethod
     def from_base(cls, x: int, y: int, sensitivity: int = 1, monotonic: bool = False) -> Params:
         """The explicit base ``beta = x / 2^y`` (``1 <= y <= 64``,
         ``0 < x < 2^y``), kept in lowest terms, with the default gap cap."""
-        c = CParams()
-        lib.dpsel_params_from_base(ctypes.byref(c), _convert.uint64(x, "x"), _convert.uint(y, "y"),
-                                   _convert.uint64(sensitivity, "sensitivity"),
-                                   _convert.flag(monotonic, "monotonic"))
+        c, x, y = CParams(), _convert.uint64(x, "x"), _convert.uint(y, "y")
+        d = _convert.uint64(sensitivity, "sensitivity")
+        with explained(lambda code: base_fix(x, y) or sensitivity_fix(d)
+                       if code == ErrorCode.RANGE else None):
+            lib.dpsel_params_from_base(ctypes.byref(c), x, y, d,
+                                       _convert.flag(monotonic, "monotonic"))
         return cls(_c=c)
 
     @property
@@ -90,7 +95,10 @@ class Params:
 
     @gap_cap.setter
     def gap_cap(self, value: int) -> None:
-        lib.dpsel_params_set_gap_cap(ctypes.byref(self._c), _convert.uint64(value, "gap_cap"))
+        cap = _convert.uint64(value, "gap_cap")
+        with explained(lambda code: f"gap_cap {cap} is not 1 to GAP_CAP_MAX ({GAP_CAP_MAX})"
+                       if code == ErrorCode.RANGE else None):
+            lib.dpsel_params_set_gap_cap(ctypes.byref(self._c), cap)
 
     @property
     def epsilon(self) -> str:
@@ -131,3 +139,4 @@ def c_params(params: Params) -> Any:
     if not isinstance(params, Params):
         raise TypeError(f"params must be a dpsel.Params, not {type(params).__name__}")
     return ctypes.byref(params._c)
+

@@ -10,6 +10,8 @@ from typing import Any, Optional, Tuple, Union
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
+from ._errors import ErrorCode, RangeError, explained
+from ._fixes import count_fix, index_fix
 from ._lib import DECIMAL, RATIONAL, lib
 from ._params import Params, c_params as _params
 from ._owned import Owned
@@ -73,7 +75,11 @@ class _Distribution(Owned):
         return self._size
 
     def _outcome(self, i: int) -> int:
-        return _convert.size(i, "outcome")
+        i = _convert.size(i, "outcome")
+        fix = index_fix(i, self._size, "outcome")
+        if fix:
+            raise RangeError("outcome", fix=fix)
+        return i
 
     def probability(self, i: int, exact: bool = True) -> Probability:
         """The probability of outcome i: a fractions.Fraction, exactly; with
@@ -199,6 +205,7 @@ def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf")
     s = as_scores(scores)
     k = _convert.size(k, "k")
     handle = ctypes.c_void_p()
-    lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism),
-                          s.address, s.n, k)
+    with explained(lambda code: count_fix(k, s.n) if code == ErrorCode.RANGE else None):
+        lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism),
+                              s.address, s.n, k)
     return TopPmf._adopt_top(handle.value, s, k)

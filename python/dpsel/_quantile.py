@@ -16,8 +16,9 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Sequence
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
-from ._errors import Error
-from ._lib import CGrid, lib
+from ._errors import Error, ErrorCode, explained
+from ._fixes import decimal, positive_fix
+from ._lib import CGrid, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import Pmf
@@ -97,8 +98,10 @@ class Grid:
 
     def __init__(self, lower: Any, upper: Any, resolution: Optional[Any] = None):
         self._c = CGrid()
-        lib.dpsel_grid_init(ctypes.byref(self._c), _text(lower, "lower"), _text(upper, "upper"),
-                            None if resolution is None else _text(resolution, "resolution"))
+        texts = (_text(lower, "lower"), _text(upper, "upper"),
+                 None if resolution is None else _text(resolution, "resolution"))
+        with explained(lambda code: _grid_fix(code, *texts)):
+            lib.dpsel_grid_init(ctypes.byref(self._c), *texts)
 
     @property
     def lower(self) -> int:
@@ -168,9 +171,67 @@ def quantile_fraction(q: Any) -> QuantileFraction:
     exactly as a / b (dpsel_quantile_fraction).  RangeError outside (0, 1)
     or for b above QUANTILE_DENOMINATOR_MAX."""
     a, b, sensitivity = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
-    lib.dpsel_quantile_fraction(_text(q, "q"), ctypes.byref(a), ctypes.byref(b),
-                                ctypes.byref(sensitivity))
+    text = _text(q, "q")
+    with explained(lambda code: _fraction_fix(code, text.decode())):
+        lib.dpsel_quantile_fraction(text, ctypes.byref(a), ctypes.byref(b),
+                                    ctypes.byref(sensitivity))
     return QuantileFraction(a.value, b.value, sensitivity.value)
+
+
+def _grid_fix(code: int, lower: bytes, upper: bytes, resolution: Optional[bytes]) -> Optional[str]:
+    """What a refused grid needs: A <= B, R > 0."""
+    if code != ErrorCode.RANGE:
+        return None
+    low, high = decimal(lower.decode()), decimal(upper.decode())
+    if low is not None and high is not None and low > high:
+        return f"lower {lower.decode()} is above upper {upper.decode()}: swap them"
+    return None if resolution is None else positive_fix(resolution.decode(), "resolution")
+
+
+def _fraction_fix(code: int, q: str) -> Optional[str]:
+    """What a refused quantile needs: 0 < q < 1, b <= 10^18."""
+    value = decimal(q)
+    if code != ErrorCode.RANGE or value is None:
+        return None
+    if not 0 < value < 1:
+        return f"q {q} is not strictly between 0 and 1: give a quantile such as '0.5' or '0.95'"
+    return (f"q {q} is a / b with b above 10^18 (QUANTILE_DENOMINATOR_MAX): give it with at "
+            "most 18 fraction digits")
+
+
+class _Quantile(NamedTuple):
+    """A quantile a / b on the grid lower .. upper (in units), as the C
+    calls take it, to say what is wrong when they refuse it."""
+    a: int
+    b: int
+    lower: int
+    upper: int
+
+    def fix(self, params: Optional[Params], mechanism: Optional[int], code: int) -> Optional[str]:
+        """The argument a DPSEL_ERANGE of a call on this quantile (with
+        params, and mechanism, when given) is about, the value it needs
+        and how to get it; None for another code or no finding."""
+        if code != ErrorCode.RANGE:
+            return None
+        a, b = self.a, self.b
+        if not 0 < a < b <= QUANTILE_DENOMINATOR_MAX or math.gcd(a, b) != 1:
+            return (f"a / b = {a}/{b} is not a quantile in lowest terms with 0 < a < b <= "
+                    "10^18: take a and b from quantile_fraction(q)")
+        if self.lower > self.upper:
+            return f"lower {self.lower} is above upper {self.upper}: swap them"
+        needed = max(a, b - a)
+        if params is not None and params.sensitivity < needed:
+            return (f"sensitivity {params.sensitivity} is below {needed}, the quantile {a}/{b}'s: "
+                    f"make the Params with sensitivity={needed} "
+                    "(quantile_fraction(q).sensitivity) and monotonic=False")
+        if params is not None and params.monotonic:
+            return ("the Params are monotonic and a quantile's score is not: make them with "
+                    "monotonic=False")
+        points = self.upper - self.lower + 1
+        if mechanism == _mechanism("em") and points > QUANTILE_EM_GRID_MAX:
+            return (f"EM takes grids of at most 2^42 - 1 points, not {points}: "
+                    "use mechanism='pf' or a coarser resolution")
+        return None
 
 
 class Run(NamedTuple):
@@ -187,15 +248,19 @@ class QuantileRuns(Owned):
     built once for any number of releases and for the exact distribution
     (dpsel_quantile_runs_*).  Immutable; len() runs, runs[i] a Run."""
 
-    __slots__ = ("_handle", "__weakref__")
+    __slots__ = ("_handle", "_quantile", "__weakref__")
 
     def __init__(self, a: int, b: int, points: Any, lower: int, upper: int):
         values = as_scores(points, "points")
         handle = ctypes.c_void_p()
-        lib.dpsel_quantile_runs_new(ctypes.byref(handle), _convert.uint64(a, "a"),
-                                    _convert.uint64(b, "b"), values.address, values.n,
-                                    _convert.int64(lower, "lower"), _convert.int64(upper, "upper"))
+        quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
+                             _convert.int64(lower, "lower"), _convert.int64(upper, "upper"))
+        with explained(lambda code: quantile.fix(None, None, code)):
+            lib.dpsel_quantile_runs_new(ctypes.byref(handle), quantile.a, quantile.b,
+                                        values.address, values.n, quantile.lower,
+                                        quantile.upper)
         self._handle = handle.value
+        self._quantile = quantile
         weakref.finalize(self, lib.dpsel_quantile_runs_free, self._handle)
 
     def __len__(self) -> int:
@@ -222,12 +287,14 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: int,
     if not isinstance(selector, Selector):
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     values = as_scores(points, "points")
-    value = ctypes.c_int64()
-    with resolve(rng)._use as c_rng:
-        lib.dpsel_quantile_select(selector._handle, _mechanism(mechanism),
-                                  _convert.uint64(a, "a"), _convert.uint64(b, "b"),
-                                  values.address, values.n, _convert.int64(lower, "lower"),
-                                  _convert.int64(upper, "upper"), c_rng, ctypes.byref(value))
+    value, m = ctypes.c_int64(), _mechanism(mechanism)
+    quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
+                         _convert.int64(lower, "lower"), _convert.int64(upper, "upper"))
+    with resolve(rng)._use as c_rng, \
+            explained(lambda code: quantile.fix(selector.params, m, code)):
+        lib.dpsel_quantile_select(selector._handle, m, quantile.a, quantile.b, values.address,
+                                  values.n, quantile.lower, quantile.upper, c_rng,
+                                  ctypes.byref(value))
     return value.value
 
 
@@ -237,7 +304,7 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     grids of at most 32768 points (else TooLargeError)."""
     if not isinstance(runs, QuantileRuns):
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
-    handle = ctypes.c_void_p()
-    lib.dpsel_quantile_pmf_new(ctypes.byref(handle), c_params(params), _mechanism(mechanism),
-                               runs._handle)
+    handle, m = ctypes.c_void_p(), _mechanism(mechanism)
+    with explained(lambda code: runs._quantile.fix(params, m, code)):
+        lib.dpsel_quantile_pmf_new(ctypes.byref(handle), c_params(params), m, runs._handle)
     return Pmf._adopt(handle.value, len(runs))

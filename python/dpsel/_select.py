@@ -10,6 +10,8 @@ from typing import Any, List, Optional
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
+from ._errors import ErrorCode, explained
+from ._fixes import count_fix
 from ._lib import CPfStream, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
@@ -67,7 +69,8 @@ class Selector(Owned):
         s, m, k = as_scores(scores), _mechanism(mechanism), _convert.size(k, "k")
         # C refuses k > n before writing, so room for min(k, n) suffices.
         indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
-        with resolve(rng)._use as c_rng:
+        with resolve(rng)._use as c_rng, \
+                explained(lambda code: count_fix(k, s.n) if code == ErrorCode.RANGE else None):
             lib.dpsel_select_top(self._handle, m, s.address, s.n, k, c_rng, indices)
         return [s.label(i) for i in indices[:k]]
 
@@ -81,7 +84,8 @@ class Selector(Owned):
         if not isinstance(runs, QuantileRuns):
             raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
         m, value = _mechanism(mechanism), ctypes.c_int64()
-        with resolve(rng)._use as c_rng:
+        with resolve(rng)._use as c_rng, \
+                explained(lambda code: runs._quantile.fix(self._params, m, code)):
             lib.dpsel_quantile_select_runs(self._handle, m, runs._handle, c_rng,
                                            ctypes.byref(value))
         return value.value
@@ -129,7 +133,7 @@ class PfStream(Owned):
     threads.
     """
 
-    __slots__ = ("_c", "_selector", "_rng", "_lock", "__weakref__")
+    __slots__ = ("_c", "_selector", "_best", "_rng", "_lock", "__weakref__")
 
     def __init__(self, selector: Selector, best: int, rng: Optional[Rng] = None):
         if not isinstance(selector, Selector):
@@ -138,21 +142,32 @@ class PfStream(Owned):
         self._selector = selector  # the C stream points to it: it must outlive the stream
         self._rng = resolve(rng)
         self._lock = ForkSafeLock()
-        lib.dpsel_pf_stream_start(ctypes.byref(self._c), selector._handle,
-                                  _convert.int64(best, "best"))
+        self._best = _convert.int64(best, "best")
+        lib.dpsel_pf_stream_start(ctypes.byref(self._c), selector._handle, self._best)
 
     def add(self, score: int) -> None:
         """Adds the next candidate's score."""
         score = _convert.int64(score, "score")
-        with self._lock, self._rng._use as c_rng:
+        with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, score)):
             lib.dpsel_pf_stream_add(ctypes.byref(self._c), score, c_rng)
 
     def add_many(self, scores: Any) -> None:
         """Adds the next candidates' scores at once (a sequence or numpy
         array, as for select): the same as add for each, in fewer steps."""
         s: Scores = as_scores(scores)
-        with self._lock, self._rng._use as c_rng:
+        with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, None)):
             lib.dpsel_pf_stream_add_scores(ctypes.byref(self._c), s.address, s.n, c_rng)
+
+    def _fix(self, code: int, score: Optional[int]) -> Optional[str]:
+        """What a refused add of score (None: of several) needs."""
+        if code != ErrorCode.RANGE:
+            return None
+        if score is not None and score > self._best:
+            return (f"score {score} is above best {self._best}, the largest score the stream "
+                    "was started with: start it with the largest of all (Selector.stream(best))")
+        return (f"a score above best {self._best}, or a stream that failed or finished: start "
+                "it with the largest score of all (Selector.stream(best)) and add each score "
+                "before finish")
 
     def finish(self) -> int:
         """Ends the selection: the released position (0-based, in the order

@@ -7,10 +7,12 @@ from __future__ import annotations
 import array
 import ctypes
 import sys
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple, Optional, Union
 
 from . import _convert
 from ._enums import Task
+from ._errors import ErrorCode, explained
+from ._fixes import positive_fix
 from ._lib import UNITS_TEXT_MAX, lib
 from ._scores import as_scores
 
@@ -63,18 +65,24 @@ def decimal_to_units(text: Any, unit: Any) -> int:
     8731.  UnitError when it is not a whole multiple (nothing is rounded);
     DecimalError when malformed.  Decimals as str (or exact Decimal, int,
     Fraction)."""
-    out = ctypes.c_int64()
-    lib.dpsel_decimal_to_units(_text(text, "text"), _text(unit, "unit"), ctypes.byref(out))
+    out, unit_text = ctypes.c_int64(), _text(unit, "unit")
+    with explained(lambda code: _unit_fix(code, unit_text)):
+        lib.dpsel_decimal_to_units(_text(text, "text"), unit_text, ctypes.byref(out))
     return out.value
 
 
 def units_to_decimal(units: int, unit: Any) -> str:
     """units x unit as a decimal with the unit's fraction digits
     (dpsel_units_to_decimal): "0.75" for 3 units of "0.25"."""
-    buffer = ctypes.create_string_buffer(UNITS_TEXT_MAX)
-    lib.dpsel_units_to_decimal(_convert.int64(units, "units"), _text(unit, "unit"), buffer,
-                               len(buffer))
+    buffer, unit_text = ctypes.create_string_buffer(UNITS_TEXT_MAX), _text(unit, "unit")
+    with explained(lambda code: _unit_fix(code, unit_text)):
+        lib.dpsel_units_to_decimal(_convert.int64(units, "units"), unit_text, buffer,
+                                   len(buffer))
     return buffer.value.decode()
+
+
+def _unit_fix(code: int, unit: bytes) -> Optional[str]:
+    return positive_fix(unit.decode(), "unit") if code == ErrorCode.RANGE else None
 
 
 def _text(value: Any, what: str) -> bytes:
