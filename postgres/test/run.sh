@@ -17,6 +17,8 @@
 #   - the median and the 0.9 quantile of 100 100 values at epsilon 50 land on
 #     the true ones, in a parallel plan;
 #   - NULLs, empty groups, empty and longest labels give what DOCS_PAGE says;
+#   - every numeric is a quantile's value, never an error (1e200, 10^130000,
+#     -1e-1000, NaN, the infinities): it releases its clamped grid point;
 #   - dpsel_pf and dpsel_em in one query do not share a state;
 #   - a final function working on 10^7 values stops, through the library's
 #     interrupt check, on pg_cancel_backend, pg_terminate_backend and a
@@ -196,6 +198,25 @@ same "quantile, no rows: NULL" \
     "SELECT coalesce(dpsel_quantile(v, '0.5', '0', '9', '1')::text, 'null') FROM vals WHERE false" "null"
 same "quantile of integers, clamped" \
     "SELECT dpsel_quantile(v, '0.5', '-2.5', '2.5', '80') FROM (VALUES (-9), (1), (9)) t(v)" "1.0"
+# One record never decides whether a release happens (issue 35, item 1;
+# spec/quantiles.md §6): every numeric is a value, clamped and rounded down,
+# whatever its digits; NaN goes to the upper end, the infinities to theirs.
+# 100 copies of one value: the release is its grid point but with
+# probability below 10^-1000 (epsilon 50).
+one_value() {
+    same "quantile of 100 x $1" "SELECT dpsel_quantile(v, '0.5', '-10', '10', '50', '0.5') FROM (SELECT $1 AS v FROM generate_series(1, 100)) t" "$2"
+}
+one_value "1e200" "10.0"
+one_value "(1e-200::float8)::numeric" "0.0"
+one_value "round(0.5, 130)" "0.5"
+one_value "-1e-1000" "-0.5"
+one_value "('1' || repeat('0', 130000))::numeric" "10.0"
+one_value "'NaN'::numeric" "10.0"
+one_value "('NaN'::float8)::numeric" "10.0"
+one_value "'Infinity'::numeric" "10.0"
+one_value "'-Infinity'::numeric" "-10.0"
+same "quantile of the four long values together" \
+    "SELECT dpsel_quantile(v, '0.5', '0', '10', '1') IS NOT NULL FROM (VALUES (1e200), ((1e-200::float8)::numeric), (round(0.5, 130)), (-1e-1000)) t(v)" "t"
 
 # Two selections in one query draw apart: over 100 groups of 1000 candidates
 # of one score, dpsel_pf and dpsel_em agree about 0.1 times (independent
@@ -245,8 +266,6 @@ the grid from "0" to "10" in steps of "0"|SELECT dpsel_quantile(v, '0.5', '0', '
 the grid from 0 to 10000000000000 has more points than EM takes|SELECT dpsel_quantile(v, '0.5', '0', '10000000000000', '1') FROM vals
 the mechanism must be 'em' or 'pf', not "xx"|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', NULL, 'xx') FROM vals
 dpsel_quantile: the mechanism must not be NULL|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', NULL, NULL) FROM vals
-the value NaN: not a decimal|SELECT dpsel_quantile('NaN'::numeric, '0.5', '0', '10', '1')
-the value Infinity: not a decimal|SELECT dpsel_quantile('Infinity'::numeric, '0.5', '0', '10', '1')
 dpsel_quantile: epsilon "x"|SELECT dpsel_quantile(v, '0.5', '0', '10', 'x') FROM vals
 lower must be the same on every row of a group: "0", then "1"|SELECT dpsel_quantile(v, '0.5', l, '10', '1') FROM (VALUES (1, '0'), (2, '1')) t(v, l)
 must be the same on every row of a group|SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SELECT count(c) FROM (SELECT grp, dpsel_pf(label, score, CASE WHEN label = 'kiwi' THEN '2' ELSE '1' END) c FROM cand GROUP BY grp) s
