@@ -197,9 +197,12 @@ proofs:
 exports: $(SHARED) $(STATIC) $(INTERNAL)
 	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL)
 
-# The README's C example must compile, link and run as written.
+# The README's C example must compile, link and run as written, and its
+# shell sessions (the command line's and the auditors' quick starts) print
+# what it shows.
 readme-example: all
 	sh tests/readme-example.sh README.md
+	sh tests/readme-shell.sh $(TOOL)
 
 # The Python package (python/dpsel: ctypes over libdpsel.so) and its tests,
 # with Debian's python3 and python3-pytest (not a python3 earlier on PATH).
