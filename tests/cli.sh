@@ -984,6 +984,12 @@ expect_error decimal-score-advice-default "(decimal scores: give --resolution 0.
 expect_error decimal-score-advice-streamed "$d/prices.csv:2: score is not an integer: '3.10' (decimal scores: give --resolution 0.01" -- select --epsilon 1 --count 2 "$d/prices.csv"
 expect_ok decimal-score-advice-taken -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10.00 "$d/prices.csv"
 expect_ok decimal-score-advice-taken-resolution -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10 --resolution 0.01 "$d/prices.csv"
+fixture finer.csv 'a,0.125\nb,0.5\n'
+expect_error finer-unit-advice "$d/finer.csv:1: score is not a whole multiple of the unit 0.25: '0.125' (a finer --resolution reads it: 0.001)" -- select --epsilon 1 --resolution 0.25 "$d/finer.csv"
+# a unit the sensitivity 0.25 is a multiple of, not the score's 0.1
+fixture finer-than-quarters.csv 'a,0.3\nb,0.5\n'
+expect_error finer-unit-advice-sensitivity "score is not a whole multiple of the unit 0.25: '0.3' (a finer --resolution reads it: 0.01)" -- pmf --epsilon 1 --sensitivity 0.25 --resolution 0.25 "$d/finer-than-quarters.csv"
+expect_ok finer-unit-advice-taken -r '^(a|b)$' -- select --epsilon 1 --sensitivity 0.25 --resolution 0.01 "$d/finer-than-quarters.csv"
 fixture task-decimal.csv 'bin,count\n0,1.5\n'
 # (an expectation holds one line: the run's stderr is read for the rest)
 expect_error task-count-no-advice "$d/task-decimal.csv:2: score is not an integer: '1.5'" -- pmf --epsilon 1 --task mode "$d/task-decimal.csv"

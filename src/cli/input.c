@@ -182,28 +182,58 @@ const char *position_label(size_t index, char *out)
     return out;
 }
 
-/* The unit and sensitivity that would read text, a decimal with d
- * fraction digits, as a decimal score: " (decimal scores: give
- * --resolution 10^-d, or --sensitivity D with d decimals)"; "" when text is
- * no such decimal or r has no sensitivity to complete. */
-static const char *decimal_advice(const line_reader *r, const char *text, char *advice,
-                                  size_t size)
+/* The number of fraction digits of a decimal text. */
+static size_t fraction_digits(const char *text)
 {
     const char *point = strchr(text, '.');
-    size_t digits = point != NULL ? strlen(point + 1) : 0;
-    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
+    return point != NULL ? strlen(point + 1) : 0;
+}
+
+/* The unit 10^-d, d = max(text's fraction digits, least), into unit, if
+ * it reads text, a decimal (never rounded; a value beyond int64 in it
+ * still counts as read: the unit is what the message is about): d, or 0
+ * for none such. */
+static size_t unit_reading(const char *text, size_t least, char *unit)
+{
+    size_t digits = fraction_digits(text);
+    digits = digits > least ? digits : least;
     int64_t units;
-    if (r->sensitivity == NULL || digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX
-        || strlen(r->sensitivity) + digits + 1 > DPSEL_DECIMAL_TEXT_MAX) {
-        return "";
+    if (digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX) {
+        return 0;
     }
     decimal_unit(digits, unit);
     int rc = dpsel_decimal_to_units(text, unit, &units);
-    if (rc != DPSEL_OK && rc != DPSEL_ERANGE) {
+    return rc == DPSEL_OK || rc == DPSEL_ERANGE ? digits : 0;
+}
+
+/* The unit and sensitivity that would read text, a decimal score with d
+ * fraction digits, in an integer file: " (decimal scores: give
+ * --resolution 10^-d, or --sensitivity D with d decimals)"; "" when text
+ * is no such decimal or r has no sensitivity to complete. */
+static const char *decimal_advice(const line_reader *r, const char *text, char *advice,
+                                  size_t size)
+{
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
+    size_t digits = r->sensitivity != NULL ? unit_reading(text, 0, unit) : 0;
+    if (digits == 0 || strlen(r->sensitivity) + digits + 1 > DPSEL_DECIMAL_TEXT_MAX) {
         return "";
     }
     snprintf(advice, size, " (decimal scores: give --resolution %s, or --sensitivity %s.%0*d)",
              unit, r->sensitivity, (int)digits, 0);
+    return advice;
+}
+
+/* For a decimal score finer than r->unit: " (a finer --resolution reads
+ * it: 10^-d)", d enough for the score and the sensitivity; "" when r has
+ * no sensitivity or text is no decimal. */
+static const char *finer_unit_advice(const line_reader *r, const char *text, char *advice,
+                                     size_t size)
+{
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
+    if (r->sensitivity == NULL || unit_reading(text, fraction_digits(r->sensitivity), unit) == 0) {
+        return "";
+    }
+    snprintf(advice, size, " (a finer --resolution reads it: %s)", unit);
     return advice;
 }
 
@@ -237,8 +267,9 @@ static int parse_decimal_score(const line_reader *r, const char *text, const cha
     }
     printable(text, 0, quoted, sizeof quoted);
     if (rc == DPSEL_EUNIT) {
-        return reader_fail(r, r->line, "score is not a whole multiple of the unit %s: '%s'",
-                           r->unit, quoted);
+        char finer[DPSEL_DECIMAL_TEXT_MAX + 48];
+        return reader_fail(r, r->line, "score is not a whole multiple of the unit %s: '%s'%s",
+                           r->unit, quoted, finer_unit_advice(r, text, finer, sizeof finer));
     }
     if (rc == DPSEL_ERANGE) {
         return reader_fail(r, r->line, "score out of the int64 range in units of %s: '%s'",
