@@ -350,6 +350,46 @@ static int nonzero_from(const value_form *v, wide first)
  * zeros past D's end), minus one for a negative v with a nonzero digit
  * after them; its significant digits are fewer than INTEGER_DIGITS_BEYOND,
  * so the work is bounded whatever the text's length and exponent. */
+/* The most digits of floor(v 10^f) the 128-bit path takes: with a
+ * resolution mantissa of at most SMALL_DIGITS digits, both are below 10^36. */
+#define SMALL_FLOOR_DIGITS 36
+
+/* floor(F / r) clamped into the grid, for F the integer `digits`, negated
+ * and less `below` when negative, and r the mantissa of u: in 128-bit
+ * integers. */
+static int64_t small_point(const dpsel_grid *grid, const char *digits, int negative, int below,
+                           const decimal_form *u)
+{
+    wide floor = 0;
+    for (const char *d = digits; *d != '\0'; d++) {
+        floor = 10 * floor + (*d - '0');
+    }
+    floor = negative ? -floor - below : floor;
+    wide step = small_mantissa(u);
+    wide q = floor / step - (floor % step < 0);  /* C truncates toward zero */
+    return q < grid->lower ? grid->lower : q > grid->upper ? grid->upper : (int64_t)q;
+}
+
+/* The same in GMP, for any digits and mantissa. */
+static int64_t large_point(const dpsel_grid *grid, const char *digits, int negative, int below,
+                           const decimal_form *u)
+{
+    mpz_t floor, step;
+    mpz_inits(floor, step, (mpz_ptr)0);
+    mpz_set_str(floor, digits, 10);  /* digits only: cannot fail */
+    if (negative) {
+        mpz_add_ui(floor, floor, (unsigned long)below);
+        mpz_neg(floor, floor);
+    }
+    large_mantissa(u, step);
+    mpz_fdiv_q(floor, floor, step);
+    int64_t point = mpz_cmp_si(floor, grid->lower) < 0 ? grid->lower
+                  : mpz_cmp_si(floor, grid->upper) > 0 ? grid->upper
+                                                       : (int64_t)mpz_get_si(floor);
+    mpz_clears(floor, step, (mpz_ptr)0);
+    return point;
+}
+
 static void point_of_number(const dpsel_grid *grid, const value_form *v, size_t zeros,
                             const decimal_form *u, int64_t *point)
 {
@@ -364,19 +404,10 @@ static void point_of_number(const dpsel_grid *grid, const value_form *v, size_t 
         digits[count++] = i < (wide)n ? value_digit(v, (size_t)i) : '0';
     }
     digits[count > 0 ? count : 1] = '\0';
-    mpz_t floor, step;
-    mpz_inits(floor, step, (mpz_ptr)0);
-    mpz_set_str(floor, digits, 10);  /* digits only: cannot fail */
-    if (v->negative) {
-        mpz_add_ui(floor, floor, (unsigned long)nonzero_from(v, k));
-        mpz_neg(floor, floor);
-    }
-    large_mantissa(u, step);
-    mpz_fdiv_q(floor, floor, step);
-    *point = mpz_cmp_si(floor, grid->lower) < 0 ? grid->lower
-           : mpz_cmp_si(floor, grid->upper) > 0 ? grid->upper
-                                                : (int64_t)mpz_get_si(floor);
-    mpz_clears(floor, step, (mpz_ptr)0);
+    int below = v->negative && nonzero_from(v, k);
+    *point = count <= SMALL_FLOOR_DIGITS && is_small(u)
+             ? small_point(grid, digits, v->negative, below, u)
+             : large_point(grid, digits, v->negative, below, u);
 }
 
 int dpsel_grid_point(const dpsel_grid *grid, const char *value, int64_t *point)
