@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
+from ._errors import ErrorCode, explained
 from ._lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
@@ -105,8 +106,21 @@ class Partial(Owned):
             # merge the other way); the same state once (C refuses it).
             for lock in sorted({self._lock, other._lock}, key=id):
                 locks.enter_context(lock)
-            with resolve(rng)._use as c_rng:
+            with resolve(rng)._use as c_rng, explained(lambda code: self._merge_fix(code, other)):
                 lib.dpsel_partial_merge(self._handle, other._handle, c_rng)
+
+    def _merge_fix(self, code: int, other: Partial) -> Optional[str]:
+        """What a refused merge needs."""
+        if code != ErrorCode.RANGE:
+            return None
+        if other is self:
+            return "a state cannot merge into itself"
+        if (self._params.x, self._params.y, self._params.gap_cap) != \
+                (other._params.x, other._params.y, other._params.gap_cap):
+            return (f"other was made for {other._params!r}, this state for {self._params!r}: "
+                    "merge states made with the same base and gap cap")
+        return ("one of the states is spent (finished, merged away, or failed part-way): "
+                "release each candidate through one path of merges to one finish")
 
     def finish(self, selector: Selector, mechanism: MechanismArg = "pf",
                rng: Optional[Rng] = None) -> bytes:
