@@ -10,6 +10,8 @@ from typing import Any, Optional, Union
 
 from . import _convert
 from ._enums import Composition, MechanismArg, mechanism as _mechanism
+from ._errors import ErrorCode, explained
+from ._fixes import decimal
 from ._lib import CAccount, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
@@ -53,9 +55,9 @@ class Accountant(Owned):
         "pf"), each at epsilon (exactly, as for Params.from_epsilon).
         RangeError for count 0; nothing is added on failure."""
         text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-        with self._lock:
-            lib.dpsel_accountant_add(self._handle, _mechanism(mechanism), text,
-                                     _convert.uint64(count, "count"))
+        count = _convert.uint64(count, "count")
+        with self._lock, explained(lambda code: _add_fix(code, text.decode(), count)):
+            lib.dpsel_accountant_add(self._handle, _mechanism(mechanism), text, count)
 
     def add_params(self, mechanism: MechanismArg, params: Params, count: int = 1) -> None:
         """count releases of the mechanism with params (their realised
@@ -73,13 +75,35 @@ class Accountant(Owned):
         text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
                                                           "delta")
         c = CAccount()
-        with self._lock:
+        with self._lock, explained(lambda code: _report_fix(code, text)):
             lib.dpsel_accountant_report(self._handle, text,
                                         _convert.choice(Composition, composition, "composition"),
                                         ctypes.byref(c))
         return Account(c.releases, c.pure.decode(), c.rho.decode(), _figure(c.zcdp),
                        _figure(c.bounded_range), _figure(c.dp_optimal), c.best.decode(),
                        c.best_method.decode())
+
+
+def _add_fix(code: int, epsilon: str, count: int) -> Optional[str]:
+    """What a refused add needs."""
+    if code == ErrorCode.RANGE and count == 0:
+        return "count 0: give the number of releases, 1 or more"
+    value = decimal(epsilon)
+    if code == ErrorCode.EPSILON and value is None:
+        return f"epsilon {epsilon!r} is not a decimal number: give one such as '1', '0.25' or '5e-3'"
+    if code == ErrorCode.EPSILON and value <= 0:
+        return f"epsilon {epsilon} is not positive"
+    return None
+
+
+def _report_fix(code: int, delta: Optional[bytes]) -> Optional[str]:
+    """What a refused report needs."""
+    if code == ErrorCode.EMPTY:
+        return "no release was added: add them first (Accountant.add, add_params)"
+    value = None if delta is None else decimal(delta.decode())
+    if code == ErrorCode.RANGE and value is not None and not 0 < value < 1:
+        return f"delta {delta.decode()} is not strictly between 0 and 1: give one such as '1e-6'"
+    return None
 
 
 def _figure(text: bytes) -> Optional[str]:

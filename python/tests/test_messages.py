@@ -27,6 +27,12 @@ def spent_partial():
     return other
 
 
+def accountant_with_one():
+    accountant = dpsel.Accountant()
+    accountant.add("em", "1")
+    return accountant
+
+
 CASES = [
     # (call, class, the whole message)
     (lambda: dpsel.quantile_select(SELECTOR, 9, 10, [3, 5, 7], 0, 10), dpsel.RangeError,
@@ -115,6 +121,18 @@ CASES = [
      "dpsel_partial_merge: argument out of range: one of the states is spent (finished, merged "
      "away, or failed part-way): release each candidate through one path of merges to one "
      "finish"),
+    (lambda: dpsel.Accountant().report(), dpsel.EmptyError,
+     "dpsel_accountant_report: no candidates: no release was added: add them first "
+     "(Accountant.add, add_params)"),
+    (lambda: accountant_with_one().report(delta="2"), dpsel.RangeError,
+     "dpsel_accountant_report: argument out of range: delta 2 is not strictly between 0 and 1: "
+     "give one such as '1e-6'"),
+    (lambda: dpsel.Accountant().add("em", "1", 0), dpsel.RangeError,
+     "dpsel_accountant_add: argument out of range: count 0: give the number of releases, 1 or "
+     "more"),
+    (lambda: dpsel.Accountant().add("pf", "0"), dpsel.EpsilonError,
+     "dpsel_accountant_add: epsilon is not a positive decimal number that a base x/2^y with "
+     "y <= 64 can realise: epsilon 0 is not positive"),
 ]
 
 
