@@ -8,7 +8,7 @@
  *
  * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--budget SECONDS]
  *                     [--csv FILE] [--hepth FILE] [--dpbench DIR] [--cli TOOL]
- * LIST is comma-separated ("1e3,1e6"; "0.1,1").  README.md describes the output.
+ * LIST is comma-separated ("1e3,1e6"; "0.1,1").  docs/performance.md describes the output.
  */
 #include <glob.h>
 #include <math.h>

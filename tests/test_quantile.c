@@ -332,7 +332,7 @@ static void check_fit_by_point(const char *epsilon, dpsel_mechanism m, const dat
     dpsel_quantile_runs_free(runs);
 }
 
-/* Ages of a small survey (the README's example), some outside the grid. */
+/* Ages of a small survey (docs/cli.md's example), some outside the grid. */
 static const data_case ages_median = {
     1, 2, 0, 60, 12, { 34, 29, 41, 52, 38, 27, 45, 33, 61, 36, -2, 36 }
 };

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: ISC
-"""The accountant, against the README's figures."""
+"""The accountant, against the figures of docs/cli.md."""
 
 from fractions import Fraction
 

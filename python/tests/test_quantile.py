@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: ISC
 """Quantiles: the grid, the quantile as a fraction, the runs, releases and
-their exact distribution, against the tool on the README's survey."""
+their exact distribution, against the tool on docs/cli.md's survey."""
 
 from decimal import Decimal
 from fractions import Fraction
