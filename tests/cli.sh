@@ -959,7 +959,7 @@ help_is_own() {
 }
 help_is_own help-select-own select --help
 help_is_own help-command-select help select
-expect_ok help-quantile-own "usage: dpsel quantile --quantile Q --lower A --upper B" "  --lower A" "  --pmf" "one decimal value per line" -- help quantile
+expect_ok help-quantile-own "usage: dpsel quantile --quantile Q --lower A --upper B" "  --lower A" "  --pmf" "one number per line (12.5, -3e-7," -- help quantile
 expect_ok help-account-own "usage: dpsel account [OPTIONS] RELEASE..." "  --nonadaptive" "dpsel account em:0.1x10" -- account --help
 expect_ok help-overview-commands "commands:" "  select    one private choice" "  account   the privacy of many releases together" "dpsel help COMMAND" -- help
 expect_error help-unknown-command "unknown command 'selet': did you mean 'select'?" -- help selet

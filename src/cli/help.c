@@ -71,7 +71,7 @@ static const command_help helps[COMMAND_COUNT] = {
     [COMMAND_QUANTILE] = {
         "--quantile Q --lower A --upper B [OPTIONS] [FILE]",
         "private quantiles of raw values on a public grid",
-        "Releases the Q-quantile of FILE's values (one decimal per line) as a\n"
+        "Releases the Q-quantile of FILE's values (one number per line) as a\n"
         "point of the grid A, A + R, ..., B (values outside are clamped), with\n"
         "the exponential mechanism (default) or permute-and-flip.\n",
         "dpsel quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 \\\n"
@@ -140,8 +140,9 @@ static void print_command(FILE *out, command cmd)
     }
     if (cmd != COMMAND_PARAMS && cmd != COMMAND_ACCOUNT) {
         fprintf(out, "\n%s", cmd == COMMAND_QUANTILE
-                ? "FILE (default: standard input) has one decimal value per line; blank\n"
-                  "lines and # comments are skipped, and a first line `value` is a header.\n"
+                ? "FILE (default: standard input) has one number per line (12.5, -3e-7,\n"
+                  "inf, nan; each clamped into the grid); blank lines and # comments are\n"
+                  "skipped, and a first line `value` is a header.\n"
                 : file_format);
     }
     fprintf(out, "\n%s\nThe manual: man dpsel-%s.\n", exit_statuses, command_name(cmd));
