@@ -963,6 +963,7 @@ expect_ok help-quantile-own "usage: dpsel quantile --quantile Q --lower A --uppe
 expect_ok help-account-own "usage: dpsel account [OPTIONS] RELEASE..." "  --nonadaptive" "dpsel account em:0.1x10" -- account --help
 expect_ok help-overview-commands "commands:" "  select    one private choice" "  account   the privacy of many releases together" "dpsel help COMMAND" -- help
 expect_error help-unknown-command "unknown command 'selet': did you mean 'select'?" -- help selet
+expect_ok help-help "commands:" "dpsel help COMMAND" -- help help
 expect_error help-two-commands "unexpected argument: 'pmf'" -- help select pmf
 expect_error typo-command "unknown command 'selct': did you mean 'select'?" -- selct --epsilon 1
 expect_error typo-command-short "unknown command 'pfm'" -- pfm

@@ -509,7 +509,7 @@ static int parse_help(int argc, char **argv, options *o, cli_error *e)
     o->help = !o->version;
     o->help_overview = 1;
     int words = strcmp(argv[1], "help") == 0 ? 3 : 2;  /* help takes a COMMAND */
-    if (words == 3 && argc >= 3) {
+    if (words == 3 && argc >= 3 && strcmp(argv[2], "help") != 0) {  /* help help: the overview */
         if (command_of_name(argv[2], &o->cmd) != 0) {
             return refuse_command(argv[2], e);
         }
