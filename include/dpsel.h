@@ -112,6 +112,18 @@ enum {
  * a value that is not a dpsel code).  Never NULL. */
 DPSEL_API const char *dpsel_strerror(int code);
 
+/* DPSEL_VERSION as the library was built: a program (or a binding) that
+ * loads the shared library compares it with the header it was written for.
+ * Never NULL. */
+DPSEL_API const char *dpsel_version(void);
+
+/* The size of the structure named `type` as the library was built:
+ * "dpsel_params", "dpsel_rng_state_", "dpsel_rng", "dpsel_pf_stream",
+ * "dpsel_grid", "dpsel_audit_result" or "dpsel_account"; 0 for any other
+ * name and for NULL.  A binding that mirrors these structures (the caller
+ * owns their memory) checks its sizes against these at load. */
+DPSEL_API size_t dpsel_sizeof(const char *type);
+
 /* ------------------------------------------------------- privacy parameters */
 
 /* Largest gap cap dpsel accepts (and the most a default cap can be).  The

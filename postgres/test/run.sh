@@ -335,13 +335,16 @@ signal_in_final() {
         return 1
     fi
     final_at=$(($(now_ms) - started))
-    signalled=$(now_ms)
+    signalling=$(now_ms)
     echo "SELECT $2($pid);" | pg_sql > /dev/null
+    sent=$(now_ms)
     wait
-    latency=$(($(now_ms) - signalled))
+    ended=$(now_ms)
+    latency=$((ended - signalling))
     stopped "$1" "$(cat "$work/slow.out")" "$3" || return 1
     if [ "$latency" -lt 2000 ]; then
-        pass "$1, $final_at ms after the start: stopped in $latency ms"
+        # the signal left between the signalling psql's start and its end
+        pass "$1, $final_at ms after the start: stopped $((ended - sent)) to $latency ms after the signal"
     else
         fail "$1: stopped in $latency ms"
     fi

@@ -39,7 +39,7 @@ from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, 
                       StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
 from ._lib import (ACCOUNT_NONADAPTIVE_MAX, ACCOUNT_OPTIMAL_MAX, DECIMAL_TEXT_MAX, GAP_CAP_MAX,
                    PARTIAL_MEMBER_MAX, PF_STREAM_BLOCK, QUANTILE_DENOMINATOR_MAX,
-                   QUANTILE_EM_GRID_MAX)
+                   QUANTILE_EM_GRID_MAX, VERSION)
 from ._params import Params
 from ._partial import Partial
 from ._pmf import Pmf, TopPmf, pmf, pmf_grouped, top_pmf
@@ -49,7 +49,7 @@ from ._rng import Rng
 from ._select import PfStream, Selector
 from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, units_to_decimal
 
-__version__ = "0.1.0"  # DPSEL_VERSION of include/dpsel.h (test_layout.py compares them)
+__version__ = VERSION  # DPSEL_VERSION of include/dpsel.h (test_layout.py compares them)
 
 __all__ = [
     "Params", "Selector", "PfStream", "Rng", "Mechanism",

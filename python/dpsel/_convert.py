@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
@@ -23,8 +24,23 @@ SIZE_MAX = UINT64_MAX
 # ---------------------------------------------------------------- integers
 
 
+def is_boolean_type(kind: type) -> bool:
+    """bool or numpy.bool_: never an integer here, though Python and numpy
+    would take True and False as 1 and 0."""
+    numpy = sys.modules.get("numpy")
+    return issubclass(kind, bool) or (numpy is not None and issubclass(kind, numpy.bool_))
+
+
+def is_boolean(value: object) -> bool:
+    return is_boolean_type(type(value))
+
+
 def integer(value: object, what: str) -> int:
-    """value as an int: an int, or anything with __index__ (numpy's)."""
+    """value as an int: an int, or anything with __index__ (numpy's); not a
+    bool."""
+    if is_boolean(value):
+        raise TypeError(f"{what} is {value!r}, a bool, not an integer: give int({value!r}) "
+                        "(or .astype(int) for an array) to mean 1 or 0")
     try:
         return operator.index(value)
     except TypeError:

@@ -6,7 +6,9 @@ dpsel_audit_result, dpsel_account) are mirrored field by field; so are the
 two whose fields are private (dpsel_rng, dpsel_pf_stream), because the
 caller owns their memory.  python/tests/test_layout.py compiles the header
 and compares every offset and size, so that a change of layout in C fails
-the tests instead of corrupting memory.
+the tests instead of corrupting memory.  At import, the library loaded must
+have every function bound here, this package's version (dpsel_version) and
+the mirrors' sizes (dpsel_sizeof): else ImportError, before any call.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ lib = _load()
 
 # ------------------------------------------------------------- constants
 
+VERSION = "0.1.0"  # DPSEL_VERSION of include/dpsel.h, which the library must report
 GAP_CAP_MAX = 1 << 20
 PF_STREAM_BLOCK = 1024
 DECIMAL_TEXT_MAX = 128
@@ -151,6 +154,8 @@ _STR = c_char_p
 _CODE = c_int
 _PROTOTYPES = {
     "dpsel_strerror": (c_char_p, [c_int]),
+    "dpsel_version": (c_char_p, []),
+    "dpsel_sizeof": (c_size_t, [c_char_p]),
     "dpsel_params_from_base": (_CODE, [_P(CParams), c_uint64, c_uint, c_uint64, c_int]),
     "dpsel_params_from_epsilon": (_CODE, [_P(CParams), _STR, c_uint64, c_int]),
     "dpsel_params_set_gap_cap": (_CODE, [_P(CParams), c_uint64]),
@@ -234,6 +239,40 @@ def _check(result: int, function, arguments):
     return result
 
 
+MIRRORS = {"dpsel_params": CParams, "dpsel_rng_state_": CRngState, "dpsel_rng": CRng,
+           "dpsel_pf_stream": CPfStream, "dpsel_grid": CGrid,
+           "dpsel_audit_result": CAuditResult, "dpsel_account": CAccount}
+
+
+def _refuse(library: ctypes.CDLL, version: str, problem: str) -> None:
+    raise ImportError(f"dpsel: {library._name} {problem}: it is not the libdpsel {version} "
+                      "this package was written for. Point DPSEL_LIBRARY at that build's "
+                      "libdpsel.so (or unset it), or install the package and the library "
+                      "together (make install).")
+
+
+def check_functions(library: ctypes.CDLL) -> None:
+    """ImportError unless library has every function bound here (another
+    library would give AttributeError at the first missing one)."""
+    missing = [name for name in _PROTOTYPES if not hasattr(library, name)]
+    if missing:
+        shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if missing[3:] else "")
+        _refuse(library, VERSION, f"lacks {shown}")
+
+
+def check_build(library: ctypes.CDLL, version: str, mirrors: dict) -> None:
+    """ImportError unless library (its functions declared) reports `version`
+    and gives each structure of `mirrors` its mirror's size."""
+    reported = library.dpsel_version().decode("ascii", "replace")
+    if reported != version:
+        _refuse(library, version, f"is version {reported}")
+    for c_name, mirror in mirrors.items():
+        size = library.dpsel_sizeof(c_name.encode("ascii"))
+        if size != ctypes.sizeof(mirror):
+            _refuse(library, version, f"has a {c_name} of {size} bytes, not the "
+                    f"{ctypes.sizeof(mirror)} of this package's mirror")
+
+
 def _declare() -> None:
     for name, (result, arguments) in _PROTOTYPES.items():
         function = getattr(lib, name)
@@ -243,4 +282,6 @@ def _declare() -> None:
             function.errcheck = _check
 
 
+check_functions(lib)
 _declare()
+check_build(lib, VERSION, MIRRORS)

@@ -5,20 +5,29 @@ A numpy int64 array that is C-contiguous and aligned is passed as it is (no
 copy, no Python loop); other integer arrays are converted exactly (uint64
 above 2^63 - 1 refused); float and object arrays only when every value is
 exactly an integer in the int64 range.  A pandas Series gives its values
-the same way and keeps its labels.  Any other sequence of integers goes
-through array.array('q') (C-speed for ints).  numpy and pandas are never
-imported here: an object can only be one of theirs if its module is loaded.
+the same way and keeps its labels.  Any other sequence of integers, or an
+iterator (taken in the order it yields), goes through array.array('q')
+(C-speed for ints).  numpy and pandas are never imported here: an object
+can only be one of theirs if its module is loaded.
+
+What has no exact meaning as a list of scores is refused, whatever its
+values: booleans (True is not a score of 1 here), a masked array (its mask
+would be dropped), a dict (its keys would be the scores), a set (no order),
+a DataFrame (its column names would be the scores).
 """
 
 from __future__ import annotations
 
 import array
+import collections.abc
 import ctypes
+import math
 import sys
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Optional
 
-from ._convert import INT64_MAX, INT64_MIN, integer
+from ._convert import INT64_MAX, INT64_MIN, integer, is_boolean, is_boolean_type
 from ._errors import RangeError
 
 # The address passed for no scores, so that C sees n == 0 (DPSEL_EEMPTY),
@@ -53,7 +62,14 @@ def as_scores(scores: Any, what: str = "scores") -> Scores:
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(scores, pandas.Series):
         return _from_numpy(scores.to_numpy(), what)._replace(labels=scores.index)
+    if pandas is not None and isinstance(scores, pandas.DataFrame):
+        raise TypeError(f"{what} is a pandas DataFrame: give one column, frame[name] (a "
+                        "Series, whose index gives the labels)")
     numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(scores, numpy.ma.MaskedArray):
+        raise TypeError(f"{what} is a numpy masked array, whose mask C cannot see: give "
+                        f"{what}.compressed() (the unmasked candidates alone, numbered anew) "
+                        f"or {what}.filled(value) (a score for the masked ones)")
     if numpy is not None and isinstance(scores, numpy.ndarray):
         return _from_numpy(scores, what)
     return _from_sequence(scores, what)
@@ -74,27 +90,51 @@ def _scores_at(buffer: Any, address: int, n: int) -> Scores:
 
 
 def _from_sequence(scores: Any, what: str) -> Scores:
-    if isinstance(scores, (str, bytes, bytearray)) or scores is None:
-        raise TypeError(f"{what} must be a sequence of integers, not {type(scores).__name__}")
     if not isinstance(scores, (list, tuple)):
+        _check_ordered(scores, what)
+        scores = list(scores)  # once: a failed fast path must not lose an iterator's items
+    values = None
+    if not any(map(is_boolean_type, set(map(type, scores)))):  # array.array takes bools
         try:
-            scores = list(scores)  # once: a failed fast path must not lose an iterator's items
-        except TypeError:
-            raise TypeError(f"{what} must be a sequence of integers, "
-                            f"not {type(scores).__name__}") from None
-    try:
-        values = array.array("q", scores)
-    except (TypeError, OverflowError):
+            values = array.array("q", scores)
+        except (TypeError, OverflowError):
+            pass
+    if values is None:
         values = array.array("q", [_exact_integer(v, f"{what}[{i}]") for i, v in enumerate(scores)])
     return _scores_at(values, values.buffer_info()[0], len(values))
+
+
+_SET_ITERATOR = type(iter(set()))
+
+
+def _check_ordered(scores: Any, what: str) -> None:
+    """Scores are a sequence or an iterator, whose order numbers the
+    candidates; a mapping, a set or a text is refused, as is any other
+    iterable (whose order may not be defined)."""
+    kind = type(scores).__name__
+    if isinstance(scores, (str, bytes, bytearray)) or scores is None:
+        raise TypeError(f"{what} must be a sequence of integers, not {kind}")
+    if isinstance(scores, (collections.abc.Mapping, collections.abc.MappingView)):
+        raise TypeError(f"{what} is a {kind}, a mapping or its view: give pandas.Series(d) "
+                        "to score its values and release its keys, or list(d.values()) to "
+                        "release positions")
+    if isinstance(scores, (collections.abc.Set, _SET_ITERATOR)):
+        raise TypeError(f"{what} is a {kind}, which has no order: give a list in the "
+                        "candidates' order (sorted(...) for one)")
+    pandas = sys.modules.get("pandas")
+    ordered = (collections.abc.Sequence, collections.abc.Iterator) + (
+        (pandas.Index, pandas.api.extensions.ExtensionArray) if pandas is not None else ())
+    if not isinstance(scores, ordered):
+        raise TypeError(f"{what} must be a sequence of integers, not {kind}: give list(...) "
+                        "if its order is the candidates' order")
 
 
 def _exact_integer(value: Any, what: str) -> int:
     """An integer in the int64 range: an int (or numpy integer), or a number
     that is exactly one (2.0, Fraction(4, 2), Decimal('3')); 2.5 is refused."""
-    try:
-        number = integer(value, what)
-    except TypeError:
+    if is_boolean(value) or hasattr(type(value), "__index__"):
+        number = integer(value, what)  # a bool is refused there, with its fix
+    else:
         number = _whole_number(value, what)
     if not INT64_MIN <= number <= INT64_MAX:
         raise RangeError(f"{what} is {number}, outside the int64 range")
@@ -103,14 +143,37 @@ def _exact_integer(value: Any, what: str) -> int:
 
 def _whole_number(value: Any, what: str) -> int:
     if isinstance(value, str):  # Fraction would parse it
-        raise TypeError(f"{what} is {value!r}, not an integer")
+        raise TypeError(f"{what} is {value!r}, not an integer: give int({value!r})")
+    if isinstance(value, Decimal):
+        return _whole_decimal(value, what)
     try:
         fraction = Fraction(value)
     except (TypeError, ValueError, OverflowError):
-        raise TypeError(f"{what} is {value!r}, not an integer") from None
+        raise TypeError(f"{what} is {value!r}, not an integer{_missing_hint(value)}") from None
     if fraction.denominator != 1:
         raise TypeError(f"{what} is {value!r}, not an integer")
     return fraction.numerator
+
+
+def _whole_decimal(value: Decimal, what: str) -> int:
+    """A Decimal that is an integer, decided from its exponent first:
+    Fraction(Decimal('1e999999999')) would write out a billion digits."""
+    if not value.is_finite():
+        raise TypeError(f"{what} is {value!r}, not an integer{_missing_hint(value)}")
+    if value.adjusted() > 18:  # at least 10^19: beyond int64, whatever the digits
+        raise RangeError(f"{what} is {value}, outside the int64 range")
+    if value != value.to_integral_value():
+        raise TypeError(f"{what} is {value!r}, not an integer")
+    return int(value)
+
+
+def _missing_hint(value: Any) -> str:
+    """For a missing value (None, NaN, pandas' NA): how to say what it means."""
+    if (value is None or type(value).__name__ in ("NAType", "NaTType")
+            or (isinstance(value, float) and math.isnan(value))
+            or (isinstance(value, Decimal) and value.is_nan())):
+        return ": a missing score, which dpsel will not guess (drop it or fill it in first)"
+    return ""
 
 
 def _from_numpy(values: Any, what: str) -> Scores:
@@ -136,6 +199,9 @@ def _int64_copy(values: Any, what: str) -> Any:
         raise RangeError(f"{what} has {values.max()}, outside the int64 range")
     if kind == "f":
         _check_whole(values, what)
+    elif kind == "b":
+        raise TypeError(f"{what} must be integers, not of dtype bool: give "
+                        f"{what}.astype(int) to mean 1 and 0")
     elif kind not in "iu":
         raise TypeError(f"{what} must be integers, not of dtype {values.dtype}")
     return numpy.require(values, dtype=numpy.int64, requirements=["C", "A"])
@@ -150,4 +216,5 @@ def _check_whole(values: Any, what: str) -> None:
     whole &= (values >= -2.0**63) & (values < 2.0**63)
     if not whole.all():
         i = int(numpy.argmin(whole))
-        raise TypeError(f"{what}[{i}] is {values[i]!r}, not an integer in the int64 range")
+        raise TypeError(f"{what}[{i}] is {values[i]!r}, not an integer in the int64 range"
+                        f"{_missing_hint(float(values[i]))}")

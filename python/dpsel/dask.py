@@ -208,8 +208,11 @@ def _check_score_dtype(dtype: Any, score: Hashable) -> None:
     """Integer dtypes (numpy's and pandas' nullable ones), floats and
     objects pass here; their values are checked in the workers."""
     api = pandas.api.types
-    if api.is_bool_dtype(dtype) or not (api.is_integer_dtype(dtype) or api.is_float_dtype(dtype)
-                                        or api.is_object_dtype(dtype)):
+    if api.is_bool_dtype(dtype):
+        raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
+                        "integers (give .astype(int) to mean 1 and 0)")
+    if not (api.is_integer_dtype(dtype) or api.is_float_dtype(dtype)
+            or api.is_object_dtype(dtype)):
         raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
                         "integers")
 

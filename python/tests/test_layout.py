@@ -112,6 +112,12 @@ def test_every_function_of_the_api_is_bound():
     assert declared == _lib.BOUND
 
 
+def test_the_import_check_compares_every_mirror_with_the_library():
+    assert _lib.MIRRORS == STRUCTS
+    for c_name, mirror in STRUCTS.items():
+        assert _lib.lib.dpsel_sizeof(c_name.encode()) == ctypes.sizeof(mirror), c_name
+
+
 def test_the_layout_check_sees_a_drift(compiled):
     # A mirror one field short would have another size: the check can fail.
     class Short(ctypes.Structure):

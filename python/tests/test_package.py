@@ -3,12 +3,16 @@
 library where it says it does, documents every public name, and
 help(dpsel) reads."""
 
+import ctypes
 import inspect
 import os
 import pydoc
+import re
 import shutil
 import subprocess
 import sys
+
+import pytest
 
 import dpsel
 
@@ -69,6 +73,33 @@ def test_the_library_pip_put_into_the_package_comes_first(tmp_path):
     result = subprocess.run([sys.executable, "-c", "import dpsel._lib as l; print(l.lib._name)"],
                             env=env, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert result.stdout.strip() == str(package / "libdpsel.so.0"), result.stderr
+
+
+def test_another_library_is_an_import_error_naming_it_and_what_it_lacks():
+    # The C library (libm here) loads, but has none of dpsel's functions:
+    # ImportError, not AttributeError at the first missing one.
+    other = "libm.so.6"
+    result = python("import dpsel", DPSEL_LIBRARY=other)
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"ImportError: dpsel: {other} lacks dpsel_strerror, dpsel_version, "
+                           "dpsel_sizeof and "), result.stderr
+    assert "DPSEL_LIBRARY" in last
+
+
+def test_a_library_of_another_version_or_layout_is_an_import_error():
+    from dpsel import _lib
+    name = _lib.lib._name
+    with pytest.raises(ImportError, match=f"{re.escape(name)} is version {_lib.VERSION}: it "
+                                          r"is not the libdpsel 0\.1\.1 "):
+        _lib.check_build(_lib.lib, "0.1.1", _lib.MIRRORS)
+
+    class Longer(ctypes.Structure):  # a mirror with a field the library lacks
+        _fields_ = _lib.CRng._fields_ + [("more", ctypes.c_uint64)]
+    size = ctypes.sizeof(_lib.CRng)
+    with pytest.raises(ImportError, match=f"has a dpsel_rng of {size} bytes, not the "
+                                          f"{size + 8} of this package's mirror"):
+        _lib.check_build(_lib.lib, _lib.VERSION, {**_lib.MIRRORS, "dpsel_rng": Longer})
+    _lib.check_build(_lib.lib, _lib.VERSION, _lib.MIRRORS)  # the library loaded passes
 
 
 def test_every_public_name_is_documented_and_presented_as_dpsel():

@@ -96,3 +96,102 @@ def test_every_kind_selects_alike_on_one_seed():
     choices = [[selector.select(k, rng=rng) for _ in range(20)]
                for k, rng in ((k, dpsel.Rng.seeded(b"same")) for k in kinds)]
     assert all(c == choices[0] for c in choices)
+
+
+# ------------------------------------------------- exactly or not at all
+
+SELECTOR = dpsel.Selector(dpsel.Params.from_epsilon("1"))
+
+
+def test_a_masked_array_is_refused_not_released_unmasked():
+    # Was: the mask dropped, and the masked-out candidate (the best) released.
+    masked = numpy.ma.masked_array([0, 0, 100], mask=[False, False, True])
+    for scores in (masked, numpy.ma.masked_array([1, 2, 3])):  # even with nothing masked
+        with pytest.raises(TypeError, match=r"masked array.*scores\.compressed\(\).*"
+                                            r"scores\.filled\(value\)"):
+            SELECTOR.select(scores)
+    assert SELECTOR.select(masked.compressed()) in (0, 1)
+
+
+@pytest.mark.parametrize("booleans", [
+    [1, True], (False, 2), [numpy.True_, 3], numpy.array([1, True], dtype=object),
+    numpy.array([True, False]), pandas.Series([3, False], dtype=object),
+    pandas.Series([True, False]), pandas.Series([True, None], dtype="boolean"),
+    pandas.array([True, False], dtype="boolean"), (b for b in [True, 4]), [True] * 1000,
+])
+def test_booleans_are_refused_everywhere_naming_the_fix(booleans):
+    # Was: 1 and 0 in a list, an object array or an object Series.
+    with pytest.raises(TypeError, match=r"bool.*(int\(True\)|int\(False\)|astype\(int\))"):
+        SELECTOR.select(booleans)
+
+
+def test_booleans_are_refused_as_single_scores_and_integer_arguments():
+    with pytest.raises(TypeError, match="a bool"), SELECTOR.stream(5) as stream:
+        stream.add(True)
+    with pytest.raises(TypeError, match="a bool"):
+        dpsel.Partial(SELECTOR.params).add(True, b"member")
+    with pytest.raises(TypeError, match="a bool"):
+        SELECTOR.select_top([3, 4, 5], True)
+    with pytest.raises(TypeError, match="a bool"):
+        dpsel.Params.from_epsilon("1", sensitivity=True)
+
+
+@pytest.mark.parametrize("mapping", [
+    {0: 5, 1: 9}, {"a": 5}.keys(), {"a": 5}.values(), {"a": 5}.items(),
+    __import__("collections").OrderedDict(a=5),
+])
+def test_a_mapping_is_refused_pointing_at_a_series(mapping):
+    # Was: a dict's keys taken as its scores.
+    with pytest.raises(TypeError, match=r"mapping.*pandas\.Series\(d\)"):
+        SELECTOR.select(mapping)
+    assert SELECTOR.select(pandas.Series({"a": 5, "b": 1000})) == "b"
+
+
+@pytest.mark.parametrize("unordered", [{3, 1, 2}, frozenset({3, 1}), iter({3, 1, 2})])
+def test_a_set_is_refused_as_it_has_no_order(unordered):
+    with pytest.raises(TypeError, match="no order"):
+        SELECTOR.select(unordered)
+
+
+class _Bag:
+    """An iterable that is neither a sequence nor an iterator."""
+    def __iter__(self):
+        return iter([1, 2])
+
+
+@pytest.mark.parametrize("other", [pandas.DataFrame({0: [1, 2], 1: [3, 4]}), _Bag()])
+def test_other_iterables_are_refused(other):
+    # A DataFrame was taken as its column names.
+    with pytest.raises(TypeError, match=r"frame\[name\]|list\(\.\.\.\)"):
+        SELECTOR.select(other)
+
+
+@pytest.mark.parametrize("kind", [
+    lambda v: iter(v), lambda v: reversed(v[::-1]), lambda v: map(int, v),
+    lambda v: pandas.Index(v), lambda v: pandas.Series(v, dtype="category"),
+    lambda v: pandas.array(v, dtype="Int64"), lambda v: [Decimal(x).scaleb(2).scaleb(-2)
+                                                         for x in v],
+    lambda v: __import__("collections").deque(v),
+])
+def test_ordered_kinds_still_give_their_values(kind):
+    assert values(kind(SCORES)) == SCORES
+
+
+@pytest.mark.parametrize("missing", [
+    [1, None], [1, float("nan")], numpy.array([1.0, numpy.nan]), [Decimal("NaN")],
+    pandas.Series([1, None], dtype="Int64"), [pandas.NA], [pandas.NaT],
+])
+def test_a_missing_score_is_refused_saying_so(missing):
+    with pytest.raises(TypeError, match="a missing score"):
+        as_scores(missing)
+
+
+def test_a_decimal_far_from_an_integer_is_refused_at_once():
+    # Fraction(Decimal("1e999999999")) would write out a billion digits.
+    for huge in (Decimal("1e999999999"), Decimal("-9.9e19"), Decimal("1e19")):
+        with pytest.raises(dpsel.RangeError, match="outside the int64 range"):
+            as_scores([huge])
+    with pytest.raises(TypeError, match="not an integer"):
+        as_scores([Decimal("1e-999999999")])
+    assert values([Decimal("9223372036854775807"), Decimal("-9.223372036854775808e18"),
+                   Decimal("1.000e3")]) == [INT64_MAX, INT64_MIN, 1000]
