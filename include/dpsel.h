@@ -564,25 +564,14 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_units_to_decimal(int64_t units, const char
  * dpsel_pmf; enclosures multiplied in directed rounding, exact rationals
  * on request as dpsel_pmf_probability computes them).  For small n: the
  * tuples, n (n - 1) ... (n - k + 1) of them, are at most 65536, and one pmf
- * is built per prefix of a tuple (the last round's once for prefixes that
- * leave the same scores).  Immutable once made; the getters may be called
- * from several threads at once. */
+ * is built per prefix of a tuple.  Immutable once made; the getters may be
+ * called from several threads at once. */
 typedef struct dpsel_top_pmf dpsel_top_pmf;
-
-/* The limits of a top pmf's exact rationals (dpsel_top_pmf_exact_size):
- * the work of its prefixes' exact pmfs together, in bits of weight
- * arithmetic as dpsel_pmf_new counts them (2^32: about 3 s here, where
- * one pmf may take up to 2^34), and an upper bound of the bits of every
- * tuple's rational together (2^28: at most about 80 MB as decimal text;
- * the bound is about twice the true size). */
-#define DPSEL_TOP_PMF_EXACT_WORK_MAX ((uint64_t)1 << 32)
-#define DPSEL_TOP_PMF_EXACT_BITS_MAX ((uint64_t)1 << 28)
 
 /* Errors: DPSEL_ENULL; DPSEL_EEMPTY (n == 0); DPSEL_ERANGE (params not
  * valid, an unknown mechanism, k = 0 or k > n); DPSEL_ETOOLARGE (more than
  * 65536 tuples, or a prefix's pmf beyond dpsel_pmf_new's limits);
- * DPSEL_ENOMEM; DPSEL_EINTERNAL (a bug).  The enclosures are made here;
- * the exact rationals only on request, within the limits above. */
+ * DPSEL_ENOMEM; DPSEL_EINTERNAL (a bug). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params,
                                                   dpsel_mechanism mechanism, const int64_t *scores,
                                                   size_t n, size_t k);
@@ -599,22 +588,11 @@ DPSEL_API size_t dpsel_top_pmf_count(const dpsel_top_pmf *top);
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, size_t t,
                                                     size_t *indices);
 
-/* The size of the top pmf's exact rationals, known when it is made and
- * before any exact work: *work, its prefixes' exact pmfs' work together,
- * and *bits, an upper bound of the bits of all the tuples' rationals
- * (numerators and denominators; both saturate at UINT64_MAX).  Exact
- * requests are refused when either is above its limit,
- * DPSEL_TOP_PMF_EXACT_WORK_MAX or DPSEL_TOP_PMF_EXACT_BITS_MAX.
- * DPSEL_ENULL. */
-DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_exact_size(const dpsel_top_pmf *top,
-                                                         uint64_t *work, uint64_t *bits);
-
 /* Tuple t's probability as dpsel_pmf_probability gives a candidate's: a
- * decimal decided by the enclosure, else from the exact rational, or with
- * DPSEL_RATIONAL the exact rational; DPSEL_ETOOLARGE, at once, when an
- * exact rational is needed and the top pmf's are beyond their limits
- * (dpsel_top_pmf_exact_size) or a round's are beyond dpsel_pmf_new's.
- * DPSEL_ENULL, DPSEL_ERANGE (t or format), DPSEL_ENOMEM. */
+ * decimal decided by the enclosure, else from the exact rational (or
+ * DPSEL_ETOOLARGE when a round's exact rationals are beyond the limits),
+ * or with DPSEL_RATIONAL the exact rational.  DPSEL_ENULL, DPSEL_ERANGE (t
+ * or format), DPSEL_ENOMEM. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_probability(const dpsel_top_pmf *top, size_t t,
                                                           dpsel_format format, char **out);
 
@@ -731,16 +709,13 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_runs_get(const dpsel_quantile_run
  * max(a, b - a) of the runs' quantile and monotonic 0: its epsilon is then
  * the release's.  EM draws by levels over the runs, with the runs' lengths
  * as multiplicities (a few passes over the runs, whatever the grid; 8 (C +
- * 1) bytes of heap for the gap cap C); PF groups the runs by clamped gap
- * and races the groups, one lazily read uniform each, then draws a uniform
- * point of the winning group (spec/quantiles.md §7: a few passes over the
- * runs and a few hundred bits per group, whatever the grid, any base and
- * cap; 16 (C + 1) bytes of heap), asking rng's interrupt check
- * (dpsel_rng_set_interrupt) every few thousand runs.  Errors: DPSEL_ENULL;
+ * 1) bytes of heap for the gap cap C); PF races the grid's points run by run
+ * (dpsel_pf_stream: about one coin per block of 1024 points far below the
+ * top, up to one per 32 points near it).  Errors: DPSEL_ENULL;
  * DPSEL_ERANGE (mechanism not EM or PF, a selector not made for this
- * quantile, an EM grid above DPSEL_QUANTILE_EM_GRID_MAX points);
- * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_ECANCELED (the
- * interrupt check asked to stop); DPSEL_EINTERNAL (a bug).
+ * quantile, an EM grid above DPSEL_QUANTILE_EM_GRID_MAX points, PF with a
+ * decay table that does not allow the race: gap cap 1 with beta >= 1/2);
+ * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_EINTERNAL (a bug).
  * *value is written only on success. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select_runs(const dpsel_selector *selector,
                                                            dpsel_mechanism mechanism,
@@ -831,15 +806,12 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into, dpsel_p
  * candidate's member (a pointer into the state, valid until the state is
  * freed), and the state is spent.  The selector must have the state's base
  * and gap cap.
- * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF takes any
- * number, in time proportional to the state's levels whatever their counts
- * (a forged state claiming 2^62 candidates finishes in a millisecond;
- * spec/partial.md §2), asking rng's interrupt check
- * (dpsel_rng_set_interrupt) every few thousand levels.  Errors: DPSEL_ENULL;
+ * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF races them
+ * all (about a nanosecond each far below the top).  Errors: DPSEL_ENULL;
  * DPSEL_EEMPTY (no candidate); DPSEL_ERANGE (another base or cap, an
- * unknown mechanism, EM beyond its limit, a spent or failed state);
- * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY, DPSEL_ECANCELED (the state
- * is then left as it was). */
+ * unknown mechanism, EM beyond its limit, PF with a decay table that does
+ * not allow the race, a spent or failed state); DPSEL_ENOMEM;
+ * DPSEL_ERANDOM; DPSEL_EUNLIKELY (the state is then left as it was). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(dpsel_partial *partial,
                                                      const dpsel_selector *selector,
                                                      dpsel_mechanism mechanism, dpsel_rng *rng,
@@ -965,10 +937,7 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add_params(dpsel_accountant *ac
                                                             const dpsel_params *params,
                                                             uint64_t count);
 
-/* Room for one figure: 17 significant digits in dpsel's decimal style,
- * rounded up ("1.2500000000000001e+39", "0.00058883001125600124"), "0"
- * where a bound is 0 or below (an epsilon that holds, e.g. at a delta of
- * 1/2 or more), or "inf" where no finite bound was found. */
+/* Room for one figure: 17 significant digits in dpsel's decimal style. */
 #define DPSEL_ACCOUNT_TEXT 40
 
 /* What the accountant states.  A figure that does not apply is "". */
@@ -982,11 +951,6 @@ typedef struct {
     char best[DPSEL_ACCOUNT_TEXT];              /* the least of the above */
     const char *best_method;                    /* "pure", "zcdp", "bounded-range"
                                                    or "dp-optimal" (static) */
-    const char *bounded_range_composition;      /* the bound bounded_range states:
-                                                   "non-adaptive" (DDR's optimum),
-                                                   "adaptive" (asked for, or beyond
-                                                   DPSEL_ACCOUNT_NONADAPTIVE_MAX
-                                                   releases), "" when none (static) */
 } dpsel_account;
 
 /* The account of the releases added so far.  delta: a decimal in (0, 1)
