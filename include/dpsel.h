@@ -709,13 +709,16 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_runs_get(const dpsel_quantile_run
  * max(a, b - a) of the runs' quantile and monotonic 0: its epsilon is then
  * the release's.  EM draws by levels over the runs, with the runs' lengths
  * as multiplicities (a few passes over the runs, whatever the grid; 8 (C +
- * 1) bytes of heap for the gap cap C); PF races the grid's points run by run
- * (dpsel_pf_stream: about one coin per block of 1024 points far below the
- * top, up to one per 32 points near it).  Errors: DPSEL_ENULL;
+ * 1) bytes of heap for the gap cap C); PF groups the runs by clamped gap
+ * and races the groups, one lazily read uniform each, then draws a uniform
+ * point of the winning group (spec/quantiles.md §7: a few passes over the
+ * runs and a few hundred bits per group, whatever the grid, any base and
+ * cap; 16 (C + 1) bytes of heap), asking rng's interrupt check
+ * (dpsel_rng_set_interrupt) every few thousand runs.  Errors: DPSEL_ENULL;
  * DPSEL_ERANGE (mechanism not EM or PF, a selector not made for this
- * quantile, an EM grid above DPSEL_QUANTILE_EM_GRID_MAX points, PF with a
- * decay table that does not allow the race: gap cap 1 with beta >= 1/2);
- * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_EINTERNAL (a bug).
+ * quantile, an EM grid above DPSEL_QUANTILE_EM_GRID_MAX points);
+ * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_ECANCELED (the
+ * interrupt check asked to stop); DPSEL_EINTERNAL (a bug).
  * *value is written only on success. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select_runs(const dpsel_selector *selector,
                                                            dpsel_mechanism mechanism,
@@ -806,12 +809,15 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_merge(dpsel_partial *into, dpsel_p
  * candidate's member (a pointer into the state, valid until the state is
  * freed), and the state is spent.  The selector must have the state's base
  * and gap cap.
- * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF races them
- * all (about a nanosecond each far below the top).  Errors: DPSEL_ENULL;
+ * EM takes at most DPSEL_QUANTILE_EM_GRID_MAX candidates; PF takes any
+ * number, in time proportional to the state's levels whatever their counts
+ * (a forged state claiming 2^62 candidates finishes in microseconds;
+ * spec/partial.md §2), asking rng's interrupt check
+ * (dpsel_rng_set_interrupt) every few thousand levels.  Errors: DPSEL_ENULL;
  * DPSEL_EEMPTY (no candidate); DPSEL_ERANGE (another base or cap, an
- * unknown mechanism, EM beyond its limit, PF with a decay table that does
- * not allow the race, a spent or failed state); DPSEL_ENOMEM;
- * DPSEL_ERANDOM; DPSEL_EUNLIKELY (the state is then left as it was). */
+ * unknown mechanism, EM beyond its limit, a spent or failed state);
+ * DPSEL_ENOMEM; DPSEL_ERANDOM; DPSEL_EUNLIKELY, DPSEL_ECANCELED (the state
+ * is then left as it was). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_finish(dpsel_partial *partial,
                                                      const dpsel_selector *selector,
                                                      dpsel_mechanism mechanism, dpsel_rng *rng,

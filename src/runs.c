@@ -8,6 +8,9 @@
 #include "core/core.h"
 #include "core/em_runs.h"
 #include "core/gap.h"
+#include "core/uniform.h"
+#include "exact/pf_runs.h"
+#include "interrupt.h"
 
 /* EM by levels with the runs' lengths as multiplicities (core/em_runs.c). */
 static int runs_em(const dpsel_selector *selector, const int64_t *scores,
@@ -30,11 +33,55 @@ static int runs_em(const dpsel_selector *selector, const int64_t *scores,
     return rc;
 }
 
-/* The run and offset of position `index` in the runs' order. */
-static int locate(const uint64_t *lengths, size_t count, uint64_t index, size_t *run,
-                  uint64_t *offset)
+/* The clamped gap of every run's score below the best, and each level's
+ * candidates: members[g] for g = 0 .. cap (cap + 1 words, zeroed). */
+static int count_levels(const dpsel_rng *rng, const int64_t *scores, const uint64_t *lengths,
+                        size_t count, uint64_t total, int64_t best, uint64_t cap,
+                        uint64_t *members)
+{
+    uint64_t seen = 0;
+    for (size_t j = 0; j < count; j++) {
+        int rc = dpsel_internal_interrupted_every(rng, j, count);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (lengths[j] > total - seen) {
+            return DPSEL_EINTERNAL;  /* more candidates than total */
+        }
+        seen += lengths[j];
+        members[dpsel_core_clamped_gap(best, scores[j], cap)] += lengths[j];
+    }
+    return seen == total ? DPSEL_OK : DPSEL_EINTERNAL;
+}
+
+/* The levels that hold candidates, in place: gaps[l] and members[l] for
+ * l < *levels, gaps increasing. */
+static void compact_levels(uint64_t cap, uint64_t *members, uint64_t *gaps, size_t *levels)
+{
+    size_t used = 0;
+    for (uint64_t g = 0; g <= cap; g++) {
+        if (members[g] > 0) {
+            gaps[used] = g;
+            members[used++] = members[g];
+        }
+    }
+    *levels = used;
+}
+
+/* The run and offset of the index-th candidate of clamped gap `gap`, in the
+ * runs' order. */
+static int locate_in_level(const dpsel_rng *rng, const int64_t *scores, const uint64_t *lengths,
+                           size_t count, int64_t best, uint64_t cap, uint64_t gap,
+                           uint64_t index, size_t *run, uint64_t *offset)
 {
     for (size_t j = 0; j < count; j++) {
+        int rc = dpsel_internal_interrupted_every(rng, j, count);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        if (dpsel_core_clamped_gap(best, scores[j], cap) != gap) {
+            continue;
+        }
         if (index < lengths[j]) {
             *run = j;
             *offset = index;
@@ -42,38 +89,41 @@ static int locate(const uint64_t *lengths, size_t count, uint64_t index, size_t 
         }
         index -= lengths[j];
     }
-    return DPSEL_EINTERNAL;  /* the stream released one of the positions fed */
+    return DPSEL_EINTERNAL;  /* the level's count was made from these runs */
 }
 
-/* Each run's score as many times as it has candidates, in blocks of one
- * repeated score. */
-#define PF_REPEAT 4096
-
-/* PF's race over every candidate, fed run by run to the stream. */
+/* PF over the runs grouped by clamped gap (spec/quantiles.md §7): the level
+ * by the exact race of src/exact/pf_runs.c, then a uniform member of it
+ * (PF is exchangeable within a level). */
 static int runs_pf(const dpsel_selector *selector, const int64_t *scores,
-                   const uint64_t *lengths, size_t count, dpsel_rng *rng, size_t *run,
-                   uint64_t *offset)
+                   const uint64_t *lengths, size_t count, uint64_t total, dpsel_rng *rng,
+                   size_t *run, uint64_t *offset)
 {
-    int64_t repeated[PF_REPEAT];
-    dpsel_pf_stream stream;
-    int rc = dpsel_pf_stream_start(&stream, selector, scores[dpsel_core_argmax(scores, count)]);
-    for (size_t j = 0; j < count && rc == DPSEL_OK; j++) {
-        uint64_t left = lengths[j];
-        size_t filled = left < PF_REPEAT ? (size_t)left : PF_REPEAT;
-        for (size_t i = 0; i < filled; i++) {
-            repeated[i] = scores[j];
-        }
-        while (left > 0 && rc == DPSEL_OK) {
-            size_t take = left < filled ? (size_t)left : filled;
-            rc = dpsel_pf_stream_add_scores(&stream, repeated, take, rng);
-            left -= take;
-        }
-    }
-    size_t index = 0;
+    const dpsel_params *p = &selector->params;
+    int64_t best = scores[dpsel_core_argmax(scores, count)];
+    uint64_t *members = calloc(p->gap_cap + 1, sizeof *members);
+    uint64_t *gaps = malloc((p->gap_cap + 1) * sizeof *gaps);
+    int rc = members == NULL || gaps == NULL ? DPSEL_ENOMEM : DPSEL_OK;
     if (rc == DPSEL_OK) {
-        rc = dpsel_pf_stream_finish(&stream, rng, &index);
+        rc = count_levels(rng, scores, lengths, count, total, best, p->gap_cap, members);
     }
-    return rc == DPSEL_OK ? locate(lengths, count, index, run, offset) : rc;
+    size_t levels = 0, level = 0;
+    if (rc == DPSEL_OK) {
+        compact_levels(p->gap_cap, members, gaps, &levels);
+        rc = dpsel_exact_pf_groups(p->x, p->y, gaps, members, levels, DPSEL_PF_RUNS_FIRST_BITS,
+                                   rng, &level);
+    }
+    uint64_t index = 0;
+    if (rc == DPSEL_OK) {
+        rc = dpsel_core_uniform(rng, members[level], &index);  /* at most total <= 2^62 */
+    }
+    if (rc == DPSEL_OK) {
+        rc = locate_in_level(rng, scores, lengths, count, best, p->gap_cap, gaps[level], index,
+                             run, offset);
+    }
+    free(members);
+    free(gaps);
+    return rc;
 }
 
 int dpsel_internal_runs_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
@@ -82,5 +132,5 @@ int dpsel_internal_runs_select(const dpsel_selector *selector, dpsel_mechanism m
 {
     return mechanism == DPSEL_EM
            ? runs_em(selector, scores, lengths, count, total, rng, run, offset)
-           : runs_pf(selector, scores, lengths, count, rng, run, offset);
+           : runs_pf(selector, scores, lengths, count, total, rng, run, offset);
 }

@@ -18,11 +18,14 @@
 /* One selection over the runs: *run and *offset (below lengths[*run]) name
  * the released candidate, with the mechanism's distribution over the
  * total = sum lengths candidates.  EM draws by levels (a few passes over
- * the runs); PF races every candidate through dpsel_pf_stream (about one
- * coin per block of 1024 far below the top).  Errors: DPSEL_ERANGE (an EM
- * total above DPSEL_RUNS_EM_MAX, PF with a decay table that does not allow
- * the race), DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY, DPSEL_EINTERNAL
- * (lengths that do not add up to total). */
+ * the runs); PF counts the candidates of each clamped gap, races those
+ * levels (src/exact/pf_runs.c: O(levels) enclosures, whatever the total)
+ * and draws a uniform member of the winner, found by a pass over the runs
+ * (spec/quantiles.md §7; 16 (C + 1) bytes of heap).  PF's passes ask rng's
+ * interrupt check every DPSEL_INTERRUPT_EVERY runs.  Errors: DPSEL_ERANGE
+ * (an EM total above DPSEL_RUNS_EM_MAX), DPSEL_ENOMEM, DPSEL_ERANDOM,
+ * DPSEL_EUNLIKELY, DPSEL_ECANCELED, DPSEL_EINTERNAL (lengths that do not
+ * add up to total). */
 int dpsel_internal_runs_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
                                const int64_t *scores, const uint64_t *lengths, size_t count,
                                uint64_t total, dpsel_rng *rng, size_t *run, uint64_t *offset);

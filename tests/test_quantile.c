@@ -355,6 +355,57 @@ Test(quantile, pf_releases_fit_the_pmf_point_by_point, .timeout = 300)
     check_fit_by_point("1", DPSEL_PF, &no_values, 50000, 43, "pf, no values");
 }
 
+/* The run holding a released value: firsts[j] is run j's first point. */
+static size_t run_of(const int64_t *firsts, size_t count, int64_t value)
+{
+    size_t j = count;
+    while (j > 0 && firsts[j - 1] > value) {  /* the last run starting at or below */
+        j--;
+    }
+    cr_assert(j > 0);
+    return j - 1;
+}
+
+/* draws releases of the quantile counted per run, against the pmf over the
+ * runs (a fit at false alarm 1e-6). */
+static void check_fit_by_run(const dpsel_params *p, dpsel_mechanism m,
+                             const dpsel_quantile_runs *runs, uint64_t draws, uint64_t seed,
+                             const char *what)
+{
+    size_t count = dpsel_quantile_runs_count(runs);
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_quantile_pmf_new(&pmf, p, m, runs), DPSEL_OK);
+    mpq_t *prob = calloc(count, sizeof *prob);
+    uint64_t *counts = calloc(count, sizeof *counts);
+    int64_t *firsts = calloc(count, sizeof *firsts);
+    cr_assert(prob != NULL && counts != NULL && firsts != NULL);
+    for (size_t j = 0; j < count; j++) {
+        mpq_init(prob[j]);
+        pmf_rational(pmf, j, prob[j]);
+        cr_assert_eq(dpsel_quantile_runs_get(runs, j, &firsts[j], NULL, NULL), DPSEL_OK);
+    }
+    int64_t last = 0;
+    uint64_t points = 0;
+    cr_assert_eq(dpsel_quantile_runs_get(runs, count - 1, &last, &points, NULL), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, p), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(seed);
+    for (uint64_t d = 0; d < draws; d++) {
+        int64_t value = INT64_MIN;
+        cr_assert_eq(dpsel_quantile_select_runs(selector, m, runs, &rng, &value), DPSEL_OK);
+        cr_assert(value >= firsts[0] && value - last < (int64_t)points, "%s: %ld off the grid",
+                  what, (long)value);
+        counts[run_of(firsts, count, value)]++;
+    }
+    expect_fit_and_clear(counts, prob, count, draws, what);
+    free(prob);
+    free(counts);
+    free(firsts);
+    dpsel_rng_wipe(&rng);
+    dpsel_selector_free(selector);
+    dpsel_pmf_free(pmf);
+}
+
 /* A grid of 2^40 points and 20 values: EM's releases per run against the
  * pmf over the runs (which EM computes for any grid). */
 Test(quantile, em_on_a_grid_of_2_to_the_40_fits_the_pmf_by_run, .timeout = 300)
@@ -369,40 +420,21 @@ Test(quantile, em_on_a_grid_of_2_to_the_40_fits_the_pmf_by_run, .timeout = 300)
     cr_assert_eq(dpsel_params_from_epsilon(&p, "0.5", 1, 0), DPSEL_OK);
     dpsel_quantile_runs *runs = NULL;
     cr_assert_eq(dpsel_quantile_runs_new(&runs, 1, 2, values, M, lower, upper), DPSEL_OK);
-    size_t count = dpsel_quantile_runs_count(runs);
-    dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_quantile_pmf_new(&pmf, &p, DPSEL_EM, runs), DPSEL_OK);
-    mpq_t *prob = calloc(count, sizeof *prob);
-    uint64_t *counts = calloc(count, sizeof *counts);
-    int64_t *firsts = calloc(count, sizeof *firsts);
-    cr_assert(prob != NULL && counts != NULL && firsts != NULL);
-    for (size_t j = 0; j < count; j++) {
-        mpq_init(prob[j]);
-        pmf_rational(pmf, j, prob[j]);
-        cr_assert_eq(dpsel_quantile_runs_get(runs, j, &firsts[j], NULL, NULL), DPSEL_OK);
-    }
-    dpsel_selector *selector = NULL;
-    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
-    dpsel_rng rng = seeded_rng(51);
-    const uint64_t draws = 100000;
-    for (uint64_t d = 0; d < draws; d++) {
-        int64_t value = -1;
-        cr_assert_eq(dpsel_quantile_select_runs(selector, DPSEL_EM, runs, &rng, &value),
-                     DPSEL_OK);
-        size_t j = count;
-        while (j > 0 && firsts[j - 1] > value) {  /* the last run starting at or below */
-            j--;
-        }
-        cr_assert(j > 0 && value <= upper);
-        counts[j - 1]++;
-    }
-    expect_fit_and_clear(counts, prob, count, draws, "em by runs, 2^40 points");
-    free(prob);
-    free(counts);
-    free(firsts);
-    dpsel_rng_wipe(&rng);
-    dpsel_selector_free(selector);
-    dpsel_pmf_free(pmf);
+    check_fit_by_run(&p, DPSEL_EM, runs, 100000, 51, "em by runs, 2^40 points");
+    dpsel_quantile_runs_free(runs);
+}
+
+/* A base of 3/4 with a gap cap of 1, which the race of candidates refused
+ * (its top power is not below 1/2; spec/quantiles.md §7): PF's releases
+ * per run against the pmf over the runs. */
+Test(quantile, pf_with_a_cap_the_race_refused_fits_the_pmf_by_run, .timeout = 300)
+{
+    dpsel_params p = base_params(3, 2, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&p, 1), DPSEL_OK);
+    dpsel_quantile_runs *runs = NULL;
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, 1, 2, ages_median.values, ages_median.m, 0, 60),
+                 DPSEL_OK);
+    check_fit_by_run(&p, DPSEL_PF, runs, 100000, 52, "pf by runs, base 3/4, cap 1");
     dpsel_quantile_runs_free(runs);
 }
 

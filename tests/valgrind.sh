@@ -125,6 +125,7 @@ check account-bad           2 -- account em:0.5 pf:nothing
 q="--lower 0 --upper 120 --epsilon 1"
 check quantile-em           0 -- quantile --quantile 0.5 $q --seed 8 "$work/ages.csv"
 check quantile-pf-several   0 -- quantile --quantile 0.25,0.5,0.75 $q --mechanism pf --count 3 --json "$work/ages.csv"
+check quantile-pf-2-to-62   0 -- quantile --quantile 0.5 --lower 0 --upper 4611686018427387903 --epsilon 1 --mechanism pf --count 3 "$work/ages.csv"
 check quantile-pmf-pf       0 -- quantile --quantile 0.5 $q --resolution 0.5 --mechanism pf --pmf --json "$work/ages.csv"
 check quantile-pmf-em-exact 0 -- quantile --quantile 0.9 $q --pmf --exact "$work/ages.csv"
 check quantile-bad-line     2 -- quantile --quantile 0.5 $q "$work/ages-bad.csv"

@@ -166,13 +166,6 @@ static int prepare(quantile_job *j, quantile *q)
     if (rc != DPSEL_OK) {
         return cli_fail_library(j->e, "quantile", rc);
     }
-    dpsel_pf_stream probe;
-    if (j->o->mechanism == DPSEL_PF && !j->o->pmf
-        && dpsel_pf_stream_start(&probe, q->selector, 0) != DPSEL_OK) {
-        return cli_fail(j->e, EXIT_BAD_INPUT, "quantile --mechanism pf races the grid's points, "
-                        "which a gap cap of 1 with a base of 1/2 or more does not allow: use "
-                        "--mechanism em or a larger --gap-cap");
-    }
     return 0;
 }
 
