@@ -564,14 +564,25 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_units_to_decimal(int64_t units, const char
  * dpsel_pmf; enclosures multiplied in directed rounding, exact rationals
  * on request as dpsel_pmf_probability computes them).  For small n: the
  * tuples, n (n - 1) ... (n - k + 1) of them, are at most 65536, and one pmf
- * is built per prefix of a tuple.  Immutable once made; the getters may be
- * called from several threads at once. */
+ * is built per prefix of a tuple (the last round's once for prefixes that
+ * leave the same scores).  Immutable once made; the getters may be called
+ * from several threads at once. */
 typedef struct dpsel_top_pmf dpsel_top_pmf;
+
+/* The limits of a top pmf's exact rationals (dpsel_top_pmf_exact_size):
+ * the work of its prefixes' exact pmfs together, in bits of weight
+ * arithmetic as dpsel_pmf_new counts them (2^32: about 3 s here, where
+ * one pmf may take up to 2^34), and an upper bound of the bits of every
+ * tuple's rational together (2^28: at most about 80 MB as decimal text;
+ * the bound is about twice the true size). */
+#define DPSEL_TOP_PMF_EXACT_WORK_MAX ((uint64_t)1 << 32)
+#define DPSEL_TOP_PMF_EXACT_BITS_MAX ((uint64_t)1 << 28)
 
 /* Errors: DPSEL_ENULL; DPSEL_EEMPTY (n == 0); DPSEL_ERANGE (params not
  * valid, an unknown mechanism, k = 0 or k > n); DPSEL_ETOOLARGE (more than
  * 65536 tuples, or a prefix's pmf beyond dpsel_pmf_new's limits);
- * DPSEL_ENOMEM; DPSEL_EINTERNAL (a bug). */
+ * DPSEL_ENOMEM; DPSEL_EINTERNAL (a bug).  The enclosures are made here;
+ * the exact rationals only on request, within the limits above. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params,
                                                   dpsel_mechanism mechanism, const int64_t *scores,
                                                   size_t n, size_t k);
@@ -588,11 +599,22 @@ DPSEL_API size_t dpsel_top_pmf_count(const dpsel_top_pmf *top);
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, size_t t,
                                                     size_t *indices);
 
+/* The size of the top pmf's exact rationals, known when it is made and
+ * before any exact work: *work, its prefixes' exact pmfs' work together,
+ * and *bits, an upper bound of the bits of all the tuples' rationals
+ * (numerators and denominators; both saturate at UINT64_MAX).  Exact
+ * requests are refused when either is above its limit,
+ * DPSEL_TOP_PMF_EXACT_WORK_MAX or DPSEL_TOP_PMF_EXACT_BITS_MAX.
+ * DPSEL_ENULL. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_exact_size(const dpsel_top_pmf *top,
+                                                         uint64_t *work, uint64_t *bits);
+
 /* Tuple t's probability as dpsel_pmf_probability gives a candidate's: a
- * decimal decided by the enclosure, else from the exact rational (or
- * DPSEL_ETOOLARGE when a round's exact rationals are beyond the limits),
- * or with DPSEL_RATIONAL the exact rational.  DPSEL_ENULL, DPSEL_ERANGE (t
- * or format), DPSEL_ENOMEM. */
+ * decimal decided by the enclosure, else from the exact rational, or with
+ * DPSEL_RATIONAL the exact rational; DPSEL_ETOOLARGE, at once, when an
+ * exact rational is needed and the top pmf's are beyond their limits
+ * (dpsel_top_pmf_exact_size) or a round's are beyond dpsel_pmf_new's.
+ * DPSEL_ENULL, DPSEL_ERANGE (t or format), DPSEL_ENOMEM. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_probability(const dpsel_top_pmf *top, size_t t,
                                                           dpsel_format format, char **out);
 
@@ -943,7 +965,10 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add_params(dpsel_accountant *ac
                                                             const dpsel_params *params,
                                                             uint64_t count);
 
-/* Room for one figure: 17 significant digits in dpsel's decimal style. */
+/* Room for one figure: 17 significant digits in dpsel's decimal style,
+ * rounded up ("1.2500000000000001e+39", "0.00058883001125600124"), "0"
+ * where a bound is 0 or below (an epsilon that holds, e.g. at a delta of
+ * 1/2 or more), or "inf" where no finite bound was found. */
 #define DPSEL_ACCOUNT_TEXT 40
 
 /* What the accountant states.  A figure that does not apply is "". */
@@ -957,6 +982,11 @@ typedef struct {
     char best[DPSEL_ACCOUNT_TEXT];              /* the least of the above */
     const char *best_method;                    /* "pure", "zcdp", "bounded-range"
                                                    or "dp-optimal" (static) */
+    const char *bounded_range_composition;      /* the bound bounded_range states:
+                                                   "non-adaptive" (DDR's optimum),
+                                                   "adaptive" (asked for, or beyond
+                                                   DPSEL_ACCOUNT_NONADAPTIVE_MAX
+                                                   releases), "" when none (static) */
 } dpsel_account;
 
 /* The account of the releases added so far.  delta: a decimal in (0, 1)

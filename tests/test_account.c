@@ -14,7 +14,10 @@
  *     epsilon it passes delta for some t (tight);
  *   - the eps-DP composition likewise against k-fold randomised response;
  *   - known points (deltas computed independently at 50 digits) and
- *     the releases' parameters from dpsel_params.
+ *     the releases' parameters from dpsel_params;
+ *   - every figure a decimal (or "inf"), never negative, from tiny to huge
+ *     epsilons and deltas up to 0.9; the text of MPFR's special values;
+ *   - the bounded range's composition named as the bound computed.
  * The reference computations here use MPFR at 512 bits in round to nearest
  * and binomials in GMP integers: coded apart from src/exact/account.c.
  */
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exact/exact.h"
 #include "support.h"
 
 #define REF 512
@@ -448,4 +452,169 @@ Test(account, mixed_releases_and_parameters)
     cr_assert_eq(dpsel_params_epsilon(&scaled, 17, expected, sizeof expected), DPSEL_OK);
     cr_expect_str_eq(from_params.pure, expected);
     dpsel_accountant_free(a);
+}
+
+/* text is a figure: "inf", or a plain or exponent decimal without a sign
+ * (digits, at most one point, then e[+-]digits), which MPFR reads whole. */
+static int is_figure(const char *text)
+{
+    if (strcmp(text, "inf") == 0) {
+        return 1;
+    }
+    size_t digits = strspn(text, "0123456789");
+    const char *p = text + digits;
+    if (*p == '.') {
+        size_t fraction = strspn(p + 1, "0123456789");
+        digits += fraction;
+        p += 1 + fraction;
+    }
+    if (digits == 0) {
+        return 0;
+    }
+    if (*p == 'e') {
+        p++;
+        if (*p != '+' && *p != '-') {
+            return 0;
+        }
+        size_t exponent = strspn(p + 1, "0123456789");
+        p += 1 + exponent;
+        if (exponent == 0) {
+            return 0;
+        }
+    }
+    return *p == '\0';
+}
+
+/* Every figure of a is a figure (or "" where it does not apply). */
+static void expect_figures(const dpsel_account *a, const char *what)
+{
+    const char *const figures[] = { a->pure, a->rho, a->zcdp, a->bounded_range, a->dp_optimal,
+                                    a->best };
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
+        cr_expect(is_figure(figures[i]) || (i >= 2 && i <= 4 && figures[i][0] == '\0'),
+                  "%s: figure %zu is '%s'", what, i, figures[i]);
+    }
+}
+
+/* A negative epsilon at a large delta is stated as 0 (it holds whenever a
+ * negative one does), the least epsilon 0 itself when delta allows it; and
+ * every figure is a decimal from 1e-30 to 1e999999999. */
+Test(account, figures_are_decimals_never_negative)
+{
+    dpsel_account em = homogeneous(DPSEL_EM, "0.001", 1, "0.5", DPSEL_ADAPTIVE);
+    cr_expect_str_eq(em.zcdp, "0");                  /* CKS's bound: -0.693... */
+    cr_expect_str_eq(em.dp_optimal, "0");            /* RR's delta at 0 is 0.0005 */
+    cr_expect_str_eq(em.best, "0");
+    cr_expect_str_eq(em.best_method, "zcdp");
+    dpsel_account pf = homogeneous(DPSEL_PF, "0.001", 1, "1e-3", DPSEL_ADAPTIVE);
+    cr_expect_str_eq(pf.zcdp, "0");
+    static const char *const epsilons[] = { "1e-30", "0.001", "0.5", "10", "1e10", "1e19",
+                                            "1e20", "1e300", "1e5000", "1e999999999" };
+    static const char *const deltas[] = { "1e-300", "1e-6", "0.5", "0.9" };
+    char what[96];
+    for (size_t i = 0; i < sizeof epsilons / sizeof *epsilons; i++) {
+        for (size_t j = 0; j < sizeof deltas / sizeof *deltas; j++) {
+            for (int nonadaptive = 0; nonadaptive <= 1; nonadaptive++) {
+                snprintf(what, sizeof what, "em:%sx3 at %s, %d", epsilons[i], deltas[j],
+                         nonadaptive);
+                dpsel_account a = homogeneous(DPSEL_EM, epsilons[i], 3, deltas[j],
+                                              nonadaptive ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE);
+                expect_figures(&a, what);
+            }
+        }
+    }
+}
+
+/* eps >= 1e20 made e^eps overflow and KL*(eps) infinite ("0.@Inf@"): it is
+ * eps - ln eps - 1 + eps / (e^eps - 1) - ln(1 - e^-eps), the last two
+ * terms below 1e-30 here; and KOV's figure for one release is at least
+ * eps + ln(1 - delta) > eps - 1 and at most eps (to its 17 digits). */
+Test(account, huge_epsilons_keep_finite_bounds)
+{
+    mpfr_exp_t emax = mpfr_get_emax();
+    mpfr_set_emax(mpfr_get_emax_max());      /* 1e999999999 is beyond MPFR's default range */
+    mpfr_t eps, expected, got, x;
+    mpfr_inits2(REF, eps, expected, got, x, (mpfr_ptr)0);
+    static const char *const epsilons[] = { "1e20", "1e300", "1e999999999" };
+    for (size_t i = 0; i < sizeof epsilons / sizeof *epsilons; i++) {
+        dpsel_account a = homogeneous(DPSEL_EM, epsilons[i], 1, "1e-3", DPSEL_ADAPTIVE);
+        set_decimal(eps, epsilons[i]);
+        mpfr_log(x, eps, MPFR_RNDN);
+        mpfr_sub(expected, eps, x, MPFR_RNDN);
+        mpfr_sub_ui(expected, expected, 1, MPFR_RNDN);      /* KL* */
+        mpfr_set_ui(x, 1000, MPFR_RNDN);
+        mpfr_log(x, x, MPFR_RNDN);
+        mpfr_div_2ui(x, x, 1, MPFR_RNDN);
+        mpfr_sqrt(x, x, MPFR_RNDN);
+        mpfr_mul(x, x, eps, MPFR_RNDN);                     /* sqrt(eps^2 L / 2) */
+        mpfr_add(expected, expected, x, MPFR_RNDN);
+        set_decimal(got, a.bounded_range);
+        mpfr_sub(x, got, expected, MPFR_RNDN);
+        mpfr_div(x, x, expected, MPFR_RNDN);
+        cr_expect(mpfr_cmp_d(x, 0) >= 0 && mpfr_cmp_d(x, 1e-15) < 0, "%s: bounded range %s",
+                  epsilons[i], a.bounded_range);
+        set_decimal(got, a.dp_optimal);
+        mpfr_sub(x, got, eps, MPFR_RNDN);
+        cr_expect(mpfr_cmp_si(x, -1) > 0, "%s: dp-optimal %s", epsilons[i], a.dp_optimal);
+        mpfr_div(x, x, eps, MPFR_RNDN);
+        cr_expect(mpfr_cmp_d(x, 1e-15) < 0, "%s: dp-optimal %s", epsilons[i], a.dp_optimal);
+    }
+    cr_expect_str_eq(homogeneous(DPSEL_EM, "1e20", 1, "1e-3", DPSEL_ADAPTIVE).bounded_range,
+                     "2.8584610944249193e+20");
+    mpfr_clears(eps, expected, got, x, (mpfr_ptr)0);
+    mpfr_set_emax(emax);
+}
+
+/* MPFR's special values and signs, as the formatter writes them: mpfr_get_str
+ * gives "@Inf@" and "-69314..." with an exponent that is not set for the
+ * infinities. */
+Test(account, mpfr_text_of_special_values)
+{
+    mpfr_t v;
+    mpfr_init2(v, 64);
+    char text[17 + DPSEL_EXACT_TEXT_EXTRA];
+    mpfr_set_inf(v, 1);
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 17, MPFR_RNDU, text), DPSEL_OK);
+    cr_expect_str_eq(text, "inf");
+    mpfr_set_inf(v, -1);
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 17, MPFR_RNDU, text), DPSEL_OK);
+    cr_expect_str_eq(text, "-inf");
+    mpfr_set_zero(v, -1);
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 17, MPFR_RNDU, text), DPSEL_OK);
+    cr_expect_str_eq(text, "0");
+    mpfr_set_str(v, "-0.6931", 10, MPFR_RNDN);
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 4, MPFR_RNDU, text), DPSEL_OK);
+    cr_expect_str_eq(text, "-0.6930");                  /* -0.69309999..., upward */
+    mpfr_set_str(v, "-0.00048828125", 10, MPFR_RNDN);   /* -2^-11 */
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 8, MPFR_RNDD, text), DPSEL_OK);
+    cr_expect_str_eq(text, "-0.00048828125");
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 3, MPFR_RNDD, text), DPSEL_OK);
+    cr_expect_str_eq(text, "-0.000489");
+    mpfr_set_str(v, "-1.25e-40", 10, MPFR_RNDN);
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 3, MPFR_RNDN, text), DPSEL_OK);
+    cr_expect_str_eq(text, "-1.25e-40");
+    mpfr_set_nan(v);
+    strcpy(text, "untouched");
+    cr_expect_eq(dpsel_exact_mpfr_text(v, 17, MPFR_RNDU, text), DPSEL_EINTERNAL);
+    cr_expect_str_eq(text, "untouched");
+    mpfr_clear(v);
+}
+
+/* The bounded range names the bound it states: DDR's non-adaptive optimum
+ * up to DPSEL_ACCOUNT_NONADAPTIVE_MAX releases, the adaptive bound beyond
+ * them (it was labelled "non-adaptive" there) or when asked. */
+Test(account, bounded_range_names_its_composition)
+{
+    dpsel_account batch = homogeneous(DPSEL_EM, "0.01", DPSEL_ACCOUNT_NONADAPTIVE_MAX, "1e-6",
+                                      DPSEL_NONADAPTIVE);
+    cr_expect_str_eq(batch.bounded_range_composition, "non-adaptive");
+    dpsel_account past = homogeneous(DPSEL_EM, "0.01", DPSEL_ACCOUNT_NONADAPTIVE_MAX + 1, "1e-6",
+                                     DPSEL_NONADAPTIVE);
+    cr_expect_str_eq(past.bounded_range_composition, "adaptive");
+    dpsel_account asked = homogeneous(DPSEL_EM, "0.01", 2, "1e-6", DPSEL_ADAPTIVE);
+    cr_expect_str_eq(asked.bounded_range_composition, "adaptive");
+    dpsel_account pf = homogeneous(DPSEL_PF, "0.01", 2, "1e-6", DPSEL_NONADAPTIVE);
+    cr_expect_str_eq(pf.bounded_range_composition, "");
+    dpsel_account no_delta = homogeneous(DPSEL_EM, "0.01", 2, NULL, DPSEL_NONADAPTIVE);
+    cr_expect_str_eq(no_delta.bounded_range_composition, "");
 }

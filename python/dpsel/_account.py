@@ -21,11 +21,15 @@ from ._params import Params, c_params
 @dataclass(frozen=True)
 class Account:
     """What an Accountant states: rigorous upper bounds, 17-digit decimals
-    rounded up.  ``releases``: counted in all; ``pure``: epsilon at delta 0
+    rounded up ("0" where a bound is 0 or below, "inf" where no finite bound
+    was found).  ``releases``: counted in all; ``pure``: epsilon at delta 0
     (the sum); ``rho``: zCDP; at the delta asked, ``zcdp`` (from rho),
     ``bounded_range`` (every release EM) and ``dp_optimal`` (the optimal
     composition), None where a figure does not apply; ``best``, the least,
-    and ``best_method``: "pure", "zcdp", "bounded-range" or "dp-optimal"."""
+    and ``best_method``: "pure", "zcdp", "bounded-range" or "dp-optimal";
+    ``bounded_range_composition``: the bound ``bounded_range`` states,
+    "non-adaptive" (the optimum) or "adaptive" (asked for, or beyond 256
+    releases), None when there is none."""
     releases: int
     pure: str
     rho: str
@@ -34,6 +38,7 @@ class Account:
     dp_optimal: Optional[str]
     best: str
     best_method: str
+    bounded_range_composition: Optional[str]
 
 
 class Accountant(Owned):
@@ -81,7 +86,7 @@ class Accountant(Owned):
                                         ctypes.byref(c))
         return Account(c.releases, c.pure.decode(), c.rho.decode(), _figure(c.zcdp),
                        _figure(c.bounded_range), _figure(c.dp_optimal), c.best.decode(),
-                       c.best_method.decode())
+                       c.best_method.decode(), _figure(c.bounded_range_composition))
 
 
 def _add_fix(code: int, epsilon: str, count: int) -> Optional[str]:

@@ -138,7 +138,7 @@ class CAccount(Structure):
     _fields_ = [("releases", c_uint64)] + [
         (name, c_char * ACCOUNT_TEXT)
         for name in ("pure", "rho", "zcdp", "bounded_range", "dp_optimal", "best")
-    ] + [("best_method", c_char_p)]
+    ] + [("best_method", c_char_p), ("bounded_range_composition", c_char_p)]
 
 
 # ------------------------------------------------------------- prototypes
@@ -195,6 +195,7 @@ _PROTOTYPES = {
     "dpsel_top_pmf_tuple": (_CODE, [_HANDLE, c_size_t, _P(c_size_t)]),
     "dpsel_top_pmf_probability": (_CODE, [_HANDLE, c_size_t, c_int, _OUT]),
     "dpsel_top_pmf_probability_bounds": (_CODE, [_HANDLE, c_size_t, c_uint, _OUT, _OUT]),
+    "dpsel_top_pmf_exact_size": (_CODE, [_HANDLE, _P(c_uint64), _P(c_uint64)]),
     "dpsel_grid_init": (_CODE, [_P(CGrid), _STR, _STR, _STR]),
     "dpsel_grid_point": (_CODE, [_P(CGrid), _STR, _P(c_int64)]),
     "dpsel_grid_points": (_CODE, [_P(CGrid), _P(c_char_p), c_size_t, _DATA, _P(c_size_t)]),

@@ -64,3 +64,26 @@ def test_bad_releases_add_nothing():
         accountant.report("1e-6", "sometimes")
     with pytest.raises(TypeError):
         accountant.add_params("em", "1")
+
+
+def test_figures_are_decimals_never_negative():
+    # CKS's bound at delta 0.5 is -0.693...: stated as 0 (it printed as
+    # "0.-69314693055996093"); an epsilon of 1e20 gave "0.@Inf@"
+    accountant = dpsel.Accountant()
+    accountant.add("em", "0.001")
+    account = accountant.report("0.5")
+    assert (account.zcdp, account.dp_optimal, account.best) == ("0", "0", "0")
+    huge = dpsel.Accountant()
+    huge.add("em", "1e20")
+    assert huge.report("1e-3").bounded_range == "2.8584610944249193e+20"
+
+
+def test_the_bounded_range_names_its_composition():
+    accountant = dpsel.Accountant()
+    accountant.add("em", "0.01", 257)
+    past = accountant.report("1e-6", "nonadaptive")
+    assert past.bounded_range_composition == "adaptive"  # past 256 releases
+    assert ten_em_releases().report("1e-6", "nonadaptive").bounded_range_composition \
+        == "non-adaptive"
+    assert ten_em_releases().report("1e-6").bounded_range_composition == "adaptive"
+    assert ten_em_releases().report().bounded_range_composition is None

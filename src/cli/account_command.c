@@ -77,8 +77,7 @@ static void json_figure(FILE *out, const char *figure)
     }
 }
 
-static void print_json(const options *o, const dpsel_account *a, const char *composition,
-                       FILE *out)
+static void print_json(const options *o, const dpsel_account *a, FILE *out)
 {
     fprintf(out, "{\"releases\": \"%" PRIu64 "\", \"pure\": {\"epsilon\": \"%s\"}, \"zcdp\": "
             "{\"rho\": \"%s\", \"epsilon\": ", a->releases, a->pure, a->rho);
@@ -86,7 +85,7 @@ static void print_json(const options *o, const dpsel_account *a, const char *com
     fputs("}, \"bounded_range\": ", out);
     if (a->bounded_range[0] != '\0') {
         fprintf(out, "{\"epsilon\": \"%s\", \"composition\": \"%s\"}", a->bounded_range,
-                composition);
+                a->bounded_range_composition);
     } else {
         fputs("null", out);
     }
@@ -106,15 +105,15 @@ static void print_json(const options *o, const dpsel_account *a, const char *com
             a->best_method);
 }
 
-static void print_text(const options *o, const dpsel_account *a, const char *composition,
-                       FILE *out)
+static void print_text(const options *o, const dpsel_account *a, FILE *out)
 {
     fprintf(out, "releases %" PRIu64 "\npure epsilon <= %s\nzcdp rho <= %s\n", a->releases,
             a->pure, a->rho);
     if (o->delta != NULL) {
         fprintf(out, "delta %s\nzcdp epsilon <= %s\n", o->delta, a->zcdp);
         if (a->bounded_range[0] != '\0') {
-            fprintf(out, "bounded-range epsilon <= %s (%s)\n", a->bounded_range, composition);
+            fprintf(out, "bounded-range epsilon <= %s (%s)\n", a->bounded_range,
+                    a->bounded_range_composition);
         }
         if (a->dp_optimal[0] != '\0') {
             fprintf(out, "dp-optimal epsilon <= %s\n", a->dp_optimal);
@@ -132,13 +131,12 @@ int account_print(const options *o, FILE *out, cli_error *error)
         status = add_release(accountant, o->releases[i], error);
     }
     dpsel_composition composition = o->nonadaptive ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE;
-    const char *name = o->nonadaptive ? "non-adaptive" : "adaptive";
     dpsel_account a;
     if (status == 0) {
         status = report(o, accountant, composition, &a, error);
     }
     if (status == 0) {
-        (o->json ? print_json : print_text)(o, &a, name, out);
+        (o->json ? print_json : print_text)(o, &a, out);
     }
     dpsel_accountant_free(accountant);
     return status;

@@ -332,19 +332,36 @@ static void zcdp_epsilon(const mpfr_t rho, const mpfr_t ln_inverse_delta, mpfr_t
 
 /* --------------------------------------------- bounded range, adaptively */
 
+/* An upper bound of ln(e^eps - 1): directly below 1, else as eps + ln(1 -
+ * e^-eps), which stays finite where e^eps overflows MPFR's range. */
+static void log_expm1_up(const mpfr_t eps, mpfr_t out)
+{
+    if (mpfr_cmp_ui(eps, 1) < 0) {
+        mpfr_expm1(out, eps, MPFR_RNDU);
+        mpfr_log(out, out, MPFR_RNDU);
+        return;
+    }
+    mpfr_neg(out, eps, MPFR_RNDN);
+    mpfr_exp(out, out, MPFR_RNDD);
+    mpfr_neg(out, out, MPFR_RNDN);
+    mpfr_log1p(out, out, MPFR_RNDU);                /* ln(1 - e^-eps) <= 0 */
+    mpfr_add(out, out, eps, MPFR_RNDU);
+}
+
 /* KL*(eps) = x - 1 - ln x, x = eps / (e^eps - 1): the most a single
- * eps-bounded-range release's privacy loss has as its mean, rounded up
- * (x - 1 - ln x falls as x grows, so from a lower bound of x). */
+ * eps-bounded-range release's privacy loss has as its mean, rounded up.
+ * With u = ln x <= 0 it is e^u - 1 - u, which falls as u grows: so from a
+ * lower bound of u = ln eps - ln(e^eps - 1), evaluated upward. */
 static void mean_loss(const mpfr_t eps, mpfr_t out)
 {
-    mpfr_t x, ln;
-    mpfr_inits2(PREC, x, ln, (mpfr_ptr)0);
-    mpfr_expm1(x, eps, MPFR_RNDU);
-    mpfr_div(x, eps, x, MPFR_RNDD);
-    mpfr_log(ln, x, MPFR_RNDD);
-    mpfr_sub_ui(out, x, 1, MPFR_RNDU);
-    mpfr_sub(out, out, ln, MPFR_RNDU);
-    mpfr_clears(x, ln, (mpfr_ptr)0);
+    mpfr_t u, ln;
+    mpfr_inits2(PREC, u, ln, (mpfr_ptr)0);
+    mpfr_log(u, eps, MPFR_RNDD);
+    log_expm1_up(eps, ln);
+    mpfr_sub(u, u, ln, MPFR_RNDD);
+    mpfr_expm1(out, u, MPFR_RNDU);
+    mpfr_sub(out, out, u, MPFR_RNDU);
+    mpfr_clears(u, ln, (mpfr_ptr)0);
 }
 
 /* sum count KL*(eps) + sqrt(sum count eps^2 L / 2), rounded up: the loss
@@ -506,7 +523,8 @@ static void bounded_range_delta(const homogeneous *c, const mpfr_t epsilon_g, mp
 }
 
 /* The least epsilon_g in [0, k eps] whose delta's upper bound is at most
- * delta_lo, to 2^-72 of the range, by bisection (delta falls as
+ * delta_lo: 0 itself when its bound is (delta at least the releases' total
+ * variation distance), else to 2^-72 of the range by bisection (delta falls as
  * epsilon_g grows; at k eps both deltas are 0).  out: an epsilon_g whose
  * bound was checked. */
 static void least_epsilon(delta_fn delta_of, const homogeneous *c, const mpfr_t delta_lo,
@@ -516,7 +534,11 @@ static void least_epsilon(delta_fn delta_of, const homogeneous *c, const mpfr_t 
     mpfr_inits2(PREC, lo, hi, mid, delta, (mpfr_ptr)0);
     mpfr_set_zero(lo, 1);
     mpfr_mul_ui(hi, c->eps, (unsigned long)c->k, MPFR_RNDU);
-    for (int step = 0; step < BISECTIONS; step++) {
+    delta_of(c, lo, delta);
+    if (mpfr_lessequal_p(delta, delta_lo)) {
+        mpfr_set(hi, lo, MPFR_RNDN);
+    }
+    for (int step = 0; step < BISECTIONS && !mpfr_zero_p(hi); step++) {
         mpfr_add(mid, lo, hi, MPFR_RNDN);
         mpfr_div_2ui(mid, mid, 1, MPFR_RNDN);
         delta_of(c, mid, delta);
@@ -560,10 +582,31 @@ typedef struct {
     int rc;
 } report;
 
-static void state(report *r, const mpfr_t value, char *text, const char *method)
+/* The upper bound as a figure's text (DPSEL_ACCOUNT_TEXT bytes): 17 digits
+ * rounded up, "0" for a negative bound (epsilon 0 holds whenever a negative
+ * epsilon does: the loss never exceeds it), "inf" for no finite bound. */
+static int figure_text(mpfr_t value, char *text)
+{
+    if (mpfr_sgn(value) < 0) {
+        mpfr_set_zero(value, 1);
+    }
+    char wide[TEXT_DIGITS + DPSEL_EXACT_TEXT_EXTRA];
+    int rc = dpsel_exact_mpfr_text(value, TEXT_DIGITS, MPFR_RNDU, wide);
+    if (rc == DPSEL_OK && strlen(wide) >= DPSEL_ACCOUNT_TEXT) {
+        rc = DPSEL_EINTERNAL;  /* not reached: no sign, at most 19 exponent digits */
+    }
+    if (rc == DPSEL_OK) {
+        strcpy(text, wide);
+    }
+    return rc;
+}
+
+/* A figure stated: its text, and the best so far if it is less.  value may
+ * be raised to 0 (figure_text). */
+static void state(report *r, mpfr_t value, char *text, const char *method)
 {
     if (r->rc == DPSEL_OK) {
-        r->rc = dpsel_exact_upper_bound_text(value, TEXT_DIGITS, text);
+        r->rc = figure_text(value, text);
     }
     if (r->rc == DPSEL_OK && (r->out->best_method == NULL || mpfr_less_p(value, r->best))) {
         mpfr_set(r->best, value, MPFR_RNDU);
@@ -585,8 +628,10 @@ static void at_delta(const dpsel_accountant *a, const mpfr_t rho, const mpfr_t d
     if (every_release_em(a)) {
         if (composition == DPSEL_NONADAPTIVE && a->total <= DPSEL_ACCOUNT_NONADAPTIVE_MAX) {
             least_epsilon(bounded_range_delta, &c, delta_lo, value);
+            r->out->bounded_range_composition = "non-adaptive";
         } else {
             bounded_range_adaptive(a, ln_inverse, value);
+            r->out->bounded_range_composition = "adaptive";
         }
         state(r, value, r->out->bounded_range, "bounded-range");
     }
@@ -617,7 +662,7 @@ static void sums(const dpsel_accountant *a, mpfr_t pure, mpfr_t rho, report *r)
     state(r, pure, r->out->pure, "pure");
     zcdp_rho(a, rho);
     if (r->rc == DPSEL_OK) {
-        r->rc = dpsel_exact_upper_bound_text(rho, TEXT_DIGITS, r->out->rho);
+        r->rc = figure_text(rho, r->out->rho);
     }
 }
 
@@ -629,6 +674,7 @@ static int account(const dpsel_accountant *a, const char *delta, dpsel_compositi
     mpfr_inits2(PREC, r.best, pure, rho, delta_lo, ln_inverse, (mpfr_ptr)0);
     memset(out, 0, sizeof *out);
     out->releases = a->total;
+    out->bounded_range_composition = "";
     if (delta != NULL) {
         r.rc = read_delta(delta, delta_lo, ln_inverse);
     }

@@ -10,9 +10,13 @@
 
 void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf)
 {
-    /* value = 0.DIGITS * 10^exponent10 */
-    size_t count = strlen(digits);
+    /* value = 0.DIGITS * 10^exponent10, DIGITS after the sign */
     char *p = buf;
+    if (digits[0] == '-') {
+        *p++ = '-';
+        digits++;
+    }
+    size_t count = strlen(digits);
     if (exponent10 <= 0 && exponent10 > -5) {
         *p++ = '0';
         *p++ = '.';
@@ -36,6 +40,26 @@ void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf)
         }
         sprintf(p, "e%+ld", exponent10 - 1);
     }
+}
+
+int dpsel_exact_mpfr_text(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char *buf)
+{
+    if (mpfr_nan_p(value)) {
+        return DPSEL_EINTERNAL;  /* no figure is ever NaN: a bug, never printed */
+    }
+    if (mpfr_inf_p(value) || mpfr_zero_p(value)) {
+        /* mpfr_get_str gives neither a digit nor an exponent for these */
+        strcpy(buf, mpfr_zero_p(value) ? "0" : mpfr_sgn(value) > 0 ? "inf" : "-inf");
+        return DPSEL_OK;
+    }
+    mpfr_exp_t exponent10;
+    char *significand = mpfr_get_str(NULL, &exponent10, 10, digits, value, rnd);
+    if (significand == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    dpsel_exact_format_decimal(significand, (long)exponent10, buf);
+    mpfr_free_str(significand);
+    return DPSEL_OK;
 }
 
 /* Sign of p - q 10^k, for p, q > 0 and any k. */
@@ -113,7 +137,7 @@ int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char 
         text[used] = '/';
         mpz_get_str(text + used + 1, 10, den);
     } else {
-        text = malloc(DECIMAL_DIGITS + 16);
+        text = malloc(DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA);
         if (text == NULL) {
             return DPSEL_ENOMEM;
         }

@@ -54,20 +54,29 @@ void dpsel_exact_thinning_free(dpsel_thinning_table *table);
  * (at eps's precision; 256 bits or more keep the count exact). */
 void dpsel_exact_add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t count);
 
-/* The upper bound eps as text of `digits` (1..100) significant digits,
- * rounded up, in dpsel's decimal style, into buf (digits + 16 bytes).
- * DPSEL_ENOMEM on failure. */
-int dpsel_exact_upper_bound_text(const mpfr_t eps, unsigned digits, char *buf);
 
 /* The default gap cap: the least C >= 1 with beta^C <= 2^-64, at most
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
 
-/* Writes the decimal number 0.DIGITS * 10^exponent10 (DIGITS a non-empty
- * string of decimal digits, the first non-zero) in the style dpsel prints:
- * plain for 1e-5 <= value < 1e17, else d.ddde[+-]X.  buf must hold
- * strlen(digits) + 16 bytes. */
+/* What a decimal text takes beyond its digits: a sign, a point, "e+" and an
+ * exponent of up to 19 digits (MPFR's widest range), and the final NUL. */
+#define DPSEL_EXACT_TEXT_EXTRA 24
+
+/* Writes the decimal number 0.DIGITS * 10^exponent10 (DIGITS an optional
+ * '-' then a non-empty string of decimal digits, the first non-zero: as
+ * mpfr_get_str gives a finite non-zero number) in the style dpsel prints:
+ * plain for 1e-5 <= |value| < 1e17, else d.ddde[+-]X, a '-' before a
+ * negative one.  buf must hold strlen(digits) + DPSEL_EXACT_TEXT_EXTRA
+ * bytes. */
 void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf);
+
+/* The number as text of `digits` (1..100) significant digits rounded in the
+ * direction rnd (MPFR_RNDU for an upper bound), in dpsel's decimal style,
+ * into buf (digits + DPSEL_EXACT_TEXT_EXTRA bytes): "0" for zero, "inf" and
+ * "-inf" for the infinities.  DPSEL_EINTERNAL for NaN (nothing written),
+ * DPSEL_ENOMEM. */
+int dpsel_exact_mpfr_text(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char *buf);
 
 /* The non-negative rational value as 17 significant digits rounded up
  * (an upper bound) in dpsel's decimal style, into buf (33 bytes). */
@@ -107,6 +116,13 @@ void dpsel_exact_pmf_expected_error_mpfr(const dpsel_pmf *pmf, mpfr_t lo, mpfr_t
  * or the error that stopped the computation (DPSEL_ENOMEM, ...). */
 int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
 
+/* The size of the pmf's exact rationals, known before they are computed:
+ * work, their computation's as dpsel_pmf_new's limits count it (bits of
+ * weight arithmetic), and bits, an upper bound of the bits of one
+ * probability's numerator and denominator together (UINT64_MAX for a pmf
+ * past the limits). */
+void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits);
+
 /* The exact probability of candidate r < n (of one member of its group;
  * dpsel_exact_pmf_exact_ready first), or NULL when the pmf cannot hold it (see
  * dpsel_exact_pmf_exact_ready). */
@@ -118,14 +134,13 @@ mpq_srcptr dpsel_exact_pmf_probability_exact(const dpsel_pmf *pmf, size_t r);
 int dpsel_exact_enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out);
 
 /* lo rounded down and hi rounded up to `digits` (1..100) significant digits,
- * as two new strings (nothing is left allocated on failure: DPSEL_ENOMEM). */
+ * as two new strings (nothing is left allocated on failure: DPSEL_ENOMEM,
+ * DPSEL_EINTERNAL for NaN). */
 int dpsel_exact_bounds_to_strings(const mpfr_t lo, const mpfr_t hi, unsigned digits,
                                   char **lo_out, char **hi_out);
 
-/* The number as a new string of `digits` (1..100) significant digits rounded
- * in the direction rnd (MPFR_RNDD, MPFR_RNDU, or MPFR_RNDN for display), in
- * dpsel's decimal style.
- * DPSEL_ENOMEM on failure. */
+/* dpsel_exact_mpfr_text as a new string: rnd MPFR_RNDD, MPFR_RNDU, or
+ * MPFR_RNDN for display.  DPSEL_EINTERNAL for NaN, DPSEL_ENOMEM. */
 int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out);
 
 /* The decimal text (the form of dpsel_decimal_to_units) exactly as a

@@ -221,27 +221,15 @@ void dpsel_exact_add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t co
     mpfr_clears(ln2y, lnx, term, factor, times, (mpfr_ptr)0);
 }
 
-int dpsel_exact_upper_bound_text(const mpfr_t eps, unsigned digits, char *buf)
-{
-    mpfr_exp_t exponent10;
-    char *text = mpfr_get_str(NULL, &exponent10, 10, digits, eps, MPFR_RNDU);
-    if (text == NULL) {
-        return DPSEL_ENOMEM;
-    }
-    dpsel_exact_format_decimal(text, (long)exponent10, buf);
-    mpfr_free_str(text);
-    return DPSEL_OK;
-}
-
 /* The realised epsilon of valid params as text into buf (digits + 16
- * bytes). */
+ * bytes: its decimal exponent has at most two digits, 64 D ln 2 < 10^21). */
 static int epsilon_text(const dpsel_params *params, unsigned digits, char *buf)
 {
     mpfr_t eps;
     mpfr_init2(eps, 256);
     mpfr_set_zero(eps, 1);
     dpsel_exact_add_epsilon(eps, params, 1);
-    int rc = dpsel_exact_upper_bound_text(eps, digits, buf);
+    int rc = dpsel_exact_mpfr_text(eps, digits, MPFR_RNDU, buf);
     mpfr_clear(eps);
     return rc;
 }

@@ -153,16 +153,53 @@ static int levels_build(levels *lv, const int64_t *scores, const uint64_t *multi
     return DPSEL_OK;
 }
 
+/* The exact computation's work, as dpsel_pmf_new's limits count it: bits of
+ * weight arithmetic, levels x coefficient bits for EM, n^3 x coefficient
+ * bits for PF (UINT64_MAX past PF_MAX_CANDIDATES or 64 bits). */
+static uint64_t exact_work(dpsel_mechanism mechanism, size_t n, size_t nlevels,
+                           uint64_t scale_bits)
+{
+    uint64_t coefficient_bits = scale_bits + 64;   /* at most 2^26 + 64 */
+    if (mechanism == DPSEL_EM) {
+        return nlevels <= UINT64_MAX / coefficient_bits ? nlevels * coefficient_bits
+                                                        : UINT64_MAX;
+    }
+    uint64_t m = (uint64_t)n;
+    return n <= PF_MAX_CANDIDATES ? m * m * m * coefficient_bits : UINT64_MAX;  /* < 2^63 */
+}
+
 /* The size limits of the exact computation (see dpsel_pmf_new). */
 static int within_limits(dpsel_mechanism mechanism, size_t n, size_t nlevels,
                          uint64_t scale_bits)
 {
-    uint64_t coefficient_bits = scale_bits + 64;
-    if (mechanism == DPSEL_EM) {
-        return nlevels <= EM_WORK_LIMIT / coefficient_bits;
+    uint64_t work = exact_work(mechanism, n, nlevels, scale_bits);
+    return work <= (mechanism == DPSEL_EM ? EM_WORK_LIMIT : PF_WORK_LIMIT);
+}
+
+void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits)
+{
+    const levels *lv = &pmf->lv;
+    uint64_t scale_bits = (uint64_t)pmf->params.y * lv->gap[lv->count - 1];
+    uint64_t n = (uint64_t)pmf->points;
+    *work = exact_work(pmf->mechanism, pmf->points, lv->count, scale_bits);
+    /* EM: the denominator divides sum_l members_l W_l < 2^62 2^scale_bits.
+     * PF: P_g = beta^g sum_k e_k / (k + 1), e_k the k-th elementary
+     * symmetric sum of the others' -beta^g_j: its denominator divides
+     * lcm(1..n) 2^(y G), G the sum of the n clamped gaps, and lcm(1..n) <
+     * 3^n < 4^n (Hanson 1972).  A numerator is at most its denominator. */
+    if (pmf->mechanism == DPSEL_EM) {
+        *bits = 2 * (scale_bits + 64);
+        return;
     }
-    uint64_t m = (uint64_t)n;
-    return n <= PF_MAX_CANDIDATES && m * m * m * coefficient_bits <= PF_WORK_LIMIT;
+    if (n > PF_MAX_CANDIDATES) {
+        *bits = UINT64_MAX;
+        return;
+    }
+    uint64_t gaps = 0;                   /* < 2^12 2^20: no overflow below */
+    for (size_t l = 0; l < lv->count; l++) {
+        gaps += (uint64_t)lv->members[l] * lv->gap[l];
+    }
+    *bits = 2 * (pmf->params.y * gaps + 2 * n + 1);
 }
 
 /* Sets probability[l] = weight[l] / total in lowest terms, and the expected
@@ -715,21 +752,14 @@ int dpsel_pmf_expected_error(const dpsel_pmf *pmf, dpsel_format format, char **o
 
 int dpsel_exact_mpfr_to_string(const mpfr_t value, unsigned digits, mpfr_rnd_t rnd, char **out)
 {
-    char *text = malloc(digits + 16);
+    char *text = malloc(digits + DPSEL_EXACT_TEXT_EXTRA);
     if (text == NULL) {
         return DPSEL_ENOMEM;
     }
-    if (mpfr_zero_p(value)) {
-        strcpy(text, "0");
-    } else {
-        mpfr_exp_t exponent10;
-        char *significand = mpfr_get_str(NULL, &exponent10, 10, digits, value, rnd);
-        if (significand == NULL) {
-            free(text);
-            return DPSEL_ENOMEM;
-        }
-        dpsel_exact_format_decimal(significand, (long)exponent10, text);
-        mpfr_free_str(significand);
+    int rc = dpsel_exact_mpfr_text(value, digits, rnd, text);
+    if (rc != DPSEL_OK) {
+        free(text);
+        return rc;
     }
     *out = text;
     return DPSEL_OK;
