@@ -116,6 +116,18 @@ void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out)
     dpsel_string_free(text);
 }
 
+void exact_pmf(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores, size_t n,
+               mpq_t *out)
+{
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK);
+    for (size_t r = 0; r < n; r++) {
+        mpq_init(out[r]);
+        pmf_rational(pmf, r, out[r]);
+    }
+    dpsel_pmf_free(pmf);
+}
+
 /* Upper 1e-6 quantile of chi-square with dof degrees of freedom: exact for
  * 1 and 2, Wilson-Hilferty (accurate to well under 1% here) above. */
 static double chi_square_critical(unsigned dof)

@@ -24,6 +24,11 @@ long enumerate_bits(sampler_fn sampler, void *arg, size_t outcomes, unsigned max
 /* The exact probability of candidate r from a dpsel_pmf, as a rational. */
 void pmf_rational(const dpsel_pmf *pmf, size_t r, mpq_t out);
 
+/* The exact probabilities of the n candidates, out[0..n-1] (mpq_init'ed
+ * here: the caller clears them, e.g. by expect_fit_and_clear). */
+void exact_pmf(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores, size_t n,
+               mpq_t *out);
+
 /* Chi-square goodness of fit of counts[0..k-1] (total draws) against the
  * exact probabilities p[0..k-1]: cells with expected count below 5 are merged.
  * Returns 1 if the statistic is below the critical value at false-alarm
