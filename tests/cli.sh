@@ -928,6 +928,43 @@ expect_error account-none "account needs at least one release" -- account --delt
 expect_error account-option "option does not apply to this command: '--epsilon'" -- account --epsilon 1 em:1
 expect_error nonadaptive-select "option does not apply to this command: '--nonadaptive'" -- select --epsilon 1 --nonadaptive "$d/basic.csv"
 
+# Figures are decimals (issue 35, item 5): a bound below 0 is stated as 0
+# (it printed as 0.-69314693055996093 and 0.000-57515681547921864), as is
+# the least epsilon when delta allows 0 (2.1175823681357509e-25 before);
+# a tiny epsilon; an epsilon of 1e20 and more, whose bounded range printed
+# as 0.@Inf@ or @.Inf@e+ and an uninitialised exponent; a huge exponent;
+# the select's line on stderr.
+expect_ok account-negative-json '{"releases": "1", "pure": {"epsilon": "0.0010000000000000000"}, "zcdp": {"rho": "1.2500000000000000e-7", "epsilon": "0"}, "bounded_range": {"epsilon": "0.00058883001125600124", "composition": "adaptive"}, "dp_optimal": {"epsilon": "0"}, "delta": "0.5", "best": {"epsilon": "0", "method": "zcdp"}}' -- account --json --delta 0.5 em:0.001
+expect_ok account-negative-text -r '^zcdp epsilon <= 0$' -r '^dp-optimal epsilon <= 0$' -r '^best epsilon <= 0 \(zcdp\)$' -- account --delta 1e-3 pf:0.001
+expect_ok account-tiny 'pure epsilon <= 2.0000000000000000e-30' 'zcdp rho <= 2.5000000000000000e-61' -r '^zcdp epsilon <= 0$' -r '^bounded-range epsilon <= 0 \(non-adaptive\)$' -r '^dp-optimal epsilon <= 0$' -- account --delta 1e-6 --nonadaptive em:1e-30x2
+expect_ok account-infinite-text 'zcdp epsilon <= 1.2500000000000001e+39' 'bounded-range epsilon <= 2.8584610944249193e+20 (adaptive)' 'dp-optimal epsilon <= 1.0000000000000000e+20' 'best epsilon <= 1.0000000000000000e+20 (pure)' -- account --delta 1e-3 em:1e20
+expect_ok account-infinite-json '"bounded_range": {"epsilon": "2.8584610944249193e+21", "composition": "adaptive"}' -- account --json --delta 1e-3 em:1e21
+expect_ok account-huge 'pure epsilon <= 2.0000000000000001e+999999999' 'zcdp rho <= 2.5000000000000001e+1999999997' 'best epsilon <= 2.0000000000000001e+999999999 (pure)' -- account --delta 1e-6 em:1e999999999x2 pf:1e-999999999
+expect_ok count-delta-zero -e 'at delta 0.5, epsilon <= 0 (zcdp)' -- select --epsilon 0.001 --count 2 --delta 0.5 "$d/basic.csv"
+# the bound stated is named (issue 35, item 6): past 256 releases
+# --nonadaptive states the adaptive bound, and says so
+expect_ok account-nonadaptive-past '"bounded_range": {"epsilon": "0.42455476812646594", "composition": "adaptive"}' -- account --json --nonadaptive --delta 1e-6 em:0.01x257
+expect_ok account-nonadaptive-past-text 'bounded-range epsilon <= 0.42455476812646594 (adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x257
+expect_ok account-nonadaptive-at 'bounded-range epsilon <= 0.31241500967412626 (non-adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x256
+
+# The exact top-k pmf's limits (issue 35, item 4), checked before the work:
+# 111 candidates past the rationals' 2^28 bits are refused, naming both
+# sizes and limits (145 PF candidates ran past 600 s and 1.96 GB); 110 at
+# the limit finish, their text within the rationals' bound (2^28 bits: 81
+# million digits) and the tuples' labels and enclosures.
+awk 'BEGIN { for (i = 1; i <= 111; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$d/spread-111.csv"
+head -n 110 "$d/spread-111.csv" > "$d/spread-110.csv"
+awk 'BEGIN { for (i = 1; i <= 146; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$d/spread-146.csv"
+expect_error pmf-top-exact-limit "spread-111.csv: pmf --top 2 --exact: 111 candidates need exact rationals of 272624880 bits in all and 50304984 bits of pmf work, beyond the limits of 268435456 and 4294967296 (a few seconds): give fewer candidates or a smaller --top, or leave out --exact (decimals and enclosures)" -- pmf --epsilon 1 --mechanism em --top 2 --exact "$d/spread-111.csv"
+expect_error pmf-top-exact-pf "146 candidates need exact rationals of" "beyond the limits of 268435456 and 4294967296" -- pmf --epsilon 1 --top 2 --exact "$d/spread-146.csv"
+expect_ok pmf-top-decimal-past-limit -r '^c1 > c2,' -- pmf --epsilon 1 --mechanism em --top 2 "$d/spread-111.csv"
+run pmf --epsilon 1 --mechanism em --top 2 --exact "$d/spread-110.csv"
+problems=
+check_ok_run
+[ "$(wc -l < "$work/out")" -eq 11992 ] || problem "not 2 + 110 x 109 lines"
+[ "$(wc -c < "$work/out")" -le 84000000 ] || problem "more than 84 MB of text"
+record pmf-top-exact-at-limit
+
 # ==================================================== help and its advice
 # A bare dpsel: the usage and every command on stderr, nothing on stdout,
 # exit 2.

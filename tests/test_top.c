@@ -9,7 +9,10 @@
  *   - releases fit the top pmf by chi-square (n = 6, k = 3: 120 tuples;
  *     false alarm 1e-6 per fit);
  *   - k = 1 is dpsel_select bit for bit; large n gives k distinct indices;
- *   - bad arguments leave the output untouched.
+ *   - bad arguments leave the output untouched;
+ *   - the exact size bounds the rationals' bits, counts each shared pmf's
+ *     work once, and its limits refuse an exact request at once, before
+ *     any exact work (the cliff of 145 candidates, 600 s and 2 GB).
  */
 #include <criterion/criterion.h>
 #include <gmp.h>
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact/exact.h"
 #include "exact_layer.h"
 #include "support.h"
 
@@ -300,4 +304,139 @@ Test(top, bad_arguments_leave_the_output_untouched)
     dpsel_top_pmf_free(NULL);
     dpsel_rng_wipe(&rng);
     dpsel_selector_free(selector);
+}
+
+/* The bits of tuple t's rational, numerator and denominator. */
+static uint64_t rational_bits(const dpsel_top_pmf *top, size_t t, mpq_t value)
+{
+    top_rational(top, t, value);
+    return (uint64_t)(mpz_sizeinbase(mpq_numref(value), 2) + mpz_sizeinbase(mpq_denref(value), 2));
+}
+
+/* Tuple t's printed enclosure holds its exact value. */
+static void expect_enclosed(const dpsel_top_pmf *top, size_t t, const mpq_t value)
+{
+    char *lo = NULL, *hi = NULL;
+    cr_assert_eq(dpsel_top_pmf_probability_bounds(top, t, 40, &lo, &hi), DPSEL_OK);
+    mpfr_t bound;
+    mpfr_init2(bound, 256);
+    mpfr_set_str(bound, lo, 10, MPFR_RNDD);   /* exact decimals below 1e-30 of 2^-256 */
+    cr_expect_leq(mpfr_cmp_q(bound, value), 0, "tuple %zu: lower %s", t, lo);
+    mpfr_set_str(bound, hi, 10, MPFR_RNDU);
+    cr_expect_geq(mpfr_cmp_q(bound, value), 0, "tuple %zu: upper %s", t, hi);
+    mpfr_clear(bound);
+    dpsel_string_free(lo);
+    dpsel_string_free(hi);
+}
+
+/* The pmf work of a plain pmf of these scores (exact.h's count). */
+static uint64_t pmf_work(const dpsel_params *p, dpsel_mechanism m, const int64_t *scores,
+                         size_t n)
+{
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_pmf_new(&pmf, p, m, scores, n), DPSEL_OK);
+    uint64_t work, bits;
+    dpsel_exact_pmf_exact_size(pmf, &work, &bits);
+    dpsel_pmf_free(pmf);
+    return work;
+}
+
+/* The stated size is an upper bound of the true one: the rationals' bits
+ * summed over the tuples; with ties, removing either of two equal scores
+ * leaves one pmf for the last round, built (and its work counted) once;
+ * every enclosure, the shared leaves' too, holds the exact value. */
+Test(top, exact_size_bounds_the_rationals_and_shares_pmfs)
+{
+    static const int64_t vectors[][6] = {
+        { 0, 0, 0, 0, 0, 0 }, { 5, 3, 3, 0, -2, 3 }, { 100, 0, 99, 98, -100, 1 },
+        { 40, 7, 7, 0, 7, 40 },
+    };
+    mpq_t value;
+    mpq_init(value);
+    for (size_t v = 0; v < sizeof vectors / sizeof *vectors; v++) {
+        for (size_t i = 0; i < PMF_TEST_PARAMS; i++) {
+            if (i == 3) {
+                continue;  /* 4-megabit weights: too slow for 120 tuples here */
+            }
+            dpsel_params p = pmf_test_params(i);
+            for (int m = 0; m < 2; m++) {
+                for (size_t k = 1; k <= 3; k++) {
+                    dpsel_top_pmf *top = NULL;
+                    cr_assert_eq(dpsel_top_pmf_new(&top, &p, m, vectors[v], 6, k), DPSEL_OK);
+                    uint64_t work, bits, used = 0;
+                    cr_assert_eq(dpsel_top_pmf_exact_size(top, &work, &bits), DPSEL_OK);
+                    for (size_t t = 0; t < dpsel_top_pmf_count(top); t++) {
+                        used += rational_bits(top, t, value);
+                        expect_enclosed(top, t, value);
+                    }
+                    cr_expect_leq(used, bits, "vector %zu, params %zu, m %d, k %zu", v, i, m, k);
+                    cr_expect_gt(work, 0);
+                    dpsel_top_pmf_free(top);
+                }
+            }
+        }
+    }
+    mpq_clear(value);
+    /* six equal scores, k = 2: the root's pmf and one leaf's, not six */
+    dpsel_params p = pmf_test_params(1);
+    dpsel_top_pmf *top = NULL;
+    cr_assert_eq(dpsel_top_pmf_new(&top, &p, DPSEL_PF, vectors[0], 6, 2), DPSEL_OK);
+    uint64_t work, bits;
+    cr_assert_eq(dpsel_top_pmf_exact_size(top, &work, &bits), DPSEL_OK);
+    cr_expect_eq(work, pmf_work(&p, DPSEL_PF, vectors[0], 6) + pmf_work(&p, DPSEL_PF, vectors[0], 5));
+    dpsel_top_pmf_free(top);
+}
+
+/* n candidates with the scores (37 i) mod 100, i = 1..n. */
+static int64_t *spread_scores(size_t n)
+{
+    int64_t *scores = malloc(n * sizeof *scores);
+    cr_assert_not_null(scores);
+    for (size_t i = 0; i < n; i++) {
+        scores[i] = (int64_t)(((i + 1) * 37) % 100);
+    }
+    return scores;
+}
+
+/* The size of a top 2 at epsilon 1: whether it is within the limits, and
+ * whether an exact request is refused (at once: no pmf's rationals are
+ * computed before the check) while the decimals stay. */
+static int within_limits(dpsel_mechanism m, size_t n, uint64_t *work, uint64_t *bits)
+{
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    int64_t *scores = spread_scores(n);
+    dpsel_top_pmf *top = NULL;
+    cr_assert_eq(dpsel_top_pmf_new(&top, &p, m, scores, n, 2), DPSEL_OK);
+    cr_assert_eq(dpsel_top_pmf_exact_size(top, work, bits), DPSEL_OK);
+    int within = *work <= DPSEL_TOP_PMF_EXACT_WORK_MAX && *bits <= DPSEL_TOP_PMF_EXACT_BITS_MAX;
+    char *text = NULL;
+    int rc = dpsel_top_pmf_probability(top, 0, DPSEL_RATIONAL, &text);
+    cr_expect_eq(rc, within ? DPSEL_OK : DPSEL_ETOOLARGE, "n %zu: %d", n, rc);
+    dpsel_string_free(text);
+    text = NULL;
+    cr_expect_eq(dpsel_top_pmf_probability(top, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
+    dpsel_string_free(text);
+    dpsel_top_pmf_free(top);
+    free(scores);
+    return within;
+}
+
+/* The limits where they fall on these scores: EM's rationals (the bits)
+ * pass at 110 candidates, not at 111; PF's at 28, not 29; and the issue's
+ * 145 and 146 PF candidates (past 600 s and 1.96 GB before) are refused at
+ * once, by both limits. */
+Test(top, exact_limits_fall_before_the_work, .timeout = 120)
+{
+    uint64_t work, bits;
+    cr_expect(within_limits(DPSEL_EM, 110, &work, &bits));
+    cr_expect(!within_limits(DPSEL_EM, 111, &work, &bits));
+    cr_expect_gt(bits, DPSEL_TOP_PMF_EXACT_BITS_MAX);
+    cr_expect(within_limits(DPSEL_PF, 28, &work, &bits));
+    cr_expect(!within_limits(DPSEL_PF, 29, &work, &bits));
+    for (size_t n = 145; n <= 146; n++) {
+        cr_expect(!within_limits(DPSEL_PF, n, &work, &bits));
+        cr_expect_gt(work, DPSEL_TOP_PMF_EXACT_WORK_MAX);
+        cr_expect_gt(bits, DPSEL_TOP_PMF_EXACT_BITS_MAX);
+    }
 }

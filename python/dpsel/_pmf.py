@@ -195,6 +195,15 @@ class TopPmf(_Distribution):
         lib.dpsel_top_pmf_tuple(self._handle, self._outcome(t), indices)
         return tuple(self._scores.label(i) for i in indices)
 
+    def exact_size(self) -> Tuple[int, int]:
+        """(work, bits) of the exact rationals, known before any is computed
+        (dpsel_top_pmf_exact_size): the prefixes' pmfs' work and an upper
+        bound of the bits of every tuple's rational.  Exact probabilities
+        raise TooLargeError at once when work > 2**32 or bits > 2**28."""
+        work, bits = ctypes.c_uint64(), ctypes.c_uint64()
+        lib.dpsel_top_pmf_exact_size(self._handle, ctypes.byref(work), ctypes.byref(bits))
+        return work.value, bits.value
+
     def __repr__(self) -> str:
         return f"<dpsel.TopPmf of {len(self)} {self._k}-tuples>"
 

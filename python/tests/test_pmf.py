@@ -128,6 +128,21 @@ def test_top_k_is_the_product_of_its_rounds():
         dpsel.top_pmf(HALF, list(range(300)), 2)  # 89700 tuples
 
 
+def test_top_k_exact_limits_refuse_at_once():
+    # 111 EM candidates at epsilon 1: rationals of 272624880 bits, past 2**28
+    params = dpsel.Params.from_epsilon("1")
+    spread = [(37 * i) % 100 for i in range(1, 112)]
+    past = dpsel.top_pmf(params, spread, 2, "em")
+    work, bits = past.exact_size()
+    assert bits == 272624880 > 2**28 and work <= 2**32
+    with pytest.raises(dpsel.TooLargeError):
+        past.probability(0)
+    assert Fraction(past.probability(0, exact=False)) > 0  # the decimals stay
+    at = dpsel.top_pmf(params, spread[:110], 2, "em")
+    assert at.exact_size()[1] <= 2**28
+    assert isinstance(at.probability(0), Fraction)
+
+
 def test_rationals_of_any_length_are_read():
     # Python reads at most 4300 digits at once (sys.get_int_max_str_digits).
     numerator, denominator = 3 ** 30000, 2 ** 50000 + 1

@@ -86,14 +86,24 @@ static int print_all(const options *o, const dpsel_params *params, const candida
     return status;
 }
 
-/* The library's refusals, said in the options' words. */
-static int top_error(const options *o, const candidates *cand, const char *file_name, int rc,
-                     cli_error *e)
+/* The library's refusals, said in the options' words: too many tuples (no
+ * top pmf), or exact rationals beyond the limits (a top pmf, its size). */
+static int top_error(const options *o, const candidates *cand, const dpsel_top_pmf *top,
+                     const char *file_name, int rc, cli_error *e)
 {
-    if (rc == DPSEL_ETOOLARGE) {
+    uint64_t work, bits;
+    if (rc == DPSEL_ETOOLARGE && top == NULL) {
         return cli_fail_at(e, EXIT_BAD_INPUT, file_name, 0, "pmf --top %" PRIu64 ": %zu "
-                           "candidates give more than 65536 ordered tuples (or rationals "
-                           "too large for --exact)", o->top, cand->count);
+                           "candidates give more than 65536 ordered tuples", o->top, cand->count);
+    }
+    if (rc == DPSEL_ETOOLARGE && dpsel_top_pmf_exact_size(top, &work, &bits) == DPSEL_OK) {
+        return cli_fail_at(e, EXIT_BAD_INPUT, file_name, 0, "pmf --top %" PRIu64 "%s: %zu "
+                           "candidates need exact rationals of %" PRIu64 " bits in all and %"
+                           PRIu64 " bits of pmf work, beyond the limits of %" PRIu64 " and %"
+                           PRIu64 " (a few seconds): give fewer candidates or a smaller --top%s",
+                           o->top, o->exact ? " --exact" : "", cand->count, bits, work,
+                           DPSEL_TOP_PMF_EXACT_BITS_MAX, DPSEL_TOP_PMF_EXACT_WORK_MAX,
+                           o->exact ? ", or leave out --exact (decimals and enclosures)" : "");
     }
     return cli_fail_at(e, exit_status_of_error(rc), file_name, 0, "pmf --top: %s",
                        dpsel_strerror(rc));
@@ -124,7 +134,7 @@ int top_pmf_print(const options *o, const dpsel_params *params, const candidates
         rc = tuple_text(top, t, format, &texts[t]);
     }
     int status = rc == DPSEL_OK ? print_all(o, params, cand, top, texts, error, out)
-                                : top_error(o, cand, file_name, rc, error);
+                                : top_error(o, cand, top, file_name, rc, error);
     for (size_t t = 0; texts != NULL && t < count; t++) {
         pmf_text_free(&texts[t]);
     }

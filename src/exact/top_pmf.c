@@ -4,7 +4,8 @@
  * tuple (r_1, ..., r_k) has probability prod_j P_j(r_j), P_j the pmf of the
  * mechanism over the candidates left after r_1 .. r_(j-1) (the rounds are
  * independent given the candidates left).  The tree of those sets is built
- * whole: one pmf per node (a prefix of the tuple), every tuple a path.  A
+ * whole: one pmf per node (a prefix of the tuple), every tuple a path; a
+ * last round's leaf serves every prefix that leaves the same scores.  A
  * tuple's enclosure is the product of its rounds' enclosures, rounded down
  * and up (all factors non-negative: the product is monotonic in each); its
  * exact value the product of their exact rationals, when they are held.
@@ -27,6 +28,8 @@ typedef struct {
 struct dpsel_top_pmf {
     size_t n, k;
     size_t count;              /* tuples */
+    uint64_t exact_work;       /* the exact rationals' size (dpsel_top_pmf_exact_size), */
+    uint64_t exact_bits;       /* saturated at UINT64_MAX */
     size_t nodes_used, nodes_max;
     top_node *nodes;
     size_t *index;             /* count x k: each tuple's candidates */
@@ -46,6 +49,29 @@ static size_t falling(size_t n, size_t d)
         product *= n - i;
     }
     return product;
+}
+
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t multiply_saturated(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* A node's pmf counted in the exact size: its work once, and its
+ * rationals' bits once in each of the `tuples` through it. */
+static void count_exact_size(dpsel_top_pmf *top, const dpsel_pmf *pmf, int with_work,
+                             uint64_t tuples)
+{
+    uint64_t work, bits;
+    dpsel_exact_pmf_exact_size(pmf, &work, &bits);
+    if (with_work) {
+        top->exact_work = add_saturated(top->exact_work, work);
+    }
+    top->exact_bits = add_saturated(top->exact_bits, multiply_saturated(bits, tuples));
 }
 
 /* The build's state: the parameters and the tuple being extended. */
@@ -70,6 +96,83 @@ static void write_tuple(top_build *b, size_t depth)
     }
 }
 
+/* The first of the candidates with candidate j's score: removing it or j
+ * leaves the same scores, whose pmf is the same. */
+static size_t first_twin(const int64_t *scores, size_t j)
+{
+    size_t twin = 0;
+    while (scores[twin] != scores[j]) {
+        twin++;
+    }
+    return twin;
+}
+
+/* The last round after candidate j of a node (depth + 1 == k - 1 rounds
+ * chosen), read from the leaf of an earlier twin < j instead of a pmf of
+ * its own: a candidate p keeps its place there but j - 1 stands for the
+ * twin (j's place in the twin's leaf, with the same score). */
+static void write_twin_leaf(top_build *b, const size_t *origin, size_t left, size_t depth,
+                            size_t j, size_t twin, size_t twin_node)
+{
+    for (size_t p = 0; p < left; p++) {
+        if (p == j) {
+            continue;
+        }
+        b->path_node[depth + 1] = twin_node;
+        b->path_local[depth + 1] = p == twin ? j - 1 : p - (p > twin);
+        b->path_index[depth + 1] = origin[p];
+        write_tuple(b, depth + 1);
+    }
+    count_exact_size(b->top, b->top->nodes[twin_node].pmf, 0, left - 1);
+}
+
+/* A node's children's candidates, and the leaves made so far (by the
+ * candidate each removes) when the children are leaves. */
+typedef struct {
+    int64_t *scores;
+    size_t *origin;
+    size_t *leaf;
+} children;
+
+static int children_new(children *c, size_t left, int leaves)
+{
+    c->scores = malloc((left - 1) * sizeof *c->scores);
+    c->origin = malloc((left - 1) * sizeof *c->origin);
+    c->leaf = leaves ? malloc(left * sizeof *c->leaf) : NULL;
+    return c->scores == NULL || c->origin == NULL || (leaves && c->leaf == NULL)
+           ? DPSEL_ENOMEM : DPSEL_OK;
+}
+
+static void children_free(children *c)
+{
+    free(c->scores);
+    free(c->origin);
+    free(c->leaf);
+}
+
+static int build_node(top_build *b, const int64_t *scores, const size_t *origin, size_t left,
+                      size_t depth);
+
+/* The subtree after candidate j of a node: a child over the others, in
+ * order, or for the last round the leaf of an earlier twin. */
+static int build_child(top_build *b, children *c, const int64_t *scores, const size_t *origin,
+                       size_t left, size_t depth, size_t j)
+{
+    if (c->leaf != NULL) {
+        size_t twin = first_twin(scores, j);
+        if (twin < j) {
+            write_twin_leaf(b, origin, left, depth, j, twin, c->leaf[twin]);
+            return DPSEL_OK;
+        }
+        c->leaf[j] = b->top->nodes_used;
+    }
+    memcpy(c->scores, scores, j * sizeof *scores);
+    memcpy(c->scores + j, scores + j + 1, (left - 1 - j) * sizeof *scores);
+    memcpy(c->origin, origin, j * sizeof *origin);
+    memcpy(c->origin + j, origin + j + 1, (left - 1 - j) * sizeof *origin);
+    return build_node(b, c->scores, c->origin, left - 1, depth + 1);
+}
+
 /* The node of the candidates scores[0 .. left - 1] (positions origin),
  * then its children, depth first in the candidates' order. */
 static int build_node(top_build *b, const int64_t *scores, const size_t *origin, size_t left,
@@ -84,12 +187,12 @@ static int build_node(top_build *b, const int64_t *scores, const size_t *origin,
     }
     memcpy(node->origin, origin, left * sizeof *origin);
     int rc = dpsel_pmf_new(&node->pmf, b->params, b->mechanism, scores, left);
-    int64_t *child_scores = NULL;
-    size_t *child_origin = NULL;
+    if (rc == DPSEL_OK) {
+        count_exact_size(top, node->pmf, 1, falling(left, top->k - depth));
+    }
+    children c = { NULL, NULL, NULL };
     if (rc == DPSEL_OK && depth + 1 < top->k) {
-        child_scores = malloc((left - 1) * sizeof *child_scores);
-        child_origin = malloc((left - 1) * sizeof *child_origin);
-        rc = child_scores == NULL || child_origin == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+        rc = children_new(&c, left, depth + 2 == top->k);
     }
     for (size_t j = 0; j < left && rc == DPSEL_OK; j++) {
         b->path_node[depth] = id;
@@ -97,17 +200,11 @@ static int build_node(top_build *b, const int64_t *scores, const size_t *origin,
         b->path_index[depth] = origin[j];
         if (depth + 1 == top->k) {
             write_tuple(b, depth);
-            continue;
+        } else {
+            rc = build_child(b, &c, scores, origin, left, depth, j);
         }
-        /* the others, in order: the child's candidates */
-        memcpy(child_scores, scores, j * sizeof *scores);
-        memcpy(child_scores + j, scores + j + 1, (left - 1 - j) * sizeof *scores);
-        memcpy(child_origin, origin, j * sizeof *origin);
-        memcpy(child_origin + j, origin + j + 1, (left - 1 - j) * sizeof *origin);
-        rc = build_node(b, child_scores, child_origin, left - 1, depth + 1);
     }
-    free(child_scores);
-    free(child_origin);
+    children_free(&c);
     return rc;
 }
 
@@ -239,11 +336,26 @@ int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, size_t t, size_t *indices)
     return DPSEL_OK;
 }
 
+int dpsel_top_pmf_exact_size(const dpsel_top_pmf *top, uint64_t *work, uint64_t *bits)
+{
+    if (top == NULL || work == NULL || bits == NULL) {
+        return DPSEL_ENULL;
+    }
+    *work = top->exact_work;
+    *bits = top->exact_bits;
+    return DPSEL_OK;
+}
+
 /* Tuple t's exact probability into value: the product of its rounds'
  * exact rationals (each pmf computes them on its first request), or
- * DPSEL_ETOOLARGE when a round's are beyond the limits. */
+ * DPSEL_ETOOLARGE, before any exact work, when the tuples' rationals
+ * together are beyond the limits (or a round's are). */
 static int exact_tuple(const dpsel_top_pmf *top, size_t t, mpq_t value)
 {
+    if (top->exact_work > DPSEL_TOP_PMF_EXACT_WORK_MAX
+        || top->exact_bits > DPSEL_TOP_PMF_EXACT_BITS_MAX) {
+        return DPSEL_ETOOLARGE;
+    }
     mpq_set_ui(value, 1, 1);
     for (size_t j = 0; j < top->k; j++) {
         const top_node *node = &top->nodes[top->node[t * top->k + j]];
