@@ -6,6 +6,8 @@
 #   header marks DPSEL_API among them, and has its SONAME;
 # - the static library defines exactly the DPSEL_API functions as global
 #   symbols: its internal functions are local (see the Makefile);
+# - debian/libdpsel0.symbols (the package's ABI record, docs/abi.md) names
+#   exactly the functions the shared library exports;
 # - in the internal archive (the library's objects, which the tests link),
 #   every other global symbol is named as internal: dpsel_core_ (src/core/),
 #   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/*.c).
@@ -49,6 +51,13 @@ wrong_soname=
 check "$shared" "$(problem 'not dpsel_' "$bad")$(
     problem 'not exported' "$(not_in "$declared" "$exported")")$(
     problem SONAME "$wrong_soname")"
+
+symbols_file=$(dirname "$0")/../debian/libdpsel0.symbols
+recorded=$(sed -n 's/^ \(dpsel_[a-z0-9_]*\)@Base .*/\1/p' "$symbols_file")
+check "$symbols_file" "$(problem 'exported but not recorded (add its line with the coming version)' \
+                             "$(not_in "$exported" "$recorded")")$(
+    problem 'recorded but not exported (an ABI break: see docs/abi.md)' \
+            "$(not_in "$recorded" "$exported")")"
 
 static_defined=$(defined "$static")
 check "$static" "$(problem 'not API' "$(not_in "$static_defined" "$declared")")$(
