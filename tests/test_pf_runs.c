@@ -5,8 +5,8 @@
  *   - every bit string of dpsel_exact_pf_groups (first enclosures of one
  *     bit) enumerated to a depth: the terminated strings' mass and that mass
  *     plus the unterminated one bracket PF's exact group probabilities
- *     (dpsel_pmf_new over the expanded candidates), for 4 parameter sets and
- *     2 to 4 groups of 1 to 3; the same brackets exclude the pmf of a wrong
+ *     (dpsel_pmf_new over the expanded candidates), for 5 bases (one of 64
+ *     digits) and 2 to 4 groups of 1 to 3; the same brackets exclude the pmf of a wrong
  *     model (a gap one more, the counts ignored), so the test can fail;
  *   - the default first enclosure (8 bits) fits the group probabilities
  *     (chi-square, false alarm 1e-6; the quantile's and the partial finish's
@@ -141,6 +141,11 @@ Test(pf_runs, enumeration_brackets_pf, .timeout = 600)
         cr_expect(excluded[GAP_MORE] || i == 3, "case %zu: a gap one more not excluded", i);
         cr_expect(excluded[COUNTS_IGNORED], "case %zu: the counts ignored not excluded", i);
     }
+    /* a base of 64 digits, close to 1 (epsilon 0.7 at sensitivity 1000) */
+    dpsel_params wide = pmf_test_params(3);
+    groups_case c = { wide.x, wide.y, 3, { 0, 1, 2 }, { 3, 1, 2 }, 1 };
+    int excluded[WRONG_MODELS];
+    check_enumeration(&c, 18, excluded);
 }
 
 /* The default first enclosure: draws of the groups fit their probabilities. */
