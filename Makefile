@@ -246,7 +246,8 @@ bench-postgres: install-postgres
 # copy of the tree into build/debs/ (dpkg-buildpackage -us -uc -b) and checks
 # them: lintian (no error), blhc (nothing), a missing symbol failing
 # dpkg-gensymbols; deb-test installs them on this machine (root: CI's
-# throwaway machine), runs the autopkgtests of debian/tests/ and removes them.
+# throwaway machine), runs the autopkgtests of debian/tests/ and removes them
+# (after postgres-test in check: both install the extension into the server).
 DEB_OUT := $(BUILD)/debs
 .PHONY: deb deb-test
 deb: deps
@@ -266,6 +267,7 @@ check: deps
 	$(MAKE) -j2 --output-sync=target test cli-test man-lint completion-test large-file valgrind \
 	    readme-example exports \
 	    python-test pip-test postgres-test
+	$(MAKE) deb-test
 	$(MAKE) sanitize
 	$(MAKE) proofs
 	$(MAKE) fuzz FUZZ_SECONDS=10
