@@ -22,7 +22,8 @@
 #   - dpsel_pf and dpsel_em in one query do not share a state;
 #   - a final function working on 10^7 values stops, through the library's
 #     interrupt check, on pg_cancel_backend, pg_terminate_backend and a
-#     statement_timeout, within 2 s (the latencies printed);
+#     statement_timeout, within 2 s (the latencies printed), and PF on grids
+#     of 10^12 and 2^62 points releases within a 2 s statement_timeout;
 #   - bad arguments (and a window) are SQL errors naming the value, and the
 #     server stays up (no backend crashed: its log says so);
 #   - no leak: a backend's resident memory after runs 4 to 6 over 10^6 rows
