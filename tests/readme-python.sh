@@ -3,14 +3,14 @@
 # The Python examples of the documents, run as written: the README's quick
 # starts (its sections "Python" and "Dask"), docs/python.md's and
 # docs/dask.md's, or those named:
-#   PYTHON=INTERPRETER sh tests/readme-python.sh [quickstart quickstart_dask hepth page_views]
+#   PYTHON=INTERPRETER sh tests/readme-python.sh [quickstart quickstart_dask hepth one_call page_views]
 # INTERPRETER has dpsel installed (tests/pip-test.sh makes it a venv's); each
 # example runs with nothing else telling it where dpsel or the library is
 # (no PYTHONPATH, no DPSEL_LIBRARY), from the repository's root, where the
 # examples read examples/; then the shape of each one's output is checked.
 set -eu
 python=${PYTHON:?"usage: PYTHON=INTERPRETER sh tests/readme-python.sh [EXAMPLE...]"}
-wanted=" ${*:-quickstart quickstart_dask hepth page_views} "
+wanted=" ${*:-quickstart quickstart_dask hepth one_call page_views} "
 blocks="$(dirname "$0")/doc-blocks.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -34,16 +34,21 @@ example() {
     fi
 }
 books='Middlemarch|Moby-Dick|Beloved|Dracula'
-# A book and the four exact probabilities the README shows.
-example quickstart README.md Python 5 "($books), epsilon <= 1\.0000000000000000|\
+# A book, the four exact probabilities the README shows, a median.
+example quickstart README.md Python 6 "($books)|\
   P\(Middlemarch\) = 0\.79727195819316533|  P\(Moby-Dick\) = 0\.021840927702474552|\
-  P\(Beloved\) = 0\.18088711410425026|  P\(Dracula\) = 1\.0986479034135544e-13"
+  P\(Beloved\) = 0\.18088711410425026|  P\(Dracula\) = 1\.0986479034135544e-13|\
+[0-9]+\.[0-9]{2}"
 # One book per club.
 example quickstart_dask README.md Dask 4 \
     "club|(north|south) +($books)|Name: book, dtype: object"
 # Per epsilon: the choice, the true mode's probability, the expected error.
-example hepth docs/python.md "" 6 "epsilon <= 0\.0[15]0*: most common bin [0-9]+|\
+example hepth docs/python.md "The API" 6 "epsilon <= 0\.0[15]0*: most common bin [0-9]+|\
   P\(the true mode, bin 3621\) = 0\.[0-9]+|  expected error [0-9.]+ papers"
+# One call per task: a status, a median, two quantiles, a top 2, a model, a price.
+example one_call docs/python.md "One call per task" 6 "married|single|widowed|divorced|\
+[0-9]+\.[0-9]{2}|\[Decimal\('[0-9]+'\), Decimal\('[0-9]+'\)\]|\
+\['($books)', '($books)'\]|model (a|b)|1|2\.50|7"
 # The most visited page of each of three days.
 example page_views docs/dask.md "" 5 \
     "day|2026-11-0[123] +/(blog|docs|pricing)?|Name: page, dtype: object"

@@ -13,6 +13,9 @@ C library (libdpsel) with ctypes; numpy and pandas are optional.
     >>> selector.select([41, 38, 40, 12, 33])       # doctest: +SKIP
     0
 
+One call per task, on raw data (a list, numpy array or pandas Series):
+mode, quantile, quantiles, median, select, top_k, best_price.
+
 - Params: the privacy parameters (from_epsilon, from_base; .epsilon).
 - Selector: select, select_hardened, select_top, select_quantile, stream.
 - Rng: the random source (Rng.os for releases; Rng.seeded for tests only).
@@ -33,6 +36,7 @@ tree beside it (../build/libdpsel.so), else where a system package says
 
 from ._account import Account, Accountant
 from ._audit import AuditResult, audit
+from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
@@ -52,6 +56,7 @@ from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, unit
 __version__ = VERSION  # DPSEL_VERSION of include/dpsel.h (test_layout.py compares them)
 
 __all__ = [
+    "mode", "quantile", "quantiles", "median", "select", "top_k", "best_price",
     "Params", "Selector", "PfStream", "Rng", "Mechanism",
     "pmf", "pmf_grouped", "Pmf", "top_pmf", "TopPmf",
     "audit", "AuditResult", "Verdict",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import ctypes
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, Optional, Tuple, Union
 
 from . import _convert
 from ._errors import ErrorCode, explained
 from ._fixes import base_fix, epsilon_fix, sensitivity_fix
 from ._lib import GAP_CAP_MAX, CParams, lib
+from ._units import to_units, unit_of
 
 Number = Union[str, int, Fraction, Decimal, float]
 
@@ -27,16 +28,17 @@ class Params:
     made: changing the gap cap afterwards does not change them.
     """
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_resolution")
 
-    def __init__(self, *, _c: CParams = None):
+    def __init__(self, *, _c: CParams = None, _resolution: Optional[str] = None):
         if _c is None:
             raise TypeError("make Params with Params.from_epsilon(...) or Params.from_base(...)")
         self._c = _c
+        self._resolution = _resolution
 
     @classmethod
-    def from_epsilon(cls, epsilon: Number, sensitivity: int = 1,
-                     monotonic: bool = False) -> Params:
+    def from_epsilon(cls, epsilon: Number, sensitivity: Number = 1, monotonic: bool = False,
+                     resolution: Optional[Number] = None) -> Params:
         """The base whose realised epsilon is the largest not above
         ``epsilon`` (among ``x / 2^y``, ``y <= 64``), certified with directed
         rounding.
@@ -46,25 +48,36 @@ class Params:
         float at its exact binary value.  EpsilonError when it is not a
         positive decimal or is too small for any base; RangeError for a
         sensitivity below 1.
+
+        Decimal scores, as the command line's --resolution and decimal
+        --sensitivity: with ``resolution`` (a positive decimal) the scores
+        a Selector is given are decimals in whole units of it, and so is
+        ``sensitivity``; a decimal ``sensitivity`` alone ("10.00") sets the
+        resolution to its last digit (0.01).  :attr:`sensitivity` is then
+        in units of :attr:`resolution`.  UnitError when the sensitivity is
+        not a whole multiple of the resolution.
         """
         c, text = CParams(), _convert.epsilon_text(epsilon)
-        d, m = _convert.uint64(sensitivity, "sensitivity"), _convert.flag(monotonic, "monotonic")
+        unit, d = _units_of(sensitivity, resolution)
+        m = _convert.flag(monotonic, "monotonic")
         with explained(lambda code: sensitivity_fix(d) if code == ErrorCode.RANGE
                        else epsilon_fix(text, d, m) if code == ErrorCode.EPSILON else None):
             lib.dpsel_params_from_epsilon(ctypes.byref(c), _convert.c_text(text, "epsilon"), d, m)
-        return cls(_c=c)
+        return cls(_c=c, _resolution=unit)
 
     @classmethod
-    def from_base(cls, x: int, y: int, sensitivity: int = 1, monotonic: bool = False) -> Params:
+    def from_base(cls, x: int, y: int, sensitivity: Number = 1, monotonic: bool = False,
+                  resolution: Optional[Number] = None) -> Params:
         """The explicit base ``beta = x / 2^y`` (``1 <= y <= 64``,
-        ``0 < x < 2^y``), kept in lowest terms, with the default gap cap."""
+        ``0 < x < 2^y``), kept in lowest terms, with the default gap cap;
+        decimal scores as for :meth:`from_epsilon`."""
         c, x, y = CParams(), _convert.uint64(x, "x"), _convert.uint(y, "y")
-        d = _convert.uint64(sensitivity, "sensitivity")
+        unit, d = _units_of(sensitivity, resolution)
         with explained(lambda code: base_fix(x, y) or sensitivity_fix(d)
                        if code == ErrorCode.RANGE else None):
             lib.dpsel_params_from_base(ctypes.byref(c), x, y, d,
                                        _convert.flag(monotonic, "monotonic"))
-        return cls(_c=c)
+        return cls(_c=c, _resolution=unit)
 
     @property
     def x(self) -> int:
@@ -80,6 +93,12 @@ class Params:
     def sensitivity(self) -> int:
         """``D``: one person moves any score by at most D."""
         return self._c.sensitivity
+
+    @property
+    def resolution(self) -> Optional[str]:
+        """The unit of decimal scores and of the sensitivity (a decimal
+        str), or None for integer scores."""
+        return self._resolution
 
     @property
     def monotonic(self) -> bool:
@@ -122,16 +141,30 @@ class Params:
     __hash__ = None  # mutable (the gap cap)
 
     def _fields(self) -> tuple:
-        return (self.x, self.y, self.sensitivity, self.monotonic, self.gap_cap)
+        return (self.x, self.y, self.sensitivity, self.monotonic, self.gap_cap, self.resolution)
 
     def copy(self) -> Params:
         """An independent copy."""
-        return Params(_c=CParams.from_buffer_copy(self._c))
+        return Params(_c=CParams.from_buffer_copy(self._c), _resolution=self._resolution)
 
     def __repr__(self) -> str:
         return (f"Params(base={self.x}/2^{self.y}, epsilon<={self.epsilon}, "
                 f"sensitivity={self.sensitivity}, monotonic={self.monotonic}, "
-                f"gap_cap={self.gap_cap})")
+                f"gap_cap={self.gap_cap}"
+                + (")" if self._resolution is None else f", resolution={self._resolution!r})"))
+
+
+def _units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
+    """(resolution, D in its units): (None, D) for an integer sensitivity
+    without a resolution."""
+    if resolution is None and (_convert.is_boolean(sensitivity)
+                               or hasattr(sensitivity, "__index__")):
+        return None, _convert.uint64(sensitivity, "sensitivity")
+    if resolution is None:
+        unit = unit_of(sensitivity, "sensitivity")
+    else:
+        unit = _convert.decimal_text(resolution, "resolution")
+    return unit, _convert.uint64(to_units(sensitivity, unit, "sensitivity"), "sensitivity")
 
 
 def c_params(params: Params) -> Any:

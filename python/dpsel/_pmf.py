@@ -16,8 +16,9 @@ from ._lib import DECIMAL, RATIONAL, lib
 from ._params import Params, c_params as _params
 from ._owned import Owned
 from ._scores import Scores, as_counts, as_scores
+from ._units import scores_in_units
 
-Probability = Union[Fraction, str]
+Probability = Union[Fraction, float, str]
 
 
 def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, ...]:
@@ -81,15 +82,27 @@ class _Distribution(Owned):
             raise RangeError("outcome", fix=fix)
         return i
 
-    def probability(self, i: int, exact: bool = True) -> Probability:
+    def probability(self, i: int, exact: Union[bool, str] = True) -> Probability:
         """The probability of outcome i: a fractions.Fraction, exactly; with
-        ``exact=False`` a decimal str of 17 significant digits, correctly
-        rounded.  TooLargeError where the exact rationals are beyond dpsel's
-        limits (the enclosure, :meth:`bounds`, always exists); RangeError
-        for i out of range."""
-        form = RATIONAL if exact else DECIMAL
+        ``exact=False`` a float (the nearest to the 17-digit decimal, for
+        plots and arithmetic), with ``exact="text"`` that decimal str
+        (:meth:`probability_text`).  TooLargeError where the exact rationals
+        are beyond dpsel's limits (the enclosure, :meth:`bounds`, always
+        exists); RangeError for i out of range."""
+        if exact is False:
+            return float(self.probability_text(i))
+        if exact == "text":
+            return self.probability_text(i)
+        if exact is not True:
+            raise TypeError(f"exact must be True, False or 'text', not {exact!r}")
         return _value(_take_strings(type(self)._probability, self._handle, self._outcome(i),
-                                    form)[0], exact)
+                                    RATIONAL)[0], True)
+
+    def probability_text(self, i: int) -> str:
+        """The probability of outcome i as a decimal str of 17 significant
+        digits, correctly rounded (never beyond the exact rationals' limits)."""
+        return _take_strings(type(self)._probability, self._handle, self._outcome(i),
+                             DECIMAL)[0]
 
     def bounds(self, i: int, digits: int = 36) -> Tuple[str, str]:
         """A rigorous enclosure ``lo <= P <= hi`` of outcome i's probability:
@@ -148,8 +161,10 @@ def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf") -> Pmf:
     """The exact output distribution of the mechanism with params on scores
     (dpsel_pmf_new).  Its enclosure is computed now (PF: O(n^2) work, up to
     32768 candidates, else TooLargeError; EM: linear); the exact rationals
-    on the first request that needs them."""
-    s = as_scores(scores)
+    on the first request that needs them.  With Params made with a
+    resolution, decimal scores in its units, as Selector takes them."""
+    s = as_scores(scores_in_units(scores, params.resolution if isinstance(params, Params)
+                                  else None))
     handle = ctypes.c_void_p()
     lib.dpsel_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
                       s.n)

@@ -18,6 +18,7 @@ from ._owned import Owned
 from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
+from ._units import scores_in_units
 
 
 class Selector(Owned):
@@ -28,7 +29,9 @@ class Selector(Owned):
     ``scores`` (higher is better) may be a sequence of integers, a numpy
     integer array (int64 C-contiguous: passed without a copy) or a pandas
     Series, whose label is then returned instead of the position.  Floats
-    are accepted only when each is exactly an integer.  ``rng=None`` draws
+    are accepted only when each is exactly an integer.  With Params made
+    with a resolution, the scores are decimals in whole units of it (str,
+    Decimal, int, Fraction; UnitError names one that is not).  ``rng=None`` draws
     from this thread's OS source.  The GIL is released during the C call.
     """
 
@@ -66,7 +69,7 @@ class Selector(Owned):
         over the candidates not chosen yet, in the order chosen.  Each round
         is one epsilon-DP selection, composed adaptively (see Accountant).
         RangeError for k = 0 or k > n."""
-        s, m, k = as_scores(scores), _mechanism(mechanism), _convert.size(k, "k")
+        s, m, k = self._scores(scores), _mechanism(mechanism), _convert.size(k, "k")
         # C refuses k > n before writing, so room for min(k, n) suffices.
         indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
         with resolve(rng)._use as c_rng, \
@@ -96,10 +99,14 @@ class Selector(Owned):
 
     def _one(self, function: Any, scores: Any, mechanism: MechanismArg,
              rng: Optional[Rng]) -> Any:
-        s, m, index = as_scores(scores), _mechanism(mechanism), ctypes.c_size_t()
+        s, m, index = self._scores(scores), _mechanism(mechanism), ctypes.c_size_t()
         with resolve(rng)._use as c_rng:
             function(self._handle, m, s.address, s.n, c_rng, ctypes.byref(index))
         return s.label(index.value)
+
+    def _scores(self, scores: Any) -> Scores:
+        """scores for C, in units of the resolution if the Params have one."""
+        return as_scores(scores_in_units(scores, self._params.resolution))
 
     # Copies and pickles are made again from the parameters (a new table).
     __copy__ = __deepcopy__ = None

@@ -114,7 +114,12 @@ def test_flags_and_integers_must_be_what_they_say():
     with pytest.raises(TypeError):
         dpsel.Params.from_epsilon("1", 1, 2)
     with pytest.raises(TypeError):
-        dpsel.Params.from_epsilon("1", 1.5)
+        dpsel.Params.from_epsilon("1", True)
+    # A decimal sensitivity is one in units of its last digit, as the tool's
+    # --sensitivity 1.5; a float only when it is exactly what it prints as.
+    assert dpsel.Params.from_epsilon("1", 1.5).resolution == "0.1"
+    with pytest.raises(dpsel.DecimalError, match="sensitivity 0.1 is not exactly 0.1 in binary"):
+        dpsel.Params.from_epsilon("1", 0.1)
     with pytest.raises(dpsel.RangeError):
         dpsel.Params.from_epsilon("1").epsilon_text(0)
     with pytest.raises(dpsel.RangeError):

@@ -40,9 +40,12 @@ def test_decimals_and_enclosures_agree_with_the_rationals():
         exact = probabilities(pmf)
         assert sum(exact) == 1
         for i, p in enumerate(exact):
-            decimal = pmf.probability(i, exact=False)
-            assert isinstance(decimal, str)
+            decimal = pmf.probability_text(i)
+            assert isinstance(decimal, str) and pmf.probability(i, exact="text") == decimal
             assert abs(Fraction(decimal) - p) <= p * Fraction(1, 10**16)
+            number = pmf.probability(i, exact=False)
+            assert type(number) is float and number == float(decimal)
+            assert abs(Fraction(number) - p) <= p * Fraction(1, 10**15)
             lo, hi = pmf.bounds(i)
             assert Fraction(lo) <= p <= Fraction(hi) and hi != lo
             lo, hi = pmf.bounds(i, 3)
@@ -63,7 +66,8 @@ def test_beyond_the_exact_limits_only_the_enclosure_exists():
         pmf.probability(0)
     # The decimal is correctly rounded: both ends of the enclosure round to it.
     rounded = {Context(prec=17).plus(Decimal(end)) for end in pmf.bounds(0)}
-    assert rounded == {Decimal(pmf.probability(0, exact=False))}
+    assert rounded == {Decimal(pmf.probability_text(0))}
+    assert pmf.probability(0, exact=False) == float(pmf.probability_text(0))
     with pytest.raises(dpsel.TooLargeError):
         dpsel.pmf(dpsel.Params.from_epsilon("1"), [0] * 32769)
 
@@ -137,7 +141,7 @@ def test_top_k_exact_limits_refuse_at_once():
     assert bits == 272624880 > 2**28 and work <= 2**32
     with pytest.raises(dpsel.TooLargeError):
         past.probability(0)
-    assert Fraction(past.probability(0, exact=False)) > 0  # the decimals stay
+    assert Fraction(past.probability_text(0)) > 0  # the decimals stay
     at = dpsel.top_pmf(params, spread[:110], 2, "em")
     assert at.exact_size()[1] <= 2**28
     assert isinstance(at.probability(0), Fraction)

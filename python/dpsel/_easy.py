@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: ISC
+"""One call per task, on raw data: the most common category (mode), a
+quantile or several (quantile, quantiles, median), the best of labelled
+scores (select, top_k) and the best price (best_price).  Each builds the
+scores, makes the Params for the task's sensitivity and releases through
+the C library; nothing here samples.
+
+Rules shared by every call (docs/python.md, "One call per task"):
+- ``epsilon`` is what the call spends in all: a call of several releases
+  (quantiles, top_k) gives each an equal share, rounded down, so that their
+  sum is at most epsilon; ``accountant`` (an Accountant) is told of each.
+- A record never decides whether a release happens: values are counted,
+  clamped or dropped, never refused (but for mode's unknown="error", a
+  debugging aid, and a text that is not a number).  Missing values (None,
+  pandas.NA, NaT) are skipped, as SQL skips NULLs.
+- A float is read through its shortest repr (0.3 is 0.3, as printed and as
+  CSV files and PostgreSQL's float8-to-numeric cast write it), or with
+  ``floats="exact"`` at its exact binary value (0.3 is
+  0.299999999999999988897769753748...).
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import collections.abc
+import sys
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
+from fractions import Fraction
+from typing import Any, List, Optional, Sequence, Tuple
+
+from . import _convert
+from ._account import Accountant
+from ._enums import MechanismArg
+from ._errors import DecimalError, EpsilonError, RangeError
+from ._params import Params
+from ._quantile import Grid, quantile_fraction, quantile_select
+from ._rng import Rng
+from ._select import Selector
+from ._tasks import task_params
+from ._units import to_units, unit_of
+
+FLOATS = ("repr", "exact")
+UNKNOWN = ("drop", "error")
+
+
+# ------------------------------------------------------------------ mode
+
+
+def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "pf",
+         unknown: str = "drop", rng: Optional[Rng] = None,
+         accountant: Optional[Accountant] = None) -> Any:
+    """The most common of the public ``candidates`` among ``values`` (one
+    row per record), epsilon-DP: each candidate's score is its number of
+    rows (0 for none; sensitivity 1, monotonic: task_params("mode")), and
+    the chosen candidate is returned.
+
+    A value that is none of the candidates (compared with ==) is dropped
+    with ``unknown="drop"``, the default: whether a row is dropped depends on
+    that row alone, so the release stays epsilon-DP.  ``unknown="error"``
+    raises RangeError naming such a value instead: that refusal is decided
+    by one record and reveals it, so use it only to catch bugs in trusted
+    data, never for a release from data you must protect."""
+    labels = _candidates(candidates)
+    if unknown not in UNKNOWN:
+        raise RangeError("unknown", fix=f"unknown must be 'drop' or 'error', not {unknown!r}")
+    counts = _row_counts(values, labels, unknown == "error")
+    params = Params.from_epsilon(epsilon, *task_params("mode"))
+    chosen = Selector(params).select(counts, mechanism, rng)
+    _account(accountant, mechanism, params, 1)
+    return labels[chosen]
+
+
+def _candidates(candidates: Any) -> List[Any]:
+    """The candidates as a list of distinct labels (public: a duplicate is
+    refused, naming it)."""
+    if isinstance(candidates, (str, bytes)) or not isinstance(candidates, collections.abc.Iterable):
+        raise TypeError(f"candidates must be a list of labels, not {type(candidates).__name__}")
+    labels = _python_list(candidates)
+    if not labels:
+        raise RangeError("candidates", fix="candidates is empty: give the labels to choose from")
+    seen = set()
+    for label in labels:
+        if label in seen:
+            raise RangeError("candidates", fix=f"candidates holds {label!r} twice: give each "
+                             "label once")
+        seen.add(label)
+    return labels
+
+
+def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[int]:
+    counts = collections.Counter(_python_list(values))
+    if refuse_unknown:
+        known = set(labels)
+        for value, rows in counts.items():
+            if value not in known:
+                raise RangeError("values", fix=(
+                    f"values holds {value!r} ({rows} rows), which is not among the candidates: "
+                    "add it to them, or give unknown='drop' (DP-safe) to drop such rows"))
+    return [counts.get(label, 0) for label in labels]
+
+
+def _python_list(values: Any) -> List[Any]:
+    """An array, Series or other iterable as a list of Python values."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"values must be a sequence of records, not a {type(values).__name__}")
+    return values.tolist() if hasattr(values, "tolist") else list(values)
+
+
+# ------------------------------------------------------------- quantiles
+
+
+def quantile(values: Any, q: Any, lower: Any, upper: Any, epsilon: Any,
+             resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
+             rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> Decimal:
+    """The q-quantile of values (0 < q < 1, a decimal: "0.95"), epsilon-DP:
+    a point of the grid lower, lower + resolution, ..., upper (in the
+    values' own unit; resolution None: 10^-d, d the larger number of
+    fraction digits of the ends), chosen with the score of ``dpsel
+    quantile`` (sensitivity max(a, b - a) for q = a / b), as an exact
+    Decimal.  Every value is taken: each is clamped into the grid
+    (infinities to the end of their sign, NaN to the upper end)."""
+    return quantiles(values, [q], lower, upper, epsilon, resolution, mechanism, floats, rng,
+                     accountant)[0]
+
+
+def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = None,
+           mechanism: MechanismArg = "em", floats: str = "repr", rng: Optional[Rng] = None,
+           accountant: Optional[Accountant] = None) -> Decimal:
+    """quantile(values, "0.5", ...)."""
+    return quantile(values, "0.5", lower, upper, epsilon, resolution, mechanism, floats, rng,
+                    accountant)
+
+
+def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: Any,
+              resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
+              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None
+              ) -> List[Decimal]:
+    """Several quantiles of values, as quantile, one release each; epsilon
+    is their total: each gets epsilon / len(qs), rounded down."""
+    qs = _python_list(qs)
+    if not qs:
+        raise RangeError("qs", fix="qs is empty: give one quantile or more, such as ['0.5']")
+    grid = Grid(lower, upper, resolution)
+    fractions = [quantile_fraction(q) for q in qs]  # all checked before any release
+    points = grid.points(_exact_values(values, floats))
+    share = _share(epsilon, len(qs))
+    released = []
+    for fraction in fractions:
+        params = Params.from_epsilon(share, fraction.sensitivity)
+        point = quantile_select(Selector(params), fraction.a, fraction.b, points, grid,
+                                mechanism=mechanism, rng=rng)
+        _account(accountant, mechanism, params, 1)
+        released.append(Decimal(grid.value(point)))
+    return released
+
+
+def _exact_values(values: Any, floats: str) -> List[Any]:
+    """Records as exact Decimals, missing ones skipped; a text that is not
+    a number is a DecimalError naming it."""
+    if floats not in FLOATS:
+        raise RangeError("floats", fix=f"floats must be 'repr' or 'exact', not {floats!r}")
+    exact = floats == "exact"
+    return [_exact(value, exact, i) for i, value in enumerate(_records(values))
+            if not _missing(value)]
+
+
+def _records(values: Any) -> List[Any]:
+    """Records as Python values, but numpy floats kept as numpy scalars:
+    their repr is the shortest of their own precision (float32's 0.1 is
+    0.1)."""
+    numpy = sys.modules.get("numpy")
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(values, (pandas.Series, pandas.Index)):
+        values = values.to_numpy()
+    if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind == "f":
+        return list(values.ravel())
+    return _python_list(values)
+
+
+def _missing(value: Any) -> bool:
+    pandas = sys.modules.get("pandas")
+    return value is None or (pandas is not None and (value is pandas.NA or value is pandas.NaT))
+
+
+def _exact(value: Any, exact_floats: bool, i: int) -> Any:
+    """A record as an exact number: an int, Decimal or Fraction as it is, a
+    float or text as a Decimal.  A bool or another type is a TypeError (a
+    column of the wrong type)."""
+    if _convert.is_boolean(value):
+        raise TypeError(f"values[{i}] is {value!r}, a bool, not a number: give .astype(int) "
+                        "for 0 and 1")
+    if isinstance(value, (int, Decimal, Fraction)) or hasattr(value, "__index__"):
+        return value
+    is_float = isinstance(value, float) or getattr(getattr(value, "dtype", None), "kind", "") == "f"
+    if is_float:
+        return Decimal(float(value)) if exact_floats else Decimal(str(value))
+    if isinstance(value, str):
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            raise DecimalError(f"values[{i}] = {value!r}",
+                               fix="a text that is not a number: give numbers") from None
+    raise TypeError(f"values[{i}] is {value!r}, a {type(value).__name__}: give numbers (int, "
+                    "float, Decimal, Fraction or a decimal str)")
+
+
+# ------------------------------------------------------ labelled scores
+
+
+def select(scores: Any, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
+           mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
+           accountant: Optional[Accountant] = None) -> Any:
+    """The best of labelled scores (a mapping or pandas Series: its label;
+    a sequence: its position), epsilon-DP.  Decimal scores and sensitivity
+    in units of ``resolution`` (or of a decimal sensitivity's last digit),
+    as Params.from_epsilon takes them."""
+    return top_k(scores, 1, epsilon, sensitivity, monotonic, mechanism, resolution, rng,
+                 accountant)[0]
+
+
+def top_k(scores: Any, k: int, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
+          mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
+          accountant: Optional[Accountant] = None) -> List[Any]:
+    """The k best of labelled scores, in the order chosen, by peeling
+    (Selector.select_top): k releases, each at epsilon / k rounded down."""
+    k = _convert.size(k, "k")
+    if k == 0:
+        raise RangeError("k", fix="k is 0: ask for one candidate or more")
+    values, labels = _labelled(scores)
+    params = Params.from_epsilon(_share(epsilon, k), sensitivity, monotonic, resolution)
+    chosen = Selector(params).select_top(values, k, mechanism, rng)
+    _account(accountant, mechanism, params, k)
+    return chosen if labels is None else [labels[i] for i in chosen]
+
+
+def _labelled(scores: Any) -> Tuple[Any, Optional[List[Any]]]:
+    """(scores for Selector, the labels of their positions or None: a
+    Series labels itself)."""
+    if isinstance(scores, collections.abc.Mapping):
+        return list(scores.values()), list(scores.keys())
+    return scores, None
+
+
+# --------------------------------------------------------------- pricing
+
+
+def best_price(bids: Any, prices: Any, epsilon: Any, mechanism: MechanismArg = "pf",
+               floats: str = "repr", rng: Optional[Rng] = None,
+               accountant: Optional[Accountant] = None) -> Any:
+    """The price, among the public ``prices`` (distinct positive
+    decimals), of the most revenue ``p * #{bids >= p}``, epsilon-DP: one
+    bidder more moves each revenue by at most its price and never lowers
+    it (sensitivity max(prices), monotonic).  Revenues are exact in units
+    of the prices' finest digit; bids are compared exactly (floats as for
+    quantile; NaN and missing bids buy at no price).  Returns the price as
+    given."""
+    labels = _candidates(prices)
+    unit = min((unit_of(price, "prices") for price in labels), key=Decimal)
+    price_units = [to_units(price, unit, f"prices[{i}]") for i, price in enumerate(labels)]
+    if min(price_units) <= 0:
+        raise RangeError("prices", fix="prices must be positive")
+    buyers = _buyers(bids, floats, [Decimal(unit) * units for units in price_units])
+    revenues = [units * count for units, count in zip(price_units, buyers)]
+    params = Params.from_epsilon(epsilon, max(price_units), monotonic=True)
+    chosen = Selector(params).select(revenues, mechanism, rng)
+    _account(accountant, mechanism, params, 1)
+    return labels[chosen]
+
+
+def _buyers(bids: Any, floats: str, prices: List[Decimal]) -> List[int]:
+    """#{bids >= p} for each price p, exactly."""
+    exact = sorted(bid for bid in _exact_values(bids, floats) if not _is_nan(bid))
+    return [len(exact) - bisect.bisect_left(exact, price) for price in prices]
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, Decimal) and value.is_nan()
+
+
+# ---------------------------------------------------------------- shared
+
+
+def _share(epsilon: Any, parts: int) -> str:
+    """epsilon / parts (1 or more), rounded down to 34 significant digits, as an
+    epsilon text (epsilon itself for one part)."""
+    text = _convert.epsilon_text(epsilon)
+    if parts == 1:
+        return text
+    try:
+        total = Decimal(text)
+    except InvalidOperation:
+        raise EpsilonError(f"epsilon {text!r}",
+                           fix="not a decimal number: give one such as '1' or '0.25'") from None
+    with localcontext() as context:
+        context.prec, context.rounding = 34, ROUND_FLOOR
+        return _convert.epsilon_text(total / parts)
+
+
+def _account(accountant: Optional[Accountant], mechanism: MechanismArg, params: Params,
+             count: int) -> None:
+    if accountant is not None:
+        accountant.add_params(mechanism, params, count)

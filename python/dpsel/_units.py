@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: ISC
+"""Decimal scores and sensitivities in whole units of a public resolution,
+as the command line's --resolution and decimal --sensitivity take them
+(dpsel_decimal_to_units): exactly, or refused, never rounded."""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from typing import Any, Optional
+
+from . import _convert
+from ._errors import ErrorCode, explained
+from ._fixes import positive_fix
+from ._lib import lib
+
+
+def text_of(value: Any, what: str) -> bytes:
+    """A decimal (str, int, Decimal, Fraction, or a float that prints as
+    its exact value) as the text dpsel reads."""
+    return _convert.c_text(_convert.decimal_text(value, what), what)
+
+
+def unit_of(value: Any, what: str) -> str:
+    """The unit 10^-d of a decimal written with d fraction digits, as the
+    command line takes a decimal --sensitivity: "10.00" gives "0.01"."""
+    text = text_of(value, what).decode()
+    digits = len(text) - text.index(".") - 1 if "." in text else 0
+    return f"0.{'0' * (digits - 1)}1" if digits else "1"
+
+
+def to_units(value: Any, unit: str, what: str) -> int:
+    """value / unit, exactly: UnitError naming value when it is not a whole
+    multiple of unit (a finer resolution reads it), DecimalError when it is
+    not a decimal."""
+    out, unit_text = ctypes.c_int64(), text_of(unit, "resolution")
+    value_text = text_of(value, what)
+    with explained(lambda code: _fix(code, what, value_text, unit_text)):
+        lib.dpsel_decimal_to_units(value_text, unit_text, ctypes.byref(out))
+    return out.value
+
+
+def _fix(code: int, what: str, value: bytes, unit: bytes) -> Optional[str]:
+    if code == ErrorCode.RANGE:
+        return positive_fix(unit.decode(), "resolution")
+    if code == ErrorCode.UNIT:
+        return (f"{what} {value.decode()} is not a whole multiple of the resolution "
+                f"{unit.decode()}: give a finer resolution")
+    if code == ErrorCode.DECIMAL:
+        return f"{what} {value.decode()!r} is not a decimal number"
+    return None
+
+
+def scores_in_units(scores: Any, unit: Optional[str], what: str = "scores") -> Any:
+    """Decimal scores as integers of unit (unit None: scores unchanged); a
+    pandas Series keeps its labels.  The first score that is not a whole
+    multiple is named with its position."""
+    if unit is None:
+        return scores
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(scores, pandas.Series):
+        return pandas.Series(_each_in_units(scores.tolist(), unit, what), index=scores.index,
+                             dtype="int64", name=scores.name)
+    if hasattr(scores, "tolist"):  # a numpy array: its values as Python numbers
+        scores = scores.tolist()
+    if isinstance(scores, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of scores, not a {type(scores).__name__}")
+    return _each_in_units(scores, unit, what)
+
+
+def _each_in_units(scores: Any, unit: str, what: str) -> list:
+    return [to_units(score, unit, f"{what}[{i}]") for i, score in enumerate(scores)]
