@@ -4,14 +4,22 @@
 # function, static helpers and lemmas included), with z3 and cvc4 through
 # Why3.  Fails on any unproved goal, or on an ACSL admit/axiom outside
 # spec/.  Writes the goals per function and per prover to
-# build/proofs/results.md and fails when it differs from the committed
-# proofs/results.md (no times; nor the split between z3 and cvc4, which race
-# for each goal); UPDATE=1 rewrites the committed table instead.  Then checks that a broken bound is caught
-# (proofs/mutation.sh).
+# build/proofs/results.md, each goal's steps to build/proofs/goal-steps.md,
+# and fails when the table differs from the committed proofs/results.md in
+# the goals, proved, Qed and assumed columns (not in the split between z3 and
+# cvc4, which race for each goal, nor in the steps of the one that answered
+# first); UPDATE=1 rewrites the committed files instead.  Then checks that a
+# broken bound is caught (proofs/mutation.sh).
 #   FILE=src/core/race.c   WP on that file only (the functions it calls are
 #                          taken by their contracts in its headers): its rows are
 #                          compared with the committed table's rows of that
 #                          file (lemma and assumed rows are the whole run's).
+#   WP_PAR=6               provers run at once (default 4)
+# The verdict does not depend on the machine's load: each prover stops on its
+# own step counter (the limits are in proofs/why3.conf), so a goal is proved
+# when z3 or cvc4 proves it within its steps, on any machine with these
+# versions.  The time limit (WP_TIMEOUT, 600 s) is only a backstop that no
+# proof comes near.
 set -eu
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -29,17 +37,28 @@ if grep -rnE '\b(admit|axiom|axiomatic)\b' src include | grep -q .; then
     exit 1
 fi
 
-[ -f "$HOME/.why3.conf" ] || why3 config detect > /dev/null 2>&1
+# The step counts, and so the verdicts, are those of these versions.
+check_version() { # name, version, the command that prints it on its first line
+    name=$1; version=$2; shift 2
+    if ! "$@" 2>&1 | head -1 | grep -qwF "$version"; then
+        echo "proofs: $name $version expected, found: $("$@" 2>&1 | head -1)" \
+             "(proofs/why3.conf's step limits and proofs/results.md are theirs)" >&2
+        exit 1
+    fi
+}
+check_version z3 4.8.12 z3 --version
+check_version cvc4 1.8 cvc4 --version
+check_version why3 1.5.1 why3 --version
+check_version frama-c 25.0 frama-c -version
+export WHY3CONFIG="$PWD/proofs/why3.conf"
 
-# cvc4's time limit is wall-clock: 60 s leaves room for a loaded machine (the
-# slowest goal took 22.6 s of 3000 on 2026-11-25).  Two provers at a time,
-# one per core: with four (1137 s for the whole core against 1180 s with two,
-# 2026-11-25) each prover gets half a core, and on a loaded machine goals
-# that take 20 s timed out (3 of 3119 unproved in three runs of four on
-# 2026-11-26; both runs with two proved every goal, 1364 s).  Running one
-# prover first and the other on what it left took longer (1322 s: cvc4 for
-# 10 s, then z3 and cvc4 for 60 s) and left 4 goals unproved that the race
-# proves.
+# Four provers at a time: 1137 s for the whole core against 1180 s with two
+# (2026-11-25, an idle machine).  When the limits were wall-clock (60 s), four
+# left goals that take 20 s unproved on a loaded machine (3 of 3119 in three
+# runs on 2026-11-26); with step limits the number only changes the time.
+# Running one prover first and the other on what it left took longer (1322 s:
+# cvc4 for 10 s, then z3 and cvc4 for 60 s) and left 4 goals unproved that
+# the race proves.
 
 start=$(date +%s)
 # shellcheck disable=SC2086
@@ -47,12 +66,15 @@ frama-c -cpp-extra-args="-Iinclude -Ispec" \
     -kernel-warn-key annot:missing-spec=abort \
     -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-downcast \
     $sources \
-    -wp -wp-rte -wp-prover cvc4,z3 -wp-timeout "${WP_TIMEOUT:-60}" -wp-par "${WP_PAR:-2}" \
+    -wp -wp-rte -wp-prover cvc4,z3 -wp-timeout "${WP_TIMEOUT:-600}" -wp-par "${WP_PAR:-4}" \
     -save "$out/core.sav" > "$out/wp.log" 2>&1 || { cat "$out/wp.log"; exit 1; }
 end=$(date +%s)
 frama-c -load "$out/core.sav" -report-csv "$out/report.csv" > /dev/null 2>&1
 echo "== WP on $sources ($((end - start)) s): goals per prover"
 sed -n '/Proved goals/,$p' "$out/wp.log"
+
+# A prover's step limit, from its command in proofs/why3.conf
+limit() { sed -n "s/^command = \"$1 .*$2\([0-9]*\).*/\1/p" proofs/why3.conf; }
 
 # The table: one row per function WP ran on (its file found by its
 # definition), per lemma, and per function whose contract is assumed (spec/).
@@ -63,19 +85,33 @@ sed -n 's/^\[rte:annot\] annotating function //p' "$out/wp.log" | sort -u | whil
            grep -v ': *return ' | head -1 | cut -d: -f1)
     printf 'F\t%s\t%s\n' "$f" "${file:--}"
 done > "$out/functions.tsv"
+: > "$out/goal-steps.rows"
 { cat "$out/functions.tsv"
   awk -F'\t' 'NR > 1 && $1 ~ /^spec/ && $6 == "Considered valid" {
                   printf "A\t%s\t%s/%s\n", $4, $1, $2 }' "$out/report.csv"
-  sed -n 's/^\[wp\] \[\([A-Za-z0-9-]*\)[^]]*\] Goal typed_\([A-Za-z0-9_]*\) : \([A-Za-z]*\).*/G\t\2\t\1\t\3/p' \
+  # "[wp] [CVC4 1.8] Goal typed_G : Valid (Qed:7ms) (50ms) (27081)": the
+  # last number is the prover's steps (none for Qed)
+  awk '/^\[wp\] \[[A-Za-z0-9-]+[^]]*\] Goal typed_[A-Za-z0-9_]+ : [A-Za-z]+/ {
+           for (i = 2; $i != "Goal"; i++) ;
+           prover = substr($2, 2); sub(/\]$/, "", prover)
+           steps = "-"
+           if (prover != "Qed" && $NF ~ /^\([0-9]+\)$/) steps = substr($NF, 2, length($NF) - 2)
+           printf "G\t%s\t%s\t%s\t%s\n", substr($(i + 1), 7), prover, $(i + 3), steps }' \
       "$out/wp.log"
-} | awk -F'\t' '
+} | awk -F'\t' -v steps_file="$out/goal-steps.rows" '
     $1 == "F" { file[$2] = $3; next }
     $1 == "A" { assumed[$2]++; file[$2] = $3; next }
     { f = ""
       if ($2 ~ /^lemma_/) { f = "lemma " substr($2, 7); file[f] = "-" }
       else for (g in file) if (index($2, g "_") == 1 && length(g) > length(f)) f = g
       if (f == "") { f = "?"; file[f] = "-" }
-      goals[f]++; if ($4 == "Valid") { proved[f]++; by[f, $3]++; provers[$3] = 1 } }
+      goals[f]++
+      if ($4 == "Valid") {
+          proved[f]++; by[f, $3]++; provers[$3] = 1
+          if ($5 != "-") {
+              if ($5 + 0 > most[f, $3]) most[f, $3] = $5 + 0
+              if ($5 + 0 > most_all[$3]) most_all[$3] = $5 + 0
+              printf "| %s | %s | %s | %d |\n", $2, f, $3, $5 | "sort > " steps_file } } }
     END {
       # Qed first; then the SMT provers, which race for each goal
       n = 0; for (p in provers) if (p != "Qed") cols[++n] = p
@@ -83,31 +119,52 @@ done > "$out/functions.tsv"
           t = cols[j]; cols[j] = cols[j - 1]; cols[j - 1] = t }
       printf "| function | file | goals | proved | Qed | assumed |"
       for (i = 1; i <= n; i++) printf " %s |", cols[i]
+      for (i = 1; i <= n; i++) printf " %s steps |", cols[i]
       printf "\n| --- | --- | ---: | ---: | ---: | ---: |"
-      for (i = 1; i <= n; i++) printf " ---: |"
+      for (i = 1; i <= 2 * n; i++) printf " ---: |"
       printf "\n"
       for (f in file) if (goals[f] || assumed[f]) {
           row = sprintf("| %s | %s | %d | %d | %d | %d |", f, file[f], goals[f], proved[f],
                         by[f, "Qed"], assumed[f])
           for (i = 1; i <= n; i++) row = row sprintf(" %d |", by[f, cols[i]])
+          for (i = 1; i <= n; i++) row = row steps_cell(most[f, cols[i]])
           print row | "sort"
           tg += goals[f]; tp += proved[f]; tq += by[f, "Qed"]; ta += assumed[f]
           for (i = 1; i <= n; i++) tby[i] += by[f, cols[i]] }
       close("sort")
       printf "| total | | %d | %d | %d | %d |", tg, tp, tq, ta
       for (i = 1; i <= n; i++) printf " %d |", tby[i]
-      printf "\n" }' > "$out/results.table"
+      for (i = 1; i <= n; i++) printf "%s", steps_cell(most_all[cols[i]])
+      printf "\n" }
+    # the most steps a goal took (none when the prover proved no goal)
+    function steps_cell(steps) { return steps ? sprintf(" %d |", steps) : " - |" }' \
+    > "$out/results.table"
 { echo "<!-- SPDX-License-Identifier: ISC -->"
   echo "# Proof results"
   echo
   echo "Written by \`make proofs UPDATE=1\` (proofs/run.sh). Per function of the verified core"
   echo "(and per lemma): its WP goals, those proved, those Qed proved, the properties assumed"
-  echo "(the trusted base, spec/), then the goals each SMT prover proved. \`make proofs\` fails"
-  echo "when its run differs in the columns up to *assumed*; the SMT provers race for each goal,"
-  echo "so which one answers first varies between runs, like times, and is not compared."
+  echo "(the trusted base, spec/), then the goals each SMT prover proved and the most steps one"
+  echo "of them took. \`make proofs\` fails when its run differs in the columns up to *assumed*."
+  echo "Each prover stops at its step limit (proofs/why3.conf: cvc4 $(limit cvc4 'rlimit=') units,"
+  echo "z3 $(limit z3 'rlimit=')), never on the clock, so the verdicts are the same on any load;"
+  echo "the steps a prover takes on a goal are fixed for its version. The SMT provers race for"
+  echo "each goal, so which one answers first, and whose steps are counted, varies between runs"
+  echo "and is not compared. Each goal's steps: [goal-steps.md](goal-steps.md)."
   echo
   cat "$out/results.table"
 } > "$out/results.md"
+{ echo "<!-- SPDX-License-Identifier: ISC -->"
+  echo "# Steps per goal"
+  echo
+  echo "Written by \`make proofs UPDATE=1\` (proofs/run.sh) with [results.md](results.md): each goal"
+  echo "an SMT prover proved (the others are Qed's), the prover that answered first and the"
+  echo "steps it took (cvc4: resource units, z3: rlimit)."
+  echo
+  echo "| goal | function | prover | steps |"
+  echo "| --- | --- | --- | ---: |"
+  cat "$out/goal-steps.rows"
+} > "$out/goal-steps.md"
 
 # "[wp] Proved goals:  P / T": every goal must be proved
 summary=$(grep 'Proved goals' "$out/wp.log" | tail -1)
@@ -122,8 +179,8 @@ fi
 echo "proofs: every goal proved"
 
 if [ -n "${UPDATE:-}" ]; then
-    cp "$out/results.md" proofs/results.md
-    echo "proofs: proofs/results.md rewritten"
+    cp "$out/results.md" "$out/goal-steps.md" proofs/
+    echo "proofs: proofs/results.md and proofs/goal-steps.md rewritten"
 else
     if [ -n "${FILE:-}" ]; then
         what="the rows of $FILE"
