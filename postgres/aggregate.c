@@ -57,6 +57,10 @@ row_params_receive(StringInfo msg, int ntexts, RowParams *view)
 	{
 		view->lengths[i] = pq_getmsgint(msg, 4);
 		view->texts[i] = view->lengths[i] == -1 ? NULL : pq_getmsgbytes(msg, view->lengths[i]);
+		view->raws[i] = NULL;
+		view->raw_lengths[i] = 0;
+		view->types[i] = InvalidOid;
+		view->values[i] = (Datum) 0;
 		if (view->texts[i] == NULL)
 			view->lengths[i] = 0;
 		else if (memchr(view->texts[i], '\0', view->lengths[i]) != NULL)
@@ -114,7 +118,7 @@ pg_dpsel_combine(FunctionCallInfo fcinfo, const StateKind *kind)
 {
 	MemoryContext cxt = pg_dpsel_agg_context(fcinfo);
 	RowParams  *into;
-	RowParams  *from;
+	RowParams  *from;			/* only its kept texts are read */
 
 	if (PG_ARGISNULL(1))
 	{

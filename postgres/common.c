@@ -6,9 +6,12 @@
  */
 #include "dpsel_pg.h"
 
+#include "catalog/pg_type_d.h"
+#include "common/shortest_dec.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -160,15 +163,97 @@ pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name)
 }
 
 void
-pg_dpsel_text_arg(FunctionCallInfo fcinfo, int i, const char *name, const char **data,
-				  int *length)
+pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row, int i)
 {
-	text	   *value;
+	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
 
-	pg_dpsel_require(fcinfo, i, name);
-	value = PG_GETARG_TEXT_PP(i);
-	*data = VARDATA_ANY(value);
-	*length = VARSIZE_ANY_EXHDR(value);
+	pg_dpsel_require(fcinfo, arg, name);
+	row->types[i] = type;
+	row->values[i] = PG_GETARG_DATUM(arg);
+	row->texts[i] = NULL;
+	row->lengths[i] = 0;
+	if (type == TEXTOID || type == NUMERICOID)
+	{
+		struct varlena *value = PG_GETARG_VARLENA_PP(arg);
+
+		row->values[i] = PointerGetDatum(value);
+		row->raws[i] = VARDATA_ANY(value);
+		row->raw_lengths[i] = VARSIZE_ANY_EXHDR(value);
+		if (type == TEXTOID)
+		{
+			row->texts[i] = row->raws[i];
+			row->lengths[i] = row->raw_lengths[i];
+		}
+	}
+	else if (type == FLOAT8OID)
+	{
+		/* a float8 is passed by value: its bytes are the Datum's */
+		row->raws[i] = (const char *) &row->values[i];
+		row->raw_lengths[i] = sizeof(Datum);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: %s must be text, numeric or float8, not %s",
+						pg_dpsel_aggregate(fcinfo), name, format_type_be(type))));
+}
+
+void
+pg_dpsel_param_null(RowParams *row, int i)
+{
+	row->types[i] = InvalidOid;
+	row->values[i] = (Datum) 0;
+	row->texts[i] = NULL;
+	row->lengths[i] = 0;
+	row->raws[i] = NULL;
+	row->raw_lengths[i] = 0;
+}
+
+void
+pg_dpsel_param_default(RowParams *row, int i, const char *text)
+{
+	pg_dpsel_param_null(row, i);
+	row->types[i] = TEXTOID;
+	row->texts[i] = row->raws[i] = text;
+	row->lengths[i] = row->raw_lengths[i] = (int) strlen(text);
+}
+
+/*
+ * The text of parameter i, made once needed: numeric_out's (plain digits,
+ * never an exponent; 'NaN', 'Infinity' as they are, which the library
+ * refuses), or the float8's shortest decimal that reads back to it (Ryu,
+ * integer arithmetic on its bits: the text PostgreSQL prints for it; 0.1
+ * is "0.1", not its binary value 0.1000000000000000055...).
+ */
+static void
+param_text(RowParams *row, int i)
+{
+	char	   *text;
+
+	if (row->texts[i] != NULL || row->raws[i] == NULL)
+		return;
+	if (row->types[i] == NUMERICOID)
+		text = DatumGetCString(DirectFunctionCall1(numeric_out, row->values[i]));
+	else
+	{
+		text = palloc(DOUBLE_SHORTEST_DECIMAL_LEN);
+		double_to_shortest_decimal_buf(DatumGetFloat8(row->values[i]), text);
+	}
+	row->texts[i] = text;
+	row->lengths[i] = (int) strlen(text);
+}
+
+dpsel_mechanism
+pg_dpsel_mechanism(FunctionCallInfo fcinfo, const char *name)
+{
+	if (strcmp(name, "em") == 0)
+		return DPSEL_EM;
+	if (strcmp(name, "pf") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the mechanism must be 'em' or 'pf', not \"%s\"",
+						pg_dpsel_aggregate(fcinfo), name)));
+	return DPSEL_PF;
 }
 
 /* ------------------------------------------------ parameters and selectors */
@@ -254,6 +339,17 @@ pg_dpsel_selector(FunctionCallInfo fcinfo, const char *epsilon, int64 sensitivit
 
 /* ------------------------------------------ the parameters rows repeat */
 
+/* A NUL-terminated copy of length bytes in the current memory context. */
+static char *
+copy_bytes(const char *bytes, int length)
+{
+	char	   *copy = palloc(length + 1);
+
+	memcpy(copy, bytes, length);
+	copy[length] = '\0';
+	return copy;
+}
+
 void
 row_params_keep(RowParams *kept, const RowParams *row, MemoryContext cxt)
 {
@@ -261,7 +357,12 @@ row_params_keep(RowParams *kept, const RowParams *row, MemoryContext cxt)
 
 	*kept = *row;
 	for (int i = 0; i < row->ntexts; i++)
-		kept->texts[i] = row->texts[i] == NULL ? NULL : pnstrdup(row->texts[i], row->lengths[i]);
+	{
+		param_text(kept, i);
+		kept->texts[i] = kept->texts[i] == NULL ? NULL : copy_bytes(kept->texts[i], kept->lengths[i]);
+		kept->raws[i] = kept->raws[i] == NULL ? NULL : copy_bytes(kept->raws[i], kept->raw_lengths[i]);
+		kept->values[i] = (Datum) 0;
+	}
 	MemoryContextSwitchTo(old);
 }
 
@@ -281,20 +382,30 @@ changed(FunctionCallInfo fcinfo, const char *name, const char *before, const cha
 					pg_dpsel_aggregate(fcinfo), name, before, after)));
 }
 
+/* Parameter i of row and kept given alike: the same bytes of the same
+ * type (a row's usual case, no text made), or else the same text. */
+static bool
+same_param(const RowParams *kept, RowParams *row, int i)
+{
+	if (kept->raws[i] != NULL && row->raws[i] != NULL && kept->types[i] == row->types[i]
+		&& kept->raw_lengths[i] == row->raw_lengths[i]
+		&& memcmp(kept->raws[i], row->raws[i], row->raw_lengths[i]) == 0)
+		return true;
+	param_text(row, i);
+	if (kept->texts[i] == NULL || row->texts[i] == NULL)
+		return kept->texts[i] == row->texts[i];
+	return kept->lengths[i] == row->lengths[i]
+		&& memcmp(kept->texts[i], row->texts[i], row->lengths[i]) == 0;
+}
+
 void
-row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, const RowParams *row,
+row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, RowParams *row,
 				 const char *const *names)
 {
 	for (int i = 0; i < kept->ntexts; i++)
-	{
-		const char *a = kept->texts[i],
-				   *b = row->texts[i];
-
-		if ((a == NULL) != (b == NULL)
-			|| (a != NULL && (kept->lengths[i] != row->lengths[i]
-							  || memcmp(a, b, row->lengths[i]) != 0)))
-			changed(fcinfo, names[i], quoted(a, kept->lengths[i]), quoted(b, row->lengths[i]));
-	}
+		if (!same_param(kept, row, i))
+			changed(fcinfo, names[i], quoted(kept->texts[i], kept->lengths[i]),
+					quoted(row->texts[i], row->lengths[i]));
 	if (kept->sensitivity != row->sensitivity)
 		changed(fcinfo, "the sensitivity", psprintf(INT64_FORMAT, kept->sensitivity),
 				psprintf(INT64_FORMAT, row->sensitivity));

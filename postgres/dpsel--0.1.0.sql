@@ -2,25 +2,33 @@
 -- dpsel 0.1.0: exact differentially private selection (README.md, "PostgreSQL").
 \echo Use "CREATE EXTENSION dpsel" to load this file. \quit
 
--- The aggregates, one release per group:
---   dpsel_pf(label text, score bigint, epsilon text [, sensitivity bigint [, monotonic boolean]])
+-- The aggregates, one release per group (docs/postgresql.md), epsilon E a
+-- text, numeric or double precision:
+--   dpsel_pf(label text, score S, epsilon E [, sensitivity bigint [, monotonic boolean]])
 --   dpsel_em(...), the same arguments                                        -> the chosen label
+--       S smallint, integer, bigint or numeric (each integer type its own, so
+--       that an integer column or constant picks one without ambiguity)
+--   dpsel_mode(value text, candidates text[], epsilon E [, mechanism text])  -> a candidate
 --   dpsel_quantile(value numeric, quantile text, lower text, upper text, epsilon text
 --                  [, resolution text [, mechanism text]])                   -> the released point
--- Two kinds of state: the selections' (the library's partial selection) and
--- the quantile's.  Each kind has C support functions dpsel_<kind>_<role>
+--   dpsel_percentile(value numeric, q numeric, lower numeric, upper numeric, epsilon E
+--                    [, resolution numeric [, mechanism text]])              -> the released point
+-- Three kinds of state: the selections' (the library's partial selection
+-- and the labels), the quantile's (dpsel_quantile and dpsel_percentile) and
+-- the mode's.  Each kind has C support functions dpsel_<kind>_<role>
 -- (symbol dpsel_pg_<kind>_<role>): one transition function for every
 -- argument list, a combine, serial and deserial function, and a final
 -- function per aggregate, dpsel_<aggregate>_final.  Transition, combine and
 -- final functions draw random bits: VOLATILE (the default).  The selection's
 -- SSPACE is its state at epsilon 1 (24 bytes per gap level up to the cap,
 -- 89 levels, and the labels it keeps), for the planner's hash estimate.
--- Its final functions are READ_WRITE, although they leave the state as it
--- is, so that Postgres never shares one state between two aggregates of a
--- query (dpsel_pf and dpsel_em on the same arguments) nor finishes a
--- growing state row after row (a window aggregate): releases that share
--- the state's members are correlated beyond their composed epsilon
--- (spec/partial.md §5).
+-- The selections' and the mode's final functions are READ_WRITE, although
+-- they leave the state as it is, so that Postgres never shares one state
+-- between two aggregates of a query (dpsel_pf and dpsel_em on the same
+-- arguments) nor finishes a growing state row after row (a window
+-- aggregate): releases that share the state's members are correlated
+-- beyond their composed epsilon (spec/partial.md §5), and a window would
+-- release once per row.
 DO $$
 DECLARE
     kind text;
@@ -29,17 +37,28 @@ DECLARE
     argument_lists text[];
     arguments text;
     aggregate text;
+    modify text;
     f text[];
+    epsilons CONSTANT text[] := ARRAY['text', 'numeric', 'double precision'];
 BEGIN
-    FOR kind, aggregates, result, argument_lists IN VALUES
+    FOR kind, aggregates, result, argument_lists, modify IN VALUES
         ('select', ARRAY['pf', 'em'], 'text',
-         ARRAY['text, bigint, text', 'text, bigint, text, bigint',
-               'text, bigint, text, bigint, boolean']),
+         (SELECT array_agg(format('text, %s, %s%s', s, e, t))
+          FROM unnest(ARRAY['smallint', 'integer', 'bigint', 'numeric']) s, unnest(epsilons) e,
+               unnest(ARRAY['', ', bigint', ', bigint, boolean']) t), 'READ_WRITE'),
+        ('mode', ARRAY['mode'], 'text',
+         (SELECT array_agg(format('text, text[], %s%s', e, t))
+          FROM unnest(epsilons) e, unnest(ARRAY['', ', text']) t), 'READ_WRITE'),
         ('quantile', ARRAY['quantile'], 'numeric',
          ARRAY['numeric, text, text, text, text', 'numeric, text, text, text, text, text',
-               'numeric, text, text, text, text, text, text'])
+               'numeric, text, text, text, text, text, text'], 'READ_ONLY'),
+        ('quantile', ARRAY['percentile'], 'numeric',
+         (SELECT array_agg(format('numeric, numeric, numeric, numeric, %s%s', e, t))
+          FROM unnest(epsilons) e, unnest(ARRAY['', ', numeric', ', numeric, text']) t),
+         'READ_ONLY')
     LOOP
         -- name, arguments, result, strictness of each C function of the kind
+        -- (OR REPLACE: dpsel_percentile's kind is dpsel_quantile's)
         FOREACH f SLICE 1 IN ARRAY ARRAY[
             [kind || '_combine', 'internal, internal', 'internal', 'CALLED ON NULL INPUT'],
             [kind || '_serial', 'internal', 'bytea', 'STRICT'],
@@ -49,8 +68,8 @@ BEGIN
             || (SELECT array_agg(ARRAY[g || '_final', 'internal', result, 'STRICT'])
                 FROM unnest(aggregates) g)
         LOOP
-            EXECUTE format('CREATE FUNCTION dpsel_%s(%s) RETURNS %s AS %L, %L LANGUAGE C %s
-                            PARALLEL SAFE', f[1], f[2], f[3], 'MODULE_PATHNAME',
+            EXECUTE format('CREATE OR REPLACE FUNCTION dpsel_%s(%s) RETURNS %s AS %L, %L
+                            LANGUAGE C %s PARALLEL SAFE', f[1], f[2], f[3], 'MODULE_PATHNAME',
                            'dpsel_pg_' || f[1], f[4]);
         END LOOP;
         FOREACH aggregate IN ARRAY aggregates LOOP
@@ -61,8 +80,7 @@ BEGIN
                     COMBINEFUNC = dpsel_%3$s_combine,
                     SERIALFUNC = dpsel_%3$s_serial, DESERIALFUNC = dpsel_%3$s_deserial,
                     PARALLEL = SAFE)', aggregate, arguments, kind,
-                    CASE kind WHEN 'select' THEN 'SSPACE = 4096,' ELSE '' END,
-                    CASE kind WHEN 'select' THEN 'READ_WRITE' ELSE 'READ_ONLY' END);
+                    CASE kind WHEN 'select' THEN 'SSPACE = 4096,' ELSE '' END, modify);
             END LOOP;
         END LOOP;
     END LOOP;

@@ -20,16 +20,25 @@
 
 /* The parameters every row of a group repeats: up to ROW_TEXTS_MAX texts
  * (epsilon, the quantile's grid...) and, for the selections, the
- * sensitivity and monotonicity (0 and false elsewhere).  A row's view
- * points into its arguments (texts not NUL-terminated); a kept copy
- * (row_params_keep) has NUL-terminated texts.  A NULL text is an SQL NULL
- * where one is allowed (the quantile's resolution). */
+ * sensitivity and monotonicity (0 and false elsewhere).  A parameter is
+ * given as text, numeric or float8 (types[i]); the library reads its text:
+ * the text itself, numeric_out's, or a float8's shortest decimal (the one
+ * PostgreSQL prints, whatever extra_float_digits: pg_dpsel_param_text).
+ * A row's view holds the argument's bytes (raws[i]: a text's characters, a
+ * numeric's digits, a float8's 8 bytes) and its text only once needed
+ * (NULL before); a kept copy (row_params_keep) holds both, the texts
+ * NUL-terminated; a deserialised state holds the texts alone.  A NULL
+ * parameter (the quantile's resolution, where one is allowed) has neither. */
 #define ROW_TEXTS_MAX 6
 typedef struct RowParams
 {
 	int			ntexts;
 	const char *texts[ROW_TEXTS_MAX];
 	int			lengths[ROW_TEXTS_MAX];
+	const char *raws[ROW_TEXTS_MAX];
+	int			raw_lengths[ROW_TEXTS_MAX];
+	Oid			types[ROW_TEXTS_MAX];
+	Datum		values[ROW_TEXTS_MAX];	/* a row's view: the argument */
 	int64		sensitivity;
 	bool		monotonic;
 } RowParams;
@@ -53,10 +62,19 @@ extern MemoryContext pg_dpsel_agg_context(FunctionCallInfo fcinfo);
 /* ERROR if argument i (named `name`) is NULL. */
 extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
 
-/* Text argument i as a view: *data and *length (not NUL-terminated);
- * ERROR if it is NULL. */
-extern void pg_dpsel_text_arg(FunctionCallInfo fcinfo, int i, const char *name,
-							  const char **data, int *length);
+/* Argument arg (named `name`: text, numeric or float8) as parameter i of
+ * row: a view of its bytes; ERROR if it is NULL or of another type. */
+extern void pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row,
+							   int i);
+
+/* Parameter i of row as NULL (no argument, or an SQL NULL where allowed). */
+extern void pg_dpsel_param_null(RowParams *row, int i);
+
+/* Parameter i of row with the text `text` (a default). */
+extern void pg_dpsel_param_default(RowParams *row, int i, const char *text);
+
+/* The mechanism named 'pf' or 'em'; ERROR naming it otherwise. */
+extern dpsel_mechanism pg_dpsel_mechanism(FunctionCallInfo fcinfo, const char *name);
 
 /* The parameters of `epsilon`, sensitivity and monotonicity into *out
  * (dpsel_params_from_epsilon, cached per process); ERROR naming them. */
@@ -73,7 +91,7 @@ extern void row_params_keep(RowParams *kept, const RowParams *row, MemoryContext
 
 /* ERROR unless `row` repeats `kept` exactly (texts byte for byte);
  * names[i] names text i in the message. */
-extern void row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, const RowParams *row,
+extern void row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, RowParams *row,
 							 const char *const *names);
 
 /* ---------------------------------------------- the aggregate protocol */

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * dpsel_quantile: a private quantile of a numeric column (spec/quantiles.md).
+ * dpsel_quantile and dpsel_percentile: a private quantile of a numeric
+ * column (spec/quantiles.md), its parameters given as texts (dpsel_quantile)
+ * or as numerics in the values' unit (dpsel_percentile), epsilon as text,
+ * numeric or float8 (pg_dpsel_param_arg).
  *
  * Each value is mapped to its point of the public grid lower, lower +
  * resolution, ..., upper (dpsel_grid_point: clamped, rounded down, a map of
@@ -49,19 +52,6 @@ typedef struct QuantileState
 	int64		room;
 } QuantileState;
 
-static dpsel_mechanism
-mechanism_of(FunctionCallInfo fcinfo, const char *name)
-{
-	if (strcmp(name, "em") == 0)
-		return DPSEL_EM;
-	if (strcmp(name, "pf") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s: the mechanism must be 'em' or 'pf', not \"%s\"",
-						pg_dpsel_aggregate(fcinfo), name)));
-	return DPSEL_PF;
-}
-
 /* The grid's points, or 0 past 2^64 - 1 (the whole int64 range). */
 static uint64
 grid_points(const dpsel_grid *grid)
@@ -89,7 +79,7 @@ quantile_setup(FunctionCallInfo fcinfo, QuantileState *state)
 									pg_dpsel_aggregate(fcinfo), t[Q_LOWER], t[Q_UPPER],
 									t[Q_RESOLUTION] != NULL
 									? psprintf("\"%s\"", t[Q_RESOLUTION]) : "the default"));
-	state->mechanism = mechanism_of(fcinfo, t[Q_MECHANISM]);
+	state->mechanism = pg_dpsel_mechanism(fcinfo, t[Q_MECHANISM]);
 	points = grid_points(&state->grid);
 	limit = state->mechanism == DPSEL_EM ? DPSEL_QUANTILE_EM_GRID_MAX : (uint64) 1 << 62;
 	if (points == 0 || points > limit)
@@ -151,16 +141,17 @@ quantile_read_row(FunctionCallInfo fcinfo, RowParams *row)
 	memset(row, 0, sizeof(RowParams));
 	row->ntexts = Q_TEXTS;
 	for (int i = Q_QUANTILE; i <= Q_EPSILON; i++)
-		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + i, quantile_names[i], &row->texts[i],
-						  &row->lengths[i]);
+		pg_dpsel_param_arg(fcinfo, ARG_FIRST_TEXT + i, quantile_names[i], row, i);
 	if (PG_NARGS() > ARG_FIRST_TEXT + Q_RESOLUTION && !PG_ARGISNULL(ARG_FIRST_TEXT + Q_RESOLUTION))
-		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + Q_RESOLUTION, quantile_names[Q_RESOLUTION],
-						  &row->texts[Q_RESOLUTION], &row->lengths[Q_RESOLUTION]);
-	row->texts[Q_MECHANISM] = "em";
-	row->lengths[Q_MECHANISM] = 2;
+		pg_dpsel_param_arg(fcinfo, ARG_FIRST_TEXT + Q_RESOLUTION, quantile_names[Q_RESOLUTION],
+						   row, Q_RESOLUTION);
+	else
+		pg_dpsel_param_null(row, Q_RESOLUTION);
 	if (PG_NARGS() > ARG_FIRST_TEXT + Q_MECHANISM)
-		pg_dpsel_text_arg(fcinfo, ARG_FIRST_TEXT + Q_MECHANISM, quantile_names[Q_MECHANISM],
-						  &row->texts[Q_MECHANISM], &row->lengths[Q_MECHANISM]);
+		pg_dpsel_param_arg(fcinfo, ARG_FIRST_TEXT + Q_MECHANISM, quantile_names[Q_MECHANISM],
+						   row, Q_MECHANISM);
+	else
+		pg_dpsel_param_default(row, Q_MECHANISM, "em");
 }
 
 /* The row's value as its grid point, unless it is NULL. */
@@ -241,9 +232,8 @@ static const StateKind quantile_kind = {
 DPSEL_PG_STATE_FUNCTIONS(quantile, quantile_kind)
 
 /* The release: a grid point, as a numeric with the resolution's digits. */
-PG_FUNCTION_INFO_V1(dpsel_pg_quantile_final);
-Datum
-dpsel_pg_quantile_final(PG_FUNCTION_ARGS)
+static Datum
+quantile_final(FunctionCallInfo fcinfo)
 {
 	QuantileState *state = (QuantileState *) PG_GETARG_POINTER(0);
 	const dpsel_selector *selector;
@@ -265,4 +255,20 @@ dpsel_pg_quantile_final(PG_FUNCTION_ARGS)
 		pg_dpsel_error(rc, psprintf("%s: the release", pg_dpsel_aggregate(fcinfo)));
 	PG_RETURN_DATUM(DirectFunctionCall3(numeric_in, CStringGetDatum(text),
 										ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
+}
+
+/* dpsel_quantile (its parameters as texts) and dpsel_percentile (as
+ * numerics): one state, one release. */
+PG_FUNCTION_INFO_V1(dpsel_pg_quantile_final);
+Datum
+dpsel_pg_quantile_final(PG_FUNCTION_ARGS)
+{
+	return quantile_final(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(dpsel_pg_percentile_final);
+Datum
+dpsel_pg_percentile_final(PG_FUNCTION_ARGS)
+{
+	return quantile_final(fcinfo);
 }

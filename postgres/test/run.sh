@@ -13,7 +13,14 @@
 #     (groups split between the workers, so their states were merged);
 #     the chosen labels fitted to TOOL's exact pmf by chi-square (chisq.awk,
 #     false alarm 1e-6 per fit): dpsel_pf (hashed), dpsel_em (sorted),
-#     dpsel_pf with a sensitivity of 2, dpsel_quantile with EM and PF;
+#     dpsel_pf with a sensitivity of 2, dpsel_quantile with EM and PF,
+#     dpsel_pf over numeric scores with a numeric epsilon and dpsel_em with
+#     a float8 one, dpsel_mode over raw rows (a candidate without rows, rows
+#     of no candidate and NULLs among them) by PF and EM, dpsel_percentile
+#     with EM and PF;
+#   - two rows of a group with one label are an error naming the label
+#     (issue 38: they were taken as two candidates), without and with
+#     parallel workers;
 #   - the median and the 0.9 quantile of 100 100 values at epsilon 50 land on
 #     the true ones, in a parallel plan;
 #   - NULLs, empty groups, empty and longest labels give what DOCS_PAGE says;
@@ -28,7 +35,8 @@
 #     server stays up (no backend crashed: its log says so);
 #   - no leak: a backend's resident memory after runs 4 to 6 over 10^6 rows
 #     (10^5 groups, about 250 MB of states per run) is within 64 MB of the
-#     one after run 2, hashed, sorted, parallel, and for the quantile;
+#     one after run 2, hashed, sorted, parallel, for the quantile and the
+#     mode;
 #   - the SQL examples run as written: README's quick start (its PostgreSQL
 #     section) and DOCS_PAGE's (docs/postgresql.md: every sql block).
 set -u
@@ -64,6 +72,9 @@ candidates="apple,12 banana,11 cherry,11 date,10 elder,9 fig,8 grape,6 kiwi,3"
 values="3 5 5 7 9"
 printf '%s\n' $candidates > "$work/candidates.csv"
 printf '%s\n' $values > "$work/values.csv"
+# dpsel_mode's candidates: the same and lime, which no row names
+mode_candidates="ARRAY['apple', 'banana', 'cherry', 'date', 'elder', 'fig', 'grape', 'kiwi', 'lime']"
+printf '%s\n' $candidates lime,0 > "$work/mode.csv"
 candidate_rows=$(printf "('%s'),\n" $candidates | sed "s/,\([0-9]*\)')/', \1)/" | sed '$s/,$//')
 value_rows=$(printf '(%s),\n' $values | sed '$s/,$//')
 # Rows in candidate (value) order, not group order: each group's rows lie
@@ -79,6 +90,11 @@ INSERT INTO cand (grp, label, score) SELECT g, c.label, c.score
 CREATE TABLE qv (grp int, v numeric, pad text DEFAULT repeat('x', 300));
 INSERT INTO qv (grp, v) SELECT g, q.v FROM (VALUES $value_rows) q(v), generate_series(1, $groups) g
     ORDER BY q.v, g;
+CREATE TABLE raw (grp int, v text, pad text DEFAULT repeat('x', 20));
+INSERT INTO raw (grp, v) SELECT g, c.label
+    FROM (VALUES $candidate_rows, ('zzz', 4), (NULL, 2)) c(label, score),
+         generate_series(1, $groups) g, generate_series(1, c.score) r
+    ORDER BY c.label, g;
 CREATE TABLE vals (v numeric, pad text DEFAULT repeat('x', 100));
 INSERT INTO vals (v) SELECT g % 1001 FROM generate_series(1, 100100) g;
 ANALYZE;
@@ -163,6 +179,31 @@ runs_of --quantile 0.25 --lower 0 --upper 10 --resolution 0.5 --epsilon 2 --mech
 fit "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')" "" \
     "$(quantiles "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')")" "$work/quartile.pmf"
 
+# issue 38: numeric scores (rounded down: score + 0.75 is score), numeric
+# and float8 epsilons (1.0 and 1 give the parameters of "1")
+fit "dpsel_pf(label, score + 0.75, 1.0, 1, true): numeric score and epsilon" "" \
+    "$(selections "dpsel_pf(label, score + 0.75, 1.0, 1, true)")" "$work/pf.pmf"
+fit "dpsel_em(label, score::int, 1::float8): float8 epsilon" "" \
+    "$(selections "dpsel_em(label, score::int, 1::float8)")" "$work/em.pmf"
+# dpsel_mode over raw rows: each group's rows name its candidates as many
+# times as their scores above, and also 'zzz' (no candidate) 4 times and
+# NULL twice, dropped; lime counts 0
+"$tool" pmf --epsilon 1 --monotonic "$work/mode.csv" \
+    | awk -F, '!/^#/ && $1 != "label" { print $1 "\t" $NF }' > "$work/mode-pf.pmf"
+"$tool" pmf --epsilon 0.5 --monotonic --mechanism em "$work/mode.csv" \
+    | awk -F, '!/^#/ && $1 != "label" { print $1 "\t" $NF }' > "$work/mode-em.pmf"
+modes() {
+    echo "SELECT c, count(*) FROM (SELECT grp, $1 c FROM raw GROUP BY grp) s GROUP BY c"
+}
+fit "dpsel_mode(v, candidates, '1'), hashed" "SET enable_sort = off;" \
+    "$(modes "dpsel_mode(v, $mode_candidates, '1')")" "$work/mode-pf.pmf"
+fit "dpsel_mode(v, candidates, 0.5, 'em'), sorted" "SET enable_hashagg = off;" \
+    "$(modes "dpsel_mode(v, $mode_candidates, 0.5, 'em')")" "$work/mode-em.pmf"
+fit "dpsel_percentile(v, 0.5, 0, 10, 1)" "" \
+    "$(quantiles "dpsel_percentile(v, 0.5, 0, 10, 1)")" "$work/median.pmf"
+fit "dpsel_percentile(v, 0.25, 0, 10, 2::float8, 0.5, 'pf')" "" \
+    "$(quantiles "dpsel_percentile(v, 0.25, 0, 10, 2::float8, 0.5, 'pf')")" "$work/quartile.pmf"
+
 # ------------------------------------------------------ known quantiles
 # 100 copies of each of 0 .. 1000: the median is 500 and the 0.9 quantile
 # 900, every other grid point at least 50 score units below (probability
@@ -175,6 +216,8 @@ exact() {
 }
 exact "median, EM" "SELECT dpsel_quantile(v, '0.5', '0', '2000', '50', '0.5') FROM vals" "500.0"
 exact "0.9 quantile, PF" "SELECT dpsel_quantile(v, '0.9', '0', '2000', '50', NULL, 'pf') FROM vals" "900"
+exact "dpsel_percentile, 0.9, resolution 0.5" \
+    "SELECT dpsel_percentile(v, 0.9, 0, 2000, 50, 0.5) FROM vals" "900.0"
 
 # ------------------------------------------------- NULLs and edge cases
 # same NAME QUERY EXPECTED: QUERY's output is EXPECTED
@@ -218,6 +261,44 @@ one_value "'Infinity'::numeric" "10.0"
 one_value "'-Infinity'::numeric" "-10.0"
 same "quantile of the four long values together" \
     "SELECT dpsel_quantile(v, '0.5', '0', '10', '1') IS NOT NULL FROM (VALUES (1e200), ((1e-200::float8)::numeric), (round(0.5, 130)), (-1e-1000)) t(v)" "t"
+
+# dpsel_mode: a candidate no row names can win; no row gives NULL; values
+# that are no candidate are dropped, whatever their number (epsilon 50:
+# 100 rows against 0 or 1, another release has probability below 1e-500)
+same "dpsel_mode: the only rows name no candidate" \
+    "SELECT dpsel_mode(v, ARRAY['a'], 1) FROM (VALUES ('zzz'), (NULL)) t(v)" "a"
+same "dpsel_mode: no rows: NULL" \
+    "SELECT coalesce(dpsel_mode(v, $mode_candidates, 1), 'null') FROM raw WHERE false" "null"
+same "dpsel_mode: rows of no candidate dropped" \
+    "SELECT dpsel_mode(v, ARRAY['b', 'c'], 50) FROM (SELECT CASE WHEN g <= 100 THEN 'c' ELSE 'a' || g END v FROM generate_series(1, 10000) g) t" "c"
+same "dpsel_mode: the candidates from a column, the same on every row" \
+    "SELECT dpsel_mode(v, c, 50) FROM (SELECT 'x' v, ARRAY['w', left(g::text, 0) || 'x'] c FROM generate_series(1, 100) g) t" "x"
+
+# The wrong answer of issue 38: one row per person, given to a (label,
+# score) aggregate, took two rows with one label as two candidates and
+# returned 'never' where 'married' holds half the rows.  Now an error
+# naming the label, without and with parallel workers (the duplicates then
+# lie in both workers' states: cand's rows are in label order).
+pg_sql <<'EOF' || exit 1
+CREATE TABLE people AS SELECT g % 3 AS region, CASE WHEN g % 10 < 5 THEN 'married'
+    WHEN g % 10 < 8 THEN 'single' WHEN g % 10 < 9 THEN 'widowed' ELSE 'never' END AS status
+    FROM generate_series(1, 3000) g;
+EOF
+twice() {
+    output=$(printf '%s\n%s;\n' "$2" "$3" | pg_sql 2>&1)
+    case "$output" in
+        *"ERROR:  $4: two rows of a group have the label \"$5\""*) pass "$1: $5 named" ;;
+        *) fail "$1: expected the label $5 refused, got: $output" ;;
+    esac
+}
+twice "one label twice, raw rows (issue 38)" "" \
+    "SELECT region, dpsel_pf(status, 1, '1') FROM people GROUP BY region" dpsel_pf married
+twice "one label twice, in two workers' states" "$parallel SET enable_sort = off;" \
+    "SELECT count(c) FROM (SELECT grp % 2 AS g, dpsel_em(label, score, '1') c FROM cand WHERE label = 'kiwi' OR grp < 3 GROUP BY 1) s" \
+    dpsel_em kiwi
+same "dpsel_mode gives the raw rows' mode" \
+    "SELECT string_agg(m, ',') FROM (SELECT region, dpsel_mode(status, ARRAY['married', 'single', 'widowed', 'never'], 50) m FROM people GROUP BY region ORDER BY region) s" \
+    "married,married,married"
 
 # Two selections in one query draw apart: over 100 groups of 1000 candidates
 # of one score, dpsel_pf and dpsel_em agree about 0.1 times (independent
@@ -269,6 +350,30 @@ the mechanism must be 'em' or 'pf', not "xx"|SELECT dpsel_quantile(v, '0.5', '0'
 dpsel_quantile: the mechanism must not be NULL|SELECT dpsel_quantile(v, '0.5', '0', '10', '1', NULL, NULL) FROM vals
 dpsel_quantile: epsilon "x"|SELECT dpsel_quantile(v, '0.5', '0', '10', 'x') FROM vals
 lower must be the same on every row of a group: "0", then "1"|SELECT dpsel_quantile(v, '0.5', l, '10', '1') FROM (VALUES (1, '0'), (2, '1')) t(v, l)
+dpsel_pf: epsilon "NaN" (sensitivity 1)|SELECT dpsel_pf(l, s, 'NaN'::float8) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_em: epsilon "-0.5" (sensitivity 1)|SELECT dpsel_em(l, s, -0.5::float8) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_pf: epsilon "Infinity" (sensitivity 1)|SELECT dpsel_pf(l, s, 'Infinity'::float8) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_pf: epsilon "0.000" (sensitivity 1)|SELECT dpsel_pf(l, s, 0.000) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_pf: epsilon "1e-30" (sensitivity 1)|SELECT dpsel_pf(l, s, 1e-30::float8) FROM (VALUES ('a', 1)) v(l, s)
+epsilon must be the same on every row of a group: "0.5", then "0.1"|SELECT dpsel_pf(l, s, e) FROM (VALUES ('a', 1, 0.5::float8), ('b', 2, 0.1)) v(l, s, e)
+epsilon must be the same on every row of a group: "0.10", then "0.1"|SELECT dpsel_em(l, s, e) FROM (VALUES ('a', 1, 0.10), ('b', 2, 0.1)) v(l, s, e)
+two rows of a group have the label "a"|SELECT dpsel_pf(l, s, 1) FROM (VALUES ('a', 1), ('b', 2), ('a', 3)) v(l, s)
+dpsel_mode: epsilon "abc"|SELECT dpsel_mode(v, ARRAY['a'], 'abc') FROM (VALUES ('a')) t(v)
+dpsel_mode: epsilon "NaN"|SELECT dpsel_mode(v, ARRAY['a'], 'NaN'::numeric) FROM (VALUES ('a')) t(v)
+dpsel_mode: epsilon must not be NULL|SELECT dpsel_mode(v, ARRAY['a'], NULL::numeric) FROM (VALUES ('a')) t(v)
+dpsel_mode: the candidates must not be NULL|SELECT dpsel_mode(v, NULL, 1) FROM (VALUES ('a')) t(v)
+dpsel_mode: the candidates must not be empty|SELECT dpsel_mode(v, ARRAY[]::text[], 1) FROM (VALUES ('a')) t(v)
+dpsel_mode: the candidates hold "b" twice|SELECT dpsel_mode(v, ARRAY['a', 'b', 'b'], 1) FROM (VALUES ('a')) t(v)
+dpsel_mode: the candidates must not hold NULL (element 2)|SELECT dpsel_mode(v, ARRAY['a', NULL], 1) FROM (VALUES ('a')) t(v)
+dpsel_mode: the candidates must be the same on every row of a group|SELECT dpsel_mode(v, c, 1) FROM (VALUES ('a', ARRAY['a', 'b']), ('b', ARRAY['a', 'c'])) t(v, c)
+dpsel_mode: the mechanism must be 'em' or 'pf', not "xx"|SELECT dpsel_mode(v, ARRAY['a'], 1, 'xx') FROM (VALUES ('a')) t(v)
+dpsel_percentile: the quantile "1.5"|SELECT dpsel_percentile(v, 1.5, 0, 10, 1) FROM vals
+dpsel_percentile: the grid from "10" to "0"|SELECT dpsel_percentile(v, 0.5, 10, 0, 1) FROM vals
+dpsel_percentile: the grid from "0" to "1" in steps of "0.3": not a whole multiple|SELECT dpsel_percentile(v, 0.5, 0, 1, 1, 0.3) FROM vals
+dpsel_percentile: the grid from "0" to "NaN"|SELECT dpsel_percentile(v, 0.5, 0, 'NaN', 1) FROM vals
+dpsel_percentile: epsilon "0"|SELECT dpsel_percentile(v, 0.5, 0, 10, 0) FROM vals
+dpsel_percentile: lower must be the same on every row of a group: "0", then "1.0"|SELECT dpsel_percentile(v, 0.5, l, 10, 1) FROM (VALUES (1, 0), (2, 1.0)) t(v, l)
+dpsel_percentile: upper must not be NULL|SELECT dpsel_percentile(v, 0.5, 0, NULL, 1) FROM vals
 must be the same on every row of a group|SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SELECT count(c) FROM (SELECT grp, dpsel_pf(label, score, CASE WHEN label = 'kiwi' THEN '2' ELSE '1' END) c FROM cand GROUP BY grp) s
 EOF
 if [ "$(echo 'SELECT 1;' | pg_sql 2>&1)" = 1 ] \
@@ -431,6 +536,8 @@ leak "dpsel_pf parallel (the leader's merges)" "$parallel SET work_mem = '2GB'; 
     "dpsel_pf(label, score, '1')"
 leak "dpsel_quantile hashed" "SET max_parallel_workers_per_gather = 0; SET work_mem = '2GB';
 SET enable_sort = off;" "dpsel_quantile(score, '0.5', '0', '1000', '1')"
+leak "dpsel_mode parallel" "$parallel SET work_mem = '2GB'; SET enable_sort = off;" \
+    "dpsel_mode(label, ARRAY['item-0', 'item-1', 'item-2', 'item-3', 'item-4', 'item-5'], 1)"
 
 # ------------------------------------------------------ the documents' examples
 # example NAME FILE SECTION CHECK: runs the sql blocks of FILE (under the heading
