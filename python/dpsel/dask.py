@@ -2,8 +2,16 @@
 """Selections over Dask DataFrames: one release per group, where the data lives.
 
     >>> import dpsel.dask
+    >>> top = dpsel.dask.mode(views, "page", pages, epsilon="1", by="day")   # doctest: +SKIP
+    >>> p95 = dpsel.dask.quantile(latencies, "ms", "0.95", 0, 1000, "1",
+    ...                           by="day")                           # doctest: +SKIP
     >>> best = dpsel.dask.select(counts, label="page", score="views", epsilon="1",
     ...                          by="day", monotonic=True)          # doctest: +SKIP
+
+:func:`mode` and :func:`quantile` read raw rows (one per record): each
+partition counts its rows per group and candidate (mode) or grid point
+(quantile) with pandas, Dask sums the counts, and one task releases each
+group from its counts with one C call (counts never reach the driver).
 
 :func:`select` runs as a ``dask.dataframe.Aggregation`` over the partial
 states of :class:`dpsel.Partial` (spec/partial.md, "Dask"): each partition
@@ -26,9 +34,11 @@ from __future__ import annotations
 
 import functools
 import pickle
+from decimal import Decimal
 from typing import Any, Hashable, List, Optional, Sequence, Union
 
 try:
+    import dask
     import dask.dataframe as dd
     import numpy
     import pandas
@@ -38,18 +48,28 @@ except ImportError as _missing:  # pragma: no cover - the tests run with dask
 
 from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
 from ._errors import EmptyError, RangeError
-from ._lib import PARTIAL_MEMBER_MAX
+from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
 from ._params import Number, Params
 from ._partial import Partial, _key
+from ._quantile import Grid, quantile_fraction, quantile_select
 from ._scores import as_scores
 from ._select import Selector
+from ._tasks import task_params
 
-__all__ = ["select"]
+__all__ = ["mode", "quantile", "select"]
 
 # Columns of the frame the aggregation reads: the labels (the scores are its
 # index) and, without `by`, one group holding every row.
 _LABEL = "__dpsel_label__"
 _ALL = "__dpsel_all__"
+# Columns of mode's and quantile's counts: a row's candidate (its position
+# in the candidates, -1 for none of them) or grid point.
+_CODE = "__dpsel_code__"
+_POINT = "__dpsel_point__"
+_ROWS = "__dpsel_rows__"
+# select's labels as members (_encode), to find a label twice in a group.
+_MEMBER = "__dpsel_member__"
+_RESERVED = (_LABEL, _ALL, _CODE, _POINT, _ROWS, _MEMBER)
 
 # A member is a tag byte and the label: a str's UTF-8 bytes, else its pickle.
 _STR, _PICKLE = b"s", b"p"
@@ -61,8 +81,8 @@ def _encode(label: Any) -> bytes:
     """The member that names a row's label in the partial states: ``b"s"``
     and the UTF-8 bytes of a str (lone surrogates kept), else ``b"p"`` and
     the label's pickle (protocol 4).  _decode gives the label back, equal
-    and of the same type.  Labels are never compared or merged: two rows
-    with one label are two candidates."""
+    and of the same type.  Two rows of one member in a group are refused
+    (select)."""
     if type(label) is str:
         return _STR + label.encode("utf-8", "surrogatepass")
     return _PICKLE + pickle.dumps(label, protocol=4)
@@ -88,10 +108,11 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     ``distributed.Client``'s cluster if one is active) and returned.
 
     - ``label``, ``score``: columns.  Every row is one candidate: its label
-      names it and its score (higher is better) rates it.  Rows are never
-      merged: two rows with one label are two candidates, and the label is
-      then released with the sum of their probabilities (aggregate the
-      scores per label first, e.g. with ``groupby(...).size()``).  A label
+      names it and its score (higher is better) rates it.  A label may
+      appear once per group: two rows with one label (equal and of one
+      type: their members below are equal) are refused, ValueError naming the label and its group,
+      and nothing is released (rows of raw records: :func:`mode` counts
+      them; or aggregate the scores per label first).  A label
       is carried exactly, as the member of its row: a str as its UTF-8
       bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
       at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
@@ -121,8 +142,9 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     PARTIAL_MEMBER_MAX bytes encoded (RangeError).
     Columns that do not exist are a KeyError, parameters as for Params
     (EpsilonError, RangeError), and EmptyError when there is no row at all
-    (without ``by``).  Checks on values run in the workers, and their
-    exceptions reach the caller.
+    (without ``by``).  Column names and dtypes are checked on the driver;
+    checks on values run in the workers, and their exceptions reach the
+    caller.
 
     Privacy: the scores must have the sensitivity given (one person changes
     each score by at most ``sensitivity``; monotonic: all in one direction);
@@ -131,13 +153,7 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     releases of the groups are epsilon-DP together; otherwise their
     epsilons add up (dpsel.Accountant).
     """
-    if not isinstance(frame, dd.DataFrame):
-        raise TypeError(f"frame must be a dask.dataframe.DataFrame, not {type(frame).__name__}"
-                        " (dask.dataframe.from_pandas makes one from a pandas DataFrame)")
-    groups = _by_columns(by)
-    _check_columns(frame, [label, score, *groups])
-    if _LABEL in groups or _ALL in groups:
-        raise ValueError(f"a group column may not be named {_LABEL!r} or {_ALL!r}")
+    groups = _checked_groups(frame, by, [label, score])
     _check_score_dtype(frame._meta[score].dtype, score)
     params = Params.from_epsilon(epsilon, sensitivity, monotonic)
     chosen = _mechanism(mechanism)
@@ -147,7 +163,13 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     prepare = functools.partial(_prepare, label=label, score=score, groups=groups)
     candidates = frame.map_partitions(prepare, meta=prepare(frame._meta)).clear_divisions()
     released = (candidates.groupby(keys if len(keys) > 1 else keys[0], sort=True, observed=True)
-                [_LABEL].agg(_aggregation(params, chosen, key), split_every=split_every)).compute()
+                [_LABEL].agg(_aggregation(params, chosen, key), split_every=split_every))
+    # Rows per group and label, computed with the releases (one pass over
+    # the partitions): a label twice in a group refuses the whole call.
+    repeated = candidates.groupby([*keys, _MEMBER], sort=False, observed=True).size(
+        split_every=split_every)
+    released, repeated = dask.compute(released, repeated[repeated > 1])
+    _refuse_repeated_labels(repeated, label, groups)
     released.name = label
     # A group of no row (an unobserved category, which pandas may still
     # group) releases nothing: None, never a label (missing ones are refused).
@@ -165,7 +187,7 @@ def _aggregation(params: Params, mechanism: MechanismArg = "pf",
     labels (object dtype) whose index holds the rows' int64 scores, grouped
     by the group columns, it gives each group's released label.  chunk:
     a state per group of a partition, each row added (its score, and its
-    label as _encode's member), as bytes; combine: a group's states
+    label as _member), as bytes; combine: a group's states
     merged; finalize: each group's state finished with a Selector for
     params.  params, the mechanism and the states' key (None: unkeyed)
     travel to the workers; random bits never do."""
@@ -179,7 +201,196 @@ def _aggregation(params: Params, mechanism: MechanismArg = "pf",
         finalize=functools.partial(_finalize, params=params, mechanism=chosen, key=key))
 
 
+def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsilon: Number,
+         by: Optional[Columns] = None, mechanism: MechanismArg = "pf",
+         split_every: Optional[int] = None) -> Any:
+    """The most common of the public ``candidates`` among the values of
+    ``column`` (one row per record), epsilon-DP, per group of ``by`` (as
+    :func:`select`: a pandas Series indexed by the groups with rows, or one
+    value without ``by``).  Each candidate's score is its number of rows in
+    the group (0 for none; sensitivity 1, monotonic: task_params("mode")),
+    and the release has exactly the distribution of
+    ``Selector.select(counts, mechanism)``, as :func:`dpsel.mode`.
+
+    ``candidates``: distinct values (a repeated one is refused, naming it),
+    compared with the column's values as pandas compares them (a
+    ``Categorical``'s categories); on a numeric or datetime column each
+    must be a value of the column's dtype (TypeError on the driver naming
+    the column, its dtype and the candidate: "3" is not a candidate of an
+    int64 column).  Rows whose value is none of the candidates, or missing,
+    are dropped: whether a row is dropped depends on that row alone, so the
+    release stays epsilon-DP.
+
+    Privacy: one person adds or removes one row (their data in one group
+    only makes the groups' releases epsilon-DP together); the candidates
+    and the groups must not depend on the data (public lists)."""
+    groups = _checked_groups(frame, by, [column])
+    labels = _distinct_candidates(candidates)
+    typed = _candidates_of_dtype(labels, frame._meta[column].dtype, column)
+    params = Params.from_epsilon(epsilon, *task_params("mode"))
+    chosen = _mechanism(mechanism)
+    code = functools.partial(_candidate_codes, column=column, candidates=typed, groups=groups)
+    counts = _counts(frame.map_partitions(code, meta=code(frame._meta)).clear_divisions(),
+                     groups, _CODE, split_every)
+    release = functools.partial(_release_modes, keys=groups or [_ALL], params=params,
+                                mechanism=chosen, candidates=len(labels))
+    positions = counts.map_partitions(release, meta=release(counts._meta)).compute()
+    released = pandas.Series([labels[i] for i in positions], index=positions.index,
+                             name=column, dtype=object)
+    return _one_or_series(released, groups, "mode", frame._meta[column].dtype)
+
+
+def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: Any,
+             epsilon: Number, by: Optional[Columns] = None, resolution: Any = None,
+             mechanism: MechanismArg = "em", split_every: Optional[int] = None) -> Any:
+    """The q-quantile (0 < q < 1, a decimal: "0.95") of the values of
+    ``column`` (one row per record), epsilon-DP, per group of ``by`` (as
+    :func:`select`): a point of the grid ``lower, lower + resolution, ...,
+    upper`` in the values' own unit (resolution None: 10^-d, d the larger
+    number of fraction digits of the ends), chosen with the score of
+    ``dpsel quantile`` (sensitivity max(a, b - a) for q = a / b), as an
+    exact Decimal; the same release as :func:`dpsel.quantile` on the
+    group's values.
+
+    Every value is taken, as a grid point (Grid.point): clamped into the
+    grid, infinities to the end of their sign, NaN to the upper end;
+    missing values (None, NA, NaT; NaN of a float column is a value) are
+    skipped, as SQL skips NULLs.  An int, Decimal or decimal str is exact;
+    a float is read as the decimal it prints as (its shortest repr: 0.1 is
+    0.1).  The column must be of an integer, float, object or string
+    dtype (TypeError on the driver naming the column and its dtype);
+    object values are checked in the workers (a bool, or a str that is not
+    a number, is refused naming it).  The grid, q, epsilon and the
+    mechanism are checked on the driver (EM takes grids of at most
+    QUANTILE_EM_GRID_MAX points: use "pf" for finer ones)."""
+    groups = _checked_groups(frame, by, [column])
+    _check_value_dtype(frame._meta[column].dtype, column)
+    grid = Grid(lower, upper, resolution)
+    fraction = quantile_fraction(q)
+    params = Params.from_epsilon(epsilon, fraction.sensitivity)
+    chosen = _mechanism(mechanism)
+    if chosen == Mechanism.EM and grid.upper - grid.lower + 1 > QUANTILE_EM_GRID_MAX:
+        raise RangeError("mechanism", fix=(
+            f"EM takes grids of at most 2^42 - 1 points, not {grid.upper - grid.lower + 1}: "
+            "give mechanism='pf' or a coarser resolution"))
+    ends = (grid.value(grid.lower), grid.value(grid.upper), grid.resolution)
+    point = functools.partial(_grid_points, column=column, ends=ends, groups=groups)
+    counts = _counts(frame.map_partitions(point, meta=point(frame._meta)).clear_divisions(),
+                     groups, _POINT, split_every)
+    release = functools.partial(_release_quantiles, keys=groups or [_ALL], params=params,
+                                mechanism=chosen, fraction=fraction, ends=ends)
+    points = counts.map_partitions(release, meta=release(counts._meta)).compute()
+    released = pandas.Series([Decimal(grid.value(p)) for p in points], index=points.index,
+                             name=column, dtype=object)
+    return _one_or_series(released, groups, "quantile", None)
+
+
 # ------------------------------------------------------------- the client
+
+
+def _checked_groups(frame: dd.DataFrame, by: Optional[Columns],
+                    columns: List[Hashable]) -> List[Hashable]:
+    """The group columns of by, after the frame and every column named
+    (columns and the groups) are checked."""
+    if not isinstance(frame, dd.DataFrame):
+        raise TypeError(f"frame must be a dask.dataframe.DataFrame, not {type(frame).__name__}"
+                        " (dask.dataframe.from_pandas makes one from a pandas DataFrame)")
+    groups = _by_columns(by)
+    _check_columns(frame, [*columns, *groups])
+    reserved = [name for name in groups if name in _RESERVED]
+    if reserved:
+        raise ValueError(f"a group column may not be named {reserved[0]!r} (dpsel.dask's own "
+                         "columns: rename it)")
+    return groups
+
+
+def _counts(tallies: dd.DataFrame, groups: List[Hashable], column: str,
+            split_every: Optional[int]) -> dd.Series:
+    """The partitions' tallies (_tallied) summed: the rows per group and
+    value of column, in one partition (split_out=1: each group's counts in
+    one task), sorted."""
+    return tallies.groupby([*(groups or [_ALL]), column], sort=True, observed=True)[_ROWS].sum(
+        split_every=split_every, split_out=1)
+
+
+def _one_or_series(released: pandas.Series, groups: List[Hashable], what: str,
+                   dtype: Any) -> Any:
+    """The releases indexed by the groups, or the one release without by."""
+    if not groups:
+        if len(released) == 0:
+            raise EmptyError(f"dpsel.dask.{what}: the frame has no rows")
+        return released.iloc[0]
+    return released if dtype is None else _as_dtype(released, dtype)
+
+
+def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
+                            groups: List[Hashable]) -> None:
+    """ValueError naming a label found on several rows of one group
+    (repeated: rows per group and member, those above 1)."""
+    if len(repeated) == 0:
+        return
+    # The most repeated first (ties in the index's order): the same
+    # message whatever the partitions.
+    repeated = repeated.sort_index().sort_values(ascending=False, kind="stable")
+    key, rows = repeated.index[0], int(repeated.iloc[0])
+    where = f" in the group {key[:-1] if len(key) > 2 else key[0]!r}" if groups else ""
+    raise ValueError(
+        f"the label column {label!r} holds {_decode(key[-1])!r} on {rows} rows{where} (and "
+        f"{len(repeated) - 1} other label(s) more than once): each row is one candidate, "
+        "whose label must be distinct; for rows of raw records use dpsel.dask.mode, which "
+        "counts them, or sum the scores per label first")
+
+
+def _distinct_candidates(candidates: Any) -> List[Any]:
+    """The candidates as a list of distinct values (a public list: a
+    repeated one is refused, naming it)."""
+    if isinstance(candidates, (str, bytes)) or not hasattr(candidates, "__iter__"):
+        raise TypeError(f"candidates must be a list of values, not {type(candidates).__name__}")
+    labels = candidates.tolist() if hasattr(candidates, "tolist") else list(candidates)
+    if not labels:
+        raise RangeError("candidates", fix="candidates is empty: give the values to choose from")
+    seen = set()
+    for label in labels:
+        if label in seen or pandas.isna(label):
+            raise RangeError("candidates", fix=f"candidates holds {label!r} "
+                             f"{'twice' if label in seen else 'as a missing value'}: "
+                             "give each value once")
+        seen.add(label)
+    return labels
+
+
+def _candidates_of_dtype(labels: List[Any], dtype: Any, column: Hashable) -> Any:
+    """The candidates as values of the column's dtype (for an object,
+    string or categorical column, as they are); TypeError naming the first
+    that is not one, exactly."""
+    api = pandas.api.types
+    if api.is_object_dtype(dtype) or api.is_string_dtype(dtype) or \
+            isinstance(dtype, pandas.CategoricalDtype):
+        return pandas.Index(labels, dtype=object)
+    for label in labels:
+        try:
+            typed = pandas.array([label], dtype=dtype)[0]
+            exact = not isinstance(label, str) and bool(typed == label)
+        except (TypeError, ValueError, OverflowError):
+            exact = False
+        if not exact:
+            raise TypeError(f"the column {column!r} is of dtype {dtype}, and the candidate "
+                            f"{label!r} ({type(label).__name__}) is not a value of it: give "
+                            f"candidates of the column's dtype, or .astype(str) the column "
+                            "for text candidates")
+    return pandas.Index(pandas.array(labels, dtype=dtype))
+
+
+def _check_value_dtype(dtype: Any, column: Hashable) -> None:
+    """Numbers: integer, float, object or string dtypes (not bool, not
+    dates)."""
+    api = pandas.api.types
+    if api.is_bool_dtype(dtype) or not (api.is_integer_dtype(dtype) or api.is_float_dtype(dtype)
+                                        or api.is_object_dtype(dtype)
+                                        or api.is_string_dtype(dtype)):
+        raise TypeError(f"the column {column!r} is of dtype {dtype}: a quantile takes numbers "
+                        "(an integer, float, object column of Decimals, or decimal strings)"
+                        f"{'; give .astype(int) for 0 and 1' if api.is_bool_dtype(dtype) else ''}")
 
 
 def _by_columns(by: Optional[Columns]) -> List[Hashable]:
@@ -240,8 +451,10 @@ def _missing(values: pandas.Series, what: str) -> None:
 
 def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
              groups: List[Hashable]) -> pandas.DataFrame:
-    """A partition as the aggregation reads it: the group columns and the
-    labels (as Python objects), indexed by the scores (int64)."""
+    """A partition as the aggregation reads it: the group columns, the
+    labels (as Python objects) and their members (_member: bytes, which
+    group and sort as one type, for the check of repeated labels), indexed
+    by the scores (int64)."""
     for group in groups:
         _missing(part[group], f"the group column {group!r}")
     labels = part[label]
@@ -260,7 +473,17 @@ def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
     else:
         prepared = pandas.DataFrame({_ALL: numpy.zeros(len(part), dtype=numpy.int8)}, index=index)
     prepared[_LABEL] = labels.astype(object).to_numpy()
+    prepared[_MEMBER] = [_member(label) for label in prepared[_LABEL].tolist()]
     return prepared
+
+
+def _member(label: Any) -> bytes:
+    """The label's member (_encode), at most PARTIAL_MEMBER_MAX bytes."""
+    member = _encode(label)
+    if len(member) > PARTIAL_MEMBER_MAX:
+        raise RangeError(f"the label {str(label)[:40]!r}... takes {len(member)} bytes "
+                         f"encoded, more than PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX})")
+    return member
 
 
 def _chunk(labels: Any, params: Params, key: Optional[bytes]) -> pandas.Series:
@@ -272,11 +495,7 @@ def _state(labels: pandas.Series, params: Params, key: Optional[bytes]) -> bytes
     """One group's rows of one partition: each row a candidate."""
     state = Partial(params)
     for score, label in zip(labels.index.tolist(), labels.tolist()):
-        member = _encode(label)
-        if len(member) > PARTIAL_MEMBER_MAX:
-            raise RangeError(f"the label {str(label)[:40]!r}... takes {len(member)} bytes "
-                             f"encoded, more than PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX})")
-        state.add(score, member)
+        state.add(score, _member(label))
     return state.to_bytes(key)
 
 
@@ -309,3 +528,99 @@ def _finalize(states: pandas.Series, params: Params, mechanism: Mechanism,
         state = Partial.from_bytes(params, data, key)
         return _decode(state.finish(selector, mechanism)) if len(state) else None
     return states.map(release)
+
+
+def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: pandas.Index,
+                     groups: List[Hashable]) -> pandas.DataFrame:
+    """A partition's rows per group and candidate, named by its position
+    in candidates (-1: none of them).  The raw values are tallied first
+    (as value_counts does), then each distinct value looked up once;
+    missing values are dropped by the tally."""
+    tallies = _tallied(part, groups, part[column], _CODE)
+    tallies[_CODE] = candidates.get_indexer(tallies[_CODE]).astype(numpy.int64)
+    return tallies
+
+
+def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple,
+                 groups: List[Hashable]) -> pandas.DataFrame:
+    """A partition's rows per group and grid point (one C call for the
+    partition's values), missing values skipped."""
+    values = part[column]
+    if pandas.api.types.is_float_dtype(values.dtype) and not isinstance(
+            values.dtype, pandas.api.extensions.ExtensionDtype):
+        kept, records = part, list(values.to_numpy())  # numpy floats: their own repr
+    else:
+        present = ~values.map(_missing_record, na_action=None).to_numpy(dtype=bool)
+        kept = part[present]
+        records = kept[column].astype(object).tolist()
+    points = Grid(*ends).points(records) if records else []
+    return _tallied(kept, groups, numpy.asarray(points, dtype=numpy.int64), _POINT)
+
+
+def _missing_record(value: Any) -> bool:
+    """None, NA or NaT: skipped (a float NaN is a value: the upper end)."""
+    return value is None or value is pandas.NA or value is pandas.NaT
+
+
+def _tallied(part: pandas.DataFrame, groups: List[Hashable], values: Any,
+             column: str) -> pandas.DataFrame:
+    """The partition's rows per group (each key checked for missing
+    values) and value (named column; missing values not counted), in
+    _ROWS; without groups, the one group _ALL."""
+    for group in groups:
+        _missing(part[group], f"the group column {group!r}")
+    if groups:
+        keyed = part[groups].reset_index(drop=True)
+        keyed[column] = numpy.asarray(values)
+        counts = keyed.groupby([*groups, column], sort=False, observed=True).size()
+    else:
+        counts = pandas.Series(values).value_counts(sort=False)
+        counts.index = pandas.MultiIndex.from_arrays(
+            [numpy.zeros(len(counts), dtype=numpy.int8), counts.index], names=[_ALL, column])
+    return counts.rename(_ROWS).reset_index()
+
+
+def _each_group(counts: pandas.Series, keys: List[Hashable]):
+    """(group key, values, rows) for each group of counts, the rows per
+    group and value that _counts made, in the groups' order."""
+    index = counts.index
+    group_of = index.droplevel(-1) if len(keys) > 1 else index.get_level_values(0)
+    values = index.get_level_values(-1).to_numpy(dtype=numpy.int64)
+    rows = counts.to_numpy(dtype=numpy.int64)
+    starts = numpy.flatnonzero(numpy.r_[True, group_of[1:] != group_of[:-1]]) \
+        if len(index) else numpy.zeros(0, dtype=numpy.int64)
+    ends = numpy.r_[starts[1:], len(index)]
+    for start, end in zip(starts.tolist(), ends.tolist()):
+        yield group_of[start], values[start:end], rows[start:end]
+
+
+def _group_index(keys: List[Hashable], groups: List[Any]) -> pandas.Index:
+    if len(keys) > 1:
+        return pandas.MultiIndex.from_tuples(groups, names=keys)
+    return pandas.Index(groups, name=keys[0])
+
+
+def _release_modes(counts: pandas.Series, keys: List[Hashable], params: Params,
+                   mechanism: Mechanism, candidates: int) -> pandas.Series:
+    """Each group's released candidate (its position) from its rows per
+    candidate: one C call per group."""
+    selector, groups, released = Selector(params), [], []
+    for group, codes, rows in _each_group(counts, keys):
+        known = codes >= 0
+        scores = numpy.zeros(candidates, dtype=numpy.int64)
+        scores[codes[known]] = rows[known]
+        groups.append(group)
+        released.append(selector.select(scores, mechanism))
+    return pandas.Series(released, index=_group_index(keys, groups), dtype=numpy.int64)
+
+
+def _release_quantiles(counts: pandas.Series, keys: List[Hashable], params: Params,
+                       mechanism: Mechanism, fraction: Any, ends: tuple) -> pandas.Series:
+    """Each group's released grid point from its rows per point: one C
+    call per group."""
+    selector, grid, groups, released = Selector(params), Grid(*ends), [], []
+    for group, points, rows in _each_group(counts, keys):
+        groups.append(group)
+        released.append(quantile_select(selector, fraction.a, fraction.b,
+                                        numpy.repeat(points, rows), grid, mechanism=mechanism))
+    return pandas.Series(released, index=_group_index(keys, groups), dtype=numpy.int64)

@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: ISC
 """dpsel.dask on a real distributed.LocalCluster of two worker processes:
-releases fitted to the exact pmf with every group's candidates spread over
-several partitions (thousands of groups of the same candidates: thousands of
-independent releases), the chunks seen running in both workers, groups kept
-apart, labels of every kind carried exactly, and bad input refused.  The
+releases of select, mode and quantile fitted to the exact pmf with every
+group's rows spread over several partitions (thousands of groups of the same
+rows: thousands of independent releases), the chunks seen running in both
+workers, groups kept apart, labels of every kind carried exactly, a label
+twice in a group refused, and bad input refused (column dtypes on the driver,
+before any task runs).  The
 releases draw from the workers' OS sources, not a seed: each fit is a
 false alarm with probability 1e-6."""
 
 import collections
 import contextlib
+import decimal
 import logging
 import os
 import signal
@@ -34,7 +37,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:Depre
 
 GROUPS = 10_000  # releases per fit
 PARTITIONS = 8
-LABELS = ["a", "b", "c", "b", "d", "e"]  # "b" twice: two candidates, never merged
+LABELS = ["a", "b", "c", "f", "d", "e"]
 SCORES = [6, 5, 5, 4, 2, 0]
 
 
@@ -167,31 +170,31 @@ def test_releases_over_partitions_fit_the_pmf(client, mechanism):
     print(f"dask {mechanism}: chi-square {statistic:.2f} with {dof} degrees of freedom "
           f"over {GROUPS} groups")
     assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
-    # The fit would catch the two "b" rows taken as one candidate.
-    merged = label_pmf(params, mechanism, LABELS[:3] + LABELS[4:], SCORES[:3] + SCORES[4:])
-    fits, statistic, dof = chi_square_fits([counts[label] for label in order],
-                                           [merged[label] for label in order], GROUPS)
-    print(f"  against the two b rows merged: chi-square {statistic:.2f}")
-    assert not fits, f"merged labels: chi-square {statistic:.2f} with {dof} degrees of freedom"
+
+
+def distinct_labels(copies):
+    """LABELS `copies` times over, each copy's labels made distinct."""
+    return [f"{label}{copy}" for copy in range(copies) for label in LABELS]
 
 
 def test_one_selection_without_by(client):
-    frame = groups_frame(1, LABELS * 4, SCORES * 4, 4)
+    frame = groups_frame(1, distinct_labels(4), SCORES * 4, 4)
     for mechanism in ("pf", "em"):
         assert dpsel.dask.select(frame, label="label", score="score", epsilon="1",
-                                 mechanism=mechanism) in LABELS
+                                 mechanism=mechanism) in distinct_labels(4)
     # At epsilon 60 (beta = e^-30, gap cap 2) the best, 6 above the rest,
     # loses with probability below 23 e^-60 < 1e-24.
-    best = frame.assign(score=frame.score + (frame.label == "d") * 10)
-    assert dpsel.dask.select(best, label="label", score="score", epsilon="60") == "d"
+    best = frame.assign(score=frame.score + (frame.label == "d2") * 10)
+    assert dpsel.dask.select(best, label="label", score="score", epsilon="60") == "d2"
     with pytest.raises(dpsel.EmptyError, match="no rows"):
         dpsel.dask.select(frame[frame.score > 100], label="label", score="score", epsilon="1")
 
 
 def test_states_keyed_with_a_mac(client):
-    frame = groups_frame(1, LABELS * 4, SCORES * 4, 4)
+    frame = groups_frame(1, distinct_labels(4), SCORES * 4, 4)
     key = bytes(range(100, 132))
-    assert dpsel.dask.select(frame, label="label", score="score", epsilon="1", key=key) in LABELS
+    assert dpsel.dask.select(frame, label="label", score="score", epsilon="1",
+                             key=key) in distinct_labels(4)
     # The states a step writes are sealed with the key: the combine step
     # refuses one sealed without it, or with another key.
     aggregation = dpsel.dask._aggregation(dpsel.Params.from_epsilon("1"), "pf", key)
@@ -232,6 +235,181 @@ def test_groups_are_kept_apart_and_labels_carried_exactly(client):
     for key, label in released.items():
         want = kinds[expected[key]]
         assert label == want and type(label) is type(want), (key, label)
+
+
+# The issue's case: one row per person, the status of each (married the
+# most common), taken by select as scores of 1.
+PEOPLE = pandas.DataFrame({"region": ["north"] * 9 + ["south"] * 4,
+                           "status": ["married"] * 4 + ["never", "widowed"] * 2 + ["never"]
+                           + ["never", "married", "widowed", "divorced"],
+                           "one": 1})
+
+
+@pytest.mark.parametrize("by, rows", [("region", "4 rows in the group 'north'"),
+                                      (None, r"5 rows \(and 2 other")])
+def test_a_label_twice_in_a_group_is_refused(client, by, rows):
+    # Partitions of one row each: every repeat lies in another partition.
+    frame = dd.from_pandas(PEOPLE, npartitions=len(PEOPLE), sort=False)
+    with distributed.get_task_stream(client) as stream:
+        with pytest.raises(ValueError, match=f"label column 'status' holds 'married' on "
+                                             f"{rows}.*dpsel.dask.mode"):
+            dpsel.dask.select(frame, label="status", score="one", epsilon="1", by=by)
+    assert stream.data, "the check runs in the workers"
+    # One row per label and group is taken; the south's labels are distinct.
+    south = frame[frame.region == "south"]
+    assert dpsel.dask.select(south, label="status", score="one", epsilon="1") in set(
+        PEOPLE.status)
+
+
+def test_mode_of_the_issues_rows(client):
+    frame = dd.from_pandas(PEOPLE, npartitions=3, sort=False)
+    statuses = ["married", "never", "widowed", "divorced", "separated"]
+    # At epsilon 60 (beta = e^-30) married, 2 rows ahead in the north,
+    # loses with probability below 4 e^-60.
+    released = dpsel.dask.mode(frame[frame.region == "north"], "status", statuses, "60")
+    assert released == "married"
+    released = dpsel.dask.mode(frame, "status", statuses, "1", by="region")
+    assert list(released.index) == ["north", "south"] and released.name == "status"
+    assert set(released) <= set(statuses)
+
+
+def raw_rows(groups, values, partitions):
+    """`groups` groups of the same raw values (one row each), rows in value
+    order, so that each group's rows lie in several partitions."""
+    rows = [(group, value) for value in values for group in range(groups)]
+    frame = pandas.DataFrame(rows, columns=["group", "value"])
+    return dd.from_pandas(frame, npartitions=partitions, sort=True)
+
+
+MODE_CANDIDATES = ["married", "never", "widowed", "divorced", "separated"]
+# Rows per candidate 6, 5, 5, 2, 0; rows of no candidate and missing ones
+# are dropped.
+MODE_ROWS = (["married"] * 6 + ["never"] * 5 + ["widowed"] * 5 + ["divorced"] * 2
+             + ["single", None, "MARRIED"])
+
+
+@pytest.mark.parametrize("mechanism", ["pf", "em"])
+def test_mode_fits_the_pmf(client, mechanism):
+    frame = raw_rows(GROUPS, MODE_ROWS, PARTITIONS)
+    assert partitions_per_group(frame).min() >= 4
+    released = dpsel.dask.mode(frame, "value", MODE_CANDIDATES, "1", by="group",
+                               mechanism=mechanism, split_every=2)
+    assert list(released.index) == list(range(GROUPS)) and released.name == "value"
+    counts = collections.Counter(released)
+    exact = dpsel.pmf(dpsel.Params.from_epsilon("1", 1, True), [6, 5, 5, 2, 0], mechanism)
+    probabilities = [exact.probability(i) for i in range(len(MODE_CANDIDATES))]
+    fits, statistic, dof = chi_square_fits([counts[c] for c in MODE_CANDIDATES],
+                                           probabilities, GROUPS)
+    print(f"dask mode {mechanism}: chi-square {statistic:.2f} with {dof} degrees of freedom")
+    assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
+    # The fit would catch the unknown and missing rows counted.
+    wrong = dpsel.pmf(dpsel.Params.from_epsilon("1", 1, True), [6, 5, 5, 2, 3], mechanism)
+    fits, statistic, dof = chi_square_fits([counts[c] for c in MODE_CANDIDATES],
+                                           [wrong.probability(i) for i in range(5)], GROUPS)
+    assert not fits, f"the wrong pmf fits: chi-square {statistic:.2f}"
+
+
+# Latencies in ms, floats; on the grid 0, 0.5, ..., 10 (21 points).
+LATENCIES = [0.25, 1.5, 2.0, 2.0, 2.75, 3.0, 4.5, 7.0, 9.5, 12.0, float("inf")]
+
+
+@pytest.mark.parametrize("mechanism", ["em", "pf"])
+def test_quantile_fits_the_pmf(client, mechanism):
+    frame = raw_rows(GROUPS, LATENCIES, PARTITIONS)
+    released = dpsel.dask.quantile(frame, "value", "0.75", 0, 10, "1", by="group",
+                                   resolution="0.5", mechanism=mechanism, split_every=2)
+    assert list(released.index) == list(range(GROUPS)) and released.name == "value"
+    assert all(type(value) is decimal.Decimal for value in released)
+    grid = dpsel.Grid(0, 10, "0.5")
+    fraction = dpsel.quantile_fraction("0.75")
+    runs = dpsel.QuantileRuns(fraction.a, fraction.b, grid.points(LATENCIES), grid)
+    pmf = dpsel.quantile_pmf(dpsel.Params.from_epsilon("1", fraction.sensitivity), runs,
+                             mechanism)
+    counts = collections.Counter()
+    for value in released:
+        point = grid.point(value)
+        counts[next(i for i, run in enumerate(runs)
+                    if run.first <= point < run.first + run.points)] += 1
+    fits, statistic, dof = chi_square_fits([counts[i] for i in range(len(runs))],
+                                           [pmf.probability(i) for i in range(len(runs))], GROUPS)
+    print(f"dask quantile {mechanism}: chi-square {statistic:.2f} with {dof} degrees of freedom")
+    assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
+
+
+def test_quantile_of_floats_decimals_and_ints(client):
+    # At epsilon 60 the 21 rows' median point wins but with probability
+    # below 21 e^-60.  A float reads as its shortest repr: 0.3 is 0.3
+    # (its binary value, 0.2999..., would fall on the point 0.2).
+    for values, expected in [([0.3] * 21, "0.3"), ([decimal.Decimal("0.7")] * 21, "0.7"),
+                             ([1] * 21, "1.0"), (["0.45"] * 21, "0.4")]:
+        frame = dd.from_pandas(pandas.DataFrame({"x": values}), npartitions=3)
+        released = dpsel.dask.quantile(frame, "x", "0.5", 0, 1, "60", resolution="0.1")
+        assert released == decimal.Decimal(expected) and str(released) == expected, values
+    # Missing values are skipped, NaN and infinities clamped to the ends.
+    frame = dd.from_pandas(pandas.DataFrame(
+        {"x": [None] * 30 + [decimal.Decimal("-Infinity")] * 21, "g": 1}), npartitions=3)
+    assert dpsel.dask.quantile(frame, "x", "0.5", 0, 1, "60", by="g",
+                               resolution="0.1").to_dict() == {1: decimal.Decimal("0.0")}
+    frame = dd.from_pandas(pandas.DataFrame({"x": [float("nan")] * 21}), npartitions=2)
+    assert dpsel.dask.quantile(frame, "x", "0.5", 0, 1, "60") == decimal.Decimal("1")
+
+
+def test_mode_of_numbers_and_dates(client):
+    # Candidates compared with the column's values in its dtype.
+    for values, candidates, best in [([1.5] * 9 + [2.0], [2, 1.5], 1.5),
+                                     ([7] * 9 + [3], [3, 7], 7),
+                                     (pandas.to_datetime(["2026-11-01"] * 9 + ["2026-11-02"]),
+                                      [pandas.Timestamp("2026-11-02"),
+                                       pandas.Timestamp("2026-11-01")],
+                                      pandas.Timestamp("2026-11-01"))]:
+        frame = dd.from_pandas(pandas.DataFrame({"x": values}), npartitions=2)
+        assert dpsel.dask.mode(frame, "x", candidates, "60") == best
+
+
+DTYPES = pandas.DataFrame({"n": [1, 2], "f": [0.5, 1.5], "b": [True, False],
+                           "t": pandas.to_datetime(["2026-11-01"] * 2), "s": ["a", "b"]})
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda f: dpsel.dask.mode(f, "n", ["a", "b"], "1"), TypeError,
+     r"column 'n' is of dtype int64, and the candidate 'a' \(str\)"),
+    (lambda f: dpsel.dask.mode(f, "n", [1, 2.5], "1"), TypeError,
+     r"column 'n' is of dtype int64, and the candidate 2.5"),
+    (lambda f: dpsel.dask.mode(f, "t", ["2026-11-01"], "1"), TypeError,
+     r"column 't' is of dtype datetime64\[ns\], and the candidate '2026-11-01'"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a", "b", "a"], "1"), dpsel.RangeError, "'a' twice"),
+    (lambda f: dpsel.dask.mode(f, "s", [], "1"), dpsel.RangeError, "candidates is empty"),
+    (lambda f: dpsel.dask.mode(f, "s", "ab", "1"), TypeError, "list of values, not str"),
+    (lambda f: dpsel.dask.mode(f, "z", ["a"], "1"), KeyError, "no column 'z'"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by="__dpsel_code__"), KeyError, "no column"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "0"), dpsel.EpsilonError, "positive decimal"),
+    (lambda f: dpsel.dask.quantile(f, "b", "0.5", 0, 1, "1"), TypeError,
+     r"column 'b' is of dtype bool.*astype\(int\)"),
+    (lambda f: dpsel.dask.quantile(f, "t", "0.5", 0, 1, "1"), TypeError,
+     r"column 't' is of dtype datetime64\[ns\]"),
+    (lambda f: dpsel.dask.quantile(f, "f", "1.5", 0, 1, "1"), dpsel.RangeError,
+     "not strictly between 0 and 1"),
+    (lambda f: dpsel.dask.quantile(f, "f", "0.5", 2, 1, "1"), dpsel.RangeError,
+     "lower 2 is above upper 1"),
+    (lambda f: dpsel.dask.quantile(f, "f", "0.5", 0, 10**13, "1"), dpsel.RangeError,
+     "EM takes grids of at most"),
+    (lambda f: dpsel.dask.quantile(f, "f", "0.5", 0, 1, "1", mechanism="x"), dpsel.RangeError,
+     "'pf' or 'em'"),
+    (lambda f: dpsel.dask.quantile(DTYPES, "f", "0.5", 0, 1, "1"), TypeError,
+     "from_pandas"),
+])
+def test_bad_calls_are_refused_on_the_driver(client, call, error, message):
+    frame = dd.from_pandas(DTYPES, npartitions=2)
+    with distributed.get_task_stream(client) as stream:
+        with pytest.raises(error, match=message):
+            call(frame)
+    assert not stream.data, "a task ran before the refusal"
+
+
+def test_a_reserved_group_name_is_refused(client):
+    frame = dd.from_pandas(DTYPES.rename(columns={"n": "__dpsel_point__"}), npartitions=2)
+    with pytest.raises(ValueError, match="may not be named '__dpsel_point__'"):
+        dpsel.dask.quantile(frame, "f", "0.5", 0, 1, "1", by="__dpsel_point__")
 
 
 BASE = pandas.DataFrame({"day": [1, 1, 2, 2], "page": ["a", "b", "a", "b"], "views": [5, 3, 2, 9]})
