@@ -13,7 +13,8 @@
 #       the tool must exit with status 0 and print on stdout every plain
 #       EXPECT substring; stderr must be empty unless -e expectations are
 #       given, then it must contain each of them.
-# EXPECT is a plain substring or one of
+# EXPECT is a plain substring (it may span lines, ${nl} joining them: the whole
+# text is looked for, and a final ${nl} ends its last line) or one of
 #   -e SUB   stderr contains SUB (expect_ok)
 #   -r ERE   some stdout line matches the extended regular expression ERE
 #   -s       the pmf's decimal probabilities sum to 1 within 1e-15
@@ -58,12 +59,20 @@ problem() {
     problems="${problems:+$problems; }$1"
 }
 
-# contains FILE SUB: FILE's text contains the substring SUB.
+# contains FILE SUB: FILE's text contains the substring SUB, which may span
+# lines and end with a newline (the x keeps the file's last newlines, which
+# a command substitution would strip).
 contains() {
-    case $(cat "$1") in
+    text=$(cat "$1"; printf x)
+    case ${text%x} in
         *"$2"*) return 0 ;;
     esac
     return 1
+}
+
+# shown TEXT: TEXT on one line, each newline written \n.
+shown() {
+    printf '%s|' "$1" | awk '{ s = s (NR > 1 ? "\\n" : "") $0 } END { sub(/[|]$/, "", s); print s }'
 }
 
 first_line() {
@@ -124,27 +133,55 @@ epsilon_at_least() {
         }' "$work/out"
 }
 
-# check_expectations: $expect holds one "TAG VALUE" per line (see run_case);
-# $kind (ok or error) decides where plain substrings are looked for.
+# scan_expectations [EXPECT]... -- ARGS...: sets $words to the number of
+# EXPECT words before the --, $want_stderr and $twice; false without a --.
+scan_expectations() {
+    words=0 want_stderr=no twice=no takes_value=no
+    for item do
+        if [ "$takes_value" = yes ]; then
+            takes_value=no
+        else
+            case $item in
+                --) return 0 ;;
+                -e) want_stderr=yes takes_value=yes ;;
+                -r | -m) takes_value=yes ;;
+                -d) twice=yes ;;
+            esac
+        fi
+        words=$((words + 1))
+    done
+    return 1
+}
+
+# check_expectations [EXPECT]... -- ARGS...: checks each EXPECT, whole (a
+# plain substring may span lines); $kind (ok or error) decides where plain
+# substrings are looked for.
 check_expectations() {
     main=$work/out main_name=stdout
     [ "$kind" = error ] && main=$work/err main_name=stderr
-    while IFS= read -r line; do
-        value=${line#* }
-        case $line in
-            '') ;;
-            "main "*) contains "$main" "$value" \
-                       || problem "$main_name lacks '$value' (got: $(first_line "$main"))" ;;
-            "stderr "*) contains "$work/err" "$value" \
-                       || problem "stderr lacks '$value' (got: $(first_line "$work/err"))" ;;
-            "regex "*) grep -Eq -e "$value" "$work/out" \
-                       || problem "no stdout line matches /$value/ (got: $(first_line "$work/out"))" ;;
-            sum) why=$(sums_to_one) || problem "probabilities do not sum to 1: $why" ;;
-            "min "*) why=$(epsilon_at_least "$value") || problem "$why" ;;
+    while [ "$1" != -- ]; do
+        case $1 in
+            -e) contains "$work/err" "$2" \
+                    || problem "stderr lacks '$(shown "$2")' (got: $(first_line "$work/err"))"
+                shift ;;
+            -r) grep -Eq -e "$2" "$work/out" \
+                    || problem "no stdout line matches /$2/ (got: $(first_line "$work/out"))"
+                shift ;;
+            -s) why=$(sums_to_one) || problem "probabilities do not sum to 1: $why" ;;
+            -m) why=$(epsilon_at_least "$2") || problem "$why"
+                shift ;;
+            -d) ;;
+            *) contains "$main" "$1" \
+                   || problem "$main_name lacks '$(shown "$1")' (got: $(first_line "$main"))" ;;
         esac
-    done <<EOF
-$expect
-EOF
+        shift
+    done
+}
+
+# run_command WORDS [EXPECT]... -- ARGS...: run ARGS, the words after the
+# WORDS expectations and the --.
+run_command() {
+    status=$(shift $(($1 + 2)) && run "$@" && echo "$status")
 }
 
 # run_case KIND NAME [EXPECT]... -- ARGS...
@@ -152,26 +189,12 @@ run_case() {
     kind=$1
     name=$2
     shift 2
-    expect=
-    want_stderr=no
-    twice=no
-    while [ $# -gt 0 ] && [ "$1" != -- ]; do
-        case $1 in
-            -e) expect="$expect${nl}stderr $2"; want_stderr=yes; shift 2 ;;
-            -r) expect="$expect${nl}regex $2"; shift 2 ;;
-            -m) expect="$expect${nl}min $2"; shift 2 ;;
-            -s) expect="$expect${nl}sum"; shift ;;
-            -d) twice=yes; shift ;;
-            *) expect="$expect${nl}main $1"; shift ;;
-        esac
-    done
-    if [ $# -eq 0 ]; then
+    if ! scan_expectations "$@"; then
         echo "cli.sh: table error in case $name: no --" >&2
         exit 1
     fi
-    shift
     problems=
-    run "$@"
+    run_command "$words" "$@"
     if [ "$kind" = error ]; then
         check_error_run
     else
@@ -180,11 +203,11 @@ run_case() {
             problem "unexpected stderr: $(first_line "$work/err")"
         fi
     fi
-    check_expectations
+    check_expectations "$@"
     if [ "$twice" = yes ]; then
         mv "$work/out" "$work/out.1"
         mv "$work/err" "$work/err.1"
-        run "$@"
+        run_command "$words" "$@"
         cmp -s "$work/out" "$work/out.1" || problem "second run: different stdout"
         cmp -s "$work/err" "$work/err.1" || problem "second run: different stderr"
     fi
