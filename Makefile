@@ -75,7 +75,7 @@ TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
 .PHONY: bench all demo check test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
-        python-test pip-test bench-python \
+        python-test pip-test bench-python bench-dask \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
@@ -327,3 +327,9 @@ bench: $(BUILD)/bench_select $(TOOL)
 # scores (bench/python_select.py; part of `make bench`).
 bench-python: $(SHARED)
 	PYTHONDONTWRITEBYTECODE=1 DPSEL_LIBRARY=$(SHARED) PYTHONPATH=python $(PYTHON) bench/python_select.py
+
+# dpsel.dask.mode against Dask's value_counts().idxmax() on 10^7 raw rows in a
+# LocalCluster of two worker processes, medians and ratios side by side
+# (bench/dask_mode.py; not part of bench or check: a few minutes).
+bench-dask: $(SHARED)
+	PYTHONDONTWRITEBYTECODE=1 DPSEL_LIBRARY=$(SHARED) PYTHONPATH=python $(PYTHON) bench/dask_mode.py
