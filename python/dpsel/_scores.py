@@ -125,8 +125,9 @@ def _check_ordered(scores: Any, what: str) -> None:
     ordered = (collections.abc.Sequence, collections.abc.Iterator) + (
         (pandas.Index, pandas.api.extensions.ExtensionArray) if pandas is not None else ())
     if not isinstance(scores, ordered):
-        raise TypeError(f"{what} must be a sequence of integers, not {kind}: give list(...) "
-                        "if its order is the candidates' order")
+        fix = (": give list(...) if its order is the candidates' order"
+               if isinstance(scores, collections.abc.Iterable) else "")
+        raise TypeError(f"{what} must be a sequence of integers, not {kind}{fix}")
 
 
 def _exact_integer(value: Any, what: str) -> int:
