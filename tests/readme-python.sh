@@ -49,8 +49,10 @@ example hepth docs/python.md "The API" 6 "epsilon <= 0\.0[15]0*: most common bin
 example one_call docs/python.md "One call per task" 6 "married|single|widowed|divorced|\
 [0-9]+\.[0-9]{2}|\[Decimal\('[0-9]+'\), Decimal\('[0-9]+'\)\]|\
 \['($books)', '($books)'\]|model (a|b)|1|2\.50|7"
-# The most visited page of each of three days.
-example page_views docs/dask.md "" 5 \
-    "day|2026-11-0[123] +/(blog|docs|pricing)?|Name: page, dtype: object"
+# The most visited page and the 95th percentile of load times of each of
+# three days, then a book per club.
+example page_views docs/dask.md "" 14 \
+    "day|club|2026-11-0[123] +(/(blog|docs|pricing)?|[0-9]+\.[05])|(north|south) +($books)|\
+Name: (page|ms|book), dtype: object"
 [ "$failed" -eq 0 ] || exit 1
 echo "readme-python: passed"
