@@ -817,6 +817,24 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_add(dpsel_partial *partial, int64_
                                                   const void *member, size_t member_size,
                                                   dpsel_rng *rng);
 
+/* n candidates at once, as n calls of dpsel_partial_add in order (the same
+ * state and random bits): candidate i has score scores[i] and member the
+ * bytes members[member_ends[i - 1] .. member_ends[i]) (from 0 for i = 0):
+ * the members concatenated, member_ends their running ends.  member_ends
+ * NULL: every member empty (members may then be NULL).  For bindings that
+ * hold arrays (one call for a numpy array); rng's interrupt check is asked
+ * every 4096 candidates.  Errors, before any candidate is
+ * added: DPSEL_ENULL (partial, rng; scores when n > 0; members when a
+ * member is not empty); DPSEL_ERANGE (member_ends decreasing, a member
+ * above DPSEL_PARTIAL_MEMBER_MAX bytes, more than 2^62 candidates, a spent
+ * or failed state).  Then as dpsel_partial_add, and DPSEL_ECANCELED: the
+ * state then fails. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_partial_add_scores(dpsel_partial *partial,
+                                                         const int64_t *scores, size_t n,
+                                                         const void *members,
+                                                         const size_t *member_ends,
+                                                         dpsel_rng *rng);
+
 /* Moves `from`'s candidates into `into`: from is spent (empty, and
  * refused from then on), whatever the outcome.  The levels are merged in
  * passes that ask rng's interrupt check (dpsel_rng_set_interrupt).

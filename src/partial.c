@@ -284,6 +284,51 @@ int dpsel_partial_add(dpsel_partial *p, int64_t score, const void *member, size_
     return rc;
 }
 
+/* The batch's arguments, checked before any candidate is added: member i
+ * ends at ends[i], at most DPSEL_PARTIAL_MEMBER_MAX bytes after the end of
+ * member i - 1 (0 for the first); the state takes n more candidates. */
+static int check_batch(const dpsel_partial *p, const int64_t *scores, size_t n,
+                       const void *members, const size_t *ends)
+{
+    if (n > 0 && scores == NULL) {
+        return DPSEL_ENULL;
+    }
+    size_t start = 0;
+    for (size_t i = 0; ends != NULL && i < n; i++) {
+        if (ends[i] < start || ends[i] - start > DPSEL_PARTIAL_MEMBER_MAX) {
+            return DPSEL_ERANGE;
+        }
+        start = ends[i];
+    }
+    if (start > 0 && members == NULL) {
+        return DPSEL_ENULL;
+    }
+    return p->unusable || n > TOTAL_MAX - p->total ? DPSEL_ERANGE : DPSEL_OK;
+}
+
+int dpsel_partial_add_scores(dpsel_partial *p, const int64_t *scores, size_t n,
+                             const void *members, const size_t *member_ends, dpsel_rng *rng)
+{
+    if (p == NULL || rng == NULL) {
+        return DPSEL_ENULL;
+    }
+    int rc = check_batch(p, scores, n, members, member_ends);
+    const unsigned char *bytes = members;
+    size_t start = 0;
+    for (size_t i = 0; rc == DPSEL_OK && i < n; i++) {
+        size_t end = member_ends == NULL ? 0 : member_ends[i];
+        rc = dpsel_internal_interrupted_every(rng, i + 1, n);
+        if (rc == DPSEL_OK) {
+            rc = dpsel_partial_add(p, scores[i], end > start ? bytes + start : NULL,
+                                   end - start, rng);
+        } else {
+            p->unusable = 1;  /* cancelled part-way: the state fails, as an add's error */
+        }
+        start = end;
+    }
+    return rc;
+}
+
 /* Same parameters: the base and the cap (the levels' meaning). */
 static int same_parameters(const dpsel_partial *p, uint64_t x, unsigned y, uint64_t cap)
 {

@@ -18,7 +18,10 @@
  *     forged count whose unkeyed checksum was recomputed (which the unkeyed
  *     reader takes) are DPSEL_ESTATE with nothing written;
  *   - the errors, a state that failed part-way staying failed, and a state
- *     finished or merged away being spent (one release per state).
+ *     finished or merged away being spent (one release per state);
+ *   - dpsel_partial_add_scores is its adds (the same bytes and random bits
+ *     from 9000 members of 0-3 bytes), refuses bad arrays before adding
+ *     any, and fails the state when its interrupt check cancels it.
  */
 #include <criterion/criterion.h>
 #include <gmp.h>
@@ -28,6 +31,7 @@
 #include <string.h>
 
 #include "core/gap.h"
+#include "core/uniform.h"
 #include "exact_layer.h"
 #include "support.h"
 
@@ -696,4 +700,102 @@ Test(partial, errors)
     dpsel_partial_free(e);
     dpsel_selector_free(mismatched);
     dpsel_rng_wipe(&rng);
+}
+
+/* The source's next 32 bits as a number: where a source stands. */
+static uint64_t next_word(dpsel_rng *rng)
+{
+    uint64_t word = 0;
+    cr_assert_eq(dpsel_core_uniform(rng, (uint64_t)1 << 32, &word), DPSEL_OK);
+    return word;
+}
+
+/* Stops at its second call. */
+static int stop_second(void *context, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    return ++*(int *)context >= 2;
+}
+
+/* dpsel_partial_add_scores is n adds: the same state byte for byte and
+ * the same random bits, from members of every length (empty ones too). */
+Test(partial, batch_adds_are_the_adds)
+{
+    dpsel_params p = base_params(3, 2, 4, 0);
+    enum { N = 9000 };  /* past two interrupt checks */
+    int64_t *scores = malloc(N * sizeof *scores);
+    size_t *ends = malloc(N * sizeof *ends);
+    unsigned char *members = malloc(N * 3);
+    cr_assert(scores != NULL && ends != NULL && members != NULL);
+    uint64_t random = 38;
+    size_t end = 0;
+    for (size_t i = 0; i < N; i++) {
+        scores[i] = (int64_t)(next_random(&random) % 40) - 20;
+        for (uint64_t k = next_random(&random) % 4; k > 0; k--) {
+            members[end++] = (unsigned char)next_random(&random);
+        }
+        ends[i] = end;
+    }
+    dpsel_partial *one = NULL, *batch = NULL, *empty = NULL;
+    cr_assert_eq(dpsel_partial_new(&one, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_new(&batch, &p), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_new(&empty, &p), DPSEL_OK);
+    dpsel_rng a = seeded_rng(11), b = seeded_rng(11);
+    for (size_t i = 0; i < N; i++) {
+        size_t start = i == 0 ? 0 : ends[i - 1];
+        cr_assert_eq(dpsel_partial_add(one, scores[i], members + start, ends[i] - start, &a),
+                     DPSEL_OK);
+    }
+    cr_assert_eq(dpsel_partial_add_scores(batch, scores, 0, NULL, NULL, &b), DPSEL_OK);
+    cr_assert_eq(dpsel_partial_add_scores(batch, scores, N, members, ends, &b), DPSEL_OK);
+    size_t sa = 0, sb = 0;
+    unsigned char *ma = serialised(one, &sa), *mb = serialised(batch, &sb);
+    cr_expect(sa == sb && memcmp(ma, mb, sa) == 0, "the batch's state is the adds'");
+    cr_expect_eq(next_word(&a), next_word(&b), "the same random bits drawn");
+    /* No ends: every member empty. */
+    cr_assert_eq(dpsel_partial_add_scores(empty, scores, 5, NULL, NULL, &b), DPSEL_OK);
+    cr_expect_eq(dpsel_partial_count(empty), 5);
+    free(ma);
+    free(mb);
+    dpsel_partial_free(one);
+    dpsel_partial_free(batch);
+    dpsel_partial_free(empty);
+    free(scores);
+    free(ends);
+    free(members);
+}
+
+Test(partial, batch_errors)
+{
+    dpsel_params p = base_params(1, 1, 1, 0);
+    dpsel_rng rng = seeded_rng(5);
+    dpsel_partial *s = NULL;
+    cr_assert_eq(dpsel_partial_new(&s, &p), DPSEL_OK);
+    const int64_t scores[] = { 3, 1, 2 };
+    const unsigned char bytes[] = "abcdef";
+    const size_t ends[] = { 2, 4, 6 }, decreasing[] = { 2, 1, 6 };
+    const size_t too_long[] = { 2, 3 + DPSEL_PARTIAL_MEMBER_MAX, 6 };
+    cr_expect_eq(dpsel_partial_add_scores(NULL, scores, 3, bytes, ends, &rng), DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 3, bytes, ends, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_add_scores(s, NULL, 3, bytes, ends, &rng), DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 3, NULL, ends, &rng), DPSEL_ENULL);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 3, bytes, decreasing, &rng), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 3, bytes, too_long, &rng), DPSEL_ERANGE);
+    /* Refused before any candidate is added, and the state still usable. */
+    cr_expect_eq(dpsel_partial_count(s), 0);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 3, bytes, ends, &rng), DPSEL_OK);
+    cr_expect_eq(dpsel_partial_count(s), 3);
+    /* Cancelled at the second check (after 8192 candidates): the state fails. */
+    enum { N = 10000 };
+    int64_t *many = calloc(N, sizeof *many);
+    cr_assert(many != NULL);
+    int calls = 0;
+    cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_second, &calls), DPSEL_OK);
+    cr_expect_eq(dpsel_partial_add_scores(s, many, N, NULL, NULL, &rng), DPSEL_ECANCELED);
+    cr_expect_eq(calls, 2);
+    cr_expect_eq(dpsel_partial_count(s), 3 + 8191);
+    cr_expect_eq(dpsel_partial_add_scores(s, scores, 1, NULL, NULL, &rng), DPSEL_ERANGE);
+    free(many);
+    dpsel_partial_free(s);
 }

@@ -219,6 +219,8 @@ _PROTOTYPES = {
     "dpsel_partial_free": (None, [_HANDLE]),
     "dpsel_partial_count": (c_uint64, [_HANDLE]),
     "dpsel_partial_add": (_CODE, [_HANDLE, c_int64, c_char_p, c_size_t, _P(CRng)]),
+    "dpsel_partial_add_scores": (_CODE, [_HANDLE, _DATA, c_size_t, c_char_p, _P(c_size_t),
+                                         _P(CRng)]),
     "dpsel_partial_merge": (_CODE, [_HANDLE, _HANDLE, _P(CRng)]),
     "dpsel_partial_finish": (_CODE, [_HANDLE, _HANDLE, c_int, _P(CRng), _OUT, _P(c_size_t)]),
     "dpsel_partial_serialize": (_CODE, [_HANDLE, c_void_p, c_size_t, _P(c_size_t)]),

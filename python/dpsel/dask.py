@@ -492,10 +492,11 @@ def _chunk(labels: Any, params: Params, key: Optional[bytes]) -> pandas.Series:
 
 
 def _state(labels: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
-    """One group's rows of one partition: each row a candidate."""
+    """One group's rows of one partition: each row a candidate, all added
+    with one C call."""
     state = Partial(params)
-    for score, label in zip(labels.index.tolist(), labels.tolist()):
-        state.add(score, _member(label))
+    state.add_many(labels.index.to_numpy(dtype=numpy.int64),
+                   [_member(label) for label in labels.tolist()])
     return state.to_bytes(key)
 
 
