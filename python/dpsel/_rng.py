@@ -10,7 +10,8 @@ from typing import Iterable, Iterator, Optional
 
 from ._convert import byte_string
 from ._errors import RandomSourceError
-from ._lib import BitFunction, CRng, lib
+from ._interrupt import Progress, _Interrupt
+from ._lib import BitFunction, CRng, InterruptFunction, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 
@@ -32,13 +33,18 @@ class Rng(Owned):
     the OS source's state in the child, whose first read draws a fresh key.
     A seeded source replays the same bits in both, by design.
 
+    Ctrl-C stops a long call (KeyboardInterrupt) when it runs on the main
+    thread: the source carries an interrupt check that the library asks
+    every 4096 steps of its long loops (dpsel_rng_set_interrupt).
+    :meth:`set_interrupt` adds the caller's own check, on any thread.
+
     :meth:`close` (or leaving a ``with`` block) erases the key and buffered
     bits and releases the OS source's page; a closed source gives
     RandomSourceError.  Collection does the same.
     """
 
     __slots__ = ("_c", "_pointer", "_lock", "_kind", "_keep", "_failure", "_wipe", "_use",
-                 "__weakref__")
+                 "_interrupt", "__weakref__")
 
     def __init__(self, *, _kind: str = ""):
         if not _kind:
@@ -50,7 +56,8 @@ class Rng(Owned):
         self._keep: Optional[BitFunction] = None  # from_bits' callback, alive with the source
         self._failure: list = [None]  # what a from_bits iterator raised
         self._wipe = weakref.finalize(self, lib.dpsel_rng_wipe, self._pointer)
-        self._use = _Use(self._lock, self._pointer, self._failure)
+        self._interrupt = _Interrupt()
+        self._use = _Use(self._lock, self._pointer, self._failure, self._interrupt)
 
     @classmethod
     def os(cls) -> Rng:
@@ -91,6 +98,20 @@ class Rng(Owned):
         """"os", "seeded" or "bits"."""
         return self._kind
 
+    def set_interrupt(self, check: Optional[Progress]) -> None:
+        """Asks ``check(done, total)`` every few thousand steps of a long
+        call using this source (a quantile's sort, a partial finish), on
+        any thread, from the next call on: a true result stops the call
+        with CanceledError, nothing released; an exception it raises stops
+        the call and is raised as it is; False changes nothing (the same
+        release, the same bits read).  ``done`` and ``total`` count the
+        steps of the loop running (total may be 0 when unknown).  None
+        removes it."""
+        if check is not None and not callable(check):
+            raise TypeError(f"check must be a callable (done, total) -> bool or None, "
+                            f"not {type(check).__name__}")
+        self._interrupt.user = check
+
     @property
     def closed(self) -> bool:
         """The state was erased (close, or the end of a ``with`` block)."""
@@ -113,21 +134,34 @@ class Rng(Owned):
 
 class _Use:
     """``with rng._use as c_rng``: the C source, for one call at a time (the
-    lock), and a from_bits iterator's exception raised as it is.  One per
-    Rng, made once: nothing is allocated per call."""
+    lock), with its interrupt check armed (_interrupt.py); what the check
+    caught (KeyboardInterrupt) or a from_bits iterator's exception is raised
+    as it is.  One per Rng, made once: nothing is allocated per call."""
 
-    __slots__ = ("_lock", "_pointer", "_failure")
+    __slots__ = ("_lock", "_pointer", "_failure", "_interrupt", "_check")
 
-    def __init__(self, lock: ForkSafeLock, pointer: ctypes._Pointer, failure: list):
+    def __init__(self, lock: ForkSafeLock, pointer: ctypes._Pointer, failure: list,
+                 interrupt: _Interrupt):
         self._lock, self._pointer, self._failure = lock, pointer, failure
+        self._interrupt, self._check = interrupt, InterruptFunction(interrupt.check)
 
     def __enter__(self) -> ctypes._Pointer:
         self._lock.__enter__()
+        try:
+            self._interrupt.arm(self._pointer, self._check)
+        except BaseException:
+            self._lock.__exit__()
+            raise
         return self._pointer
 
     def __exit__(self, kind: object, error: object, traceback: object) -> None:
         failure, self._failure[0] = self._failure[0], None
-        self._lock.__exit__()
+        try:
+            caught = self._interrupt.disarm()
+        finally:
+            self._lock.__exit__()
+        if caught is not None:
+            raise caught from error
         if failure is not None and isinstance(error, RandomSourceError):
             raise failure from error
 
