@@ -47,6 +47,7 @@ except ImportError as _missing:  # pragma: no cover - the tests run with dask
                       f"{_missing}") from _missing
 
 from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
+from ._easy import _candidates, _exact_values, _missing as _missing_value
 from ._errors import EmptyError, RangeError
 from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
 from ._params import Number, Params
@@ -225,7 +226,7 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
     only makes the groups' releases epsilon-DP together); the candidates
     and the groups must not depend on the data (public lists)."""
     groups = _checked_groups(frame, by, [column])
-    labels = _distinct_candidates(candidates)
+    labels = _candidates(candidates)
     typed = _candidates_of_dtype(labels, frame._meta[column].dtype, column)
     params = Params.from_epsilon(epsilon, *task_params("mode"))
     chosen = _mechanism(mechanism)
@@ -242,7 +243,8 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
 
 def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: Any,
              epsilon: Number, by: Optional[Columns] = None, resolution: Any = None,
-             mechanism: MechanismArg = "em", split_every: Optional[int] = None) -> Any:
+             mechanism: MechanismArg = "em", floats: str = "repr",
+             split_every: Optional[int] = None) -> Any:
     """The q-quantile (0 < q < 1, a decimal: "0.95") of the values of
     ``column`` (one row per record), epsilon-DP, per group of ``by`` (as
     :func:`select`): a point of the grid ``lower, lower + resolution, ...,
@@ -255,9 +257,10 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     Every value is taken, as a grid point (Grid.point): clamped into the
     grid, infinities to the end of their sign, NaN to the upper end;
     missing values (None, NA, NaT; NaN of a float column is a value) are
-    skipped, as SQL skips NULLs.  An int, Decimal or decimal str is exact;
-    a float is read as the decimal it prints as (its shortest repr: 0.1 is
-    0.1).  The column must be of an integer, float, object or string
+    skipped, as SQL skips NULLs.  An int, Decimal, Fraction or decimal str
+    is exact; a float is read as the decimal it prints as (its shortest
+    repr: 0.1 is 0.1), or with ``floats="exact"`` at its exact binary value
+    (0.1000000000000000055511151231257827...), as :func:`dpsel.quantile`.  The column must be of an integer, float, object or string
     dtype (TypeError on the driver naming the column and its dtype);
     object values are checked in the workers (a bool, or a str that is not
     a number, is refused naming it).  The grid, q, epsilon and the
@@ -274,7 +277,9 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
             f"EM takes grids of at most 2^42 - 1 points, not {grid.upper - grid.lower + 1}: "
             "give mechanism='pf' or a coarser resolution"))
     ends = (grid.value(grid.lower), grid.value(grid.upper), grid.resolution)
-    point = functools.partial(_grid_points, column=column, ends=ends, groups=groups)
+    _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
+    point = functools.partial(_grid_points, column=column, ends=ends, floats=floats,
+                              groups=groups)
     counts = _counts(frame.map_partitions(point, meta=point(frame._meta)).clear_divisions(),
                      groups, _POINT, split_every)
     release = functools.partial(_release_quantiles, keys=groups or [_ALL], params=params,
@@ -339,24 +344,6 @@ def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
         f"{len(repeated) - 1} other label(s) more than once): each row is one candidate, "
         "whose label must be distinct; for rows of raw records use dpsel.dask.mode, which "
         "counts them, or sum the scores per label first")
-
-
-def _distinct_candidates(candidates: Any) -> List[Any]:
-    """The candidates as a list of distinct values (a public list: a
-    repeated one is refused, naming it)."""
-    if isinstance(candidates, (str, bytes)) or not hasattr(candidates, "__iter__"):
-        raise TypeError(f"candidates must be a list of values, not {type(candidates).__name__}")
-    labels = candidates.tolist() if hasattr(candidates, "tolist") else list(candidates)
-    if not labels:
-        raise RangeError("candidates", fix="candidates is empty: give the values to choose from")
-    seen = set()
-    for label in labels:
-        if label in seen or pandas.isna(label):
-            raise RangeError("candidates", fix=f"candidates holds {label!r} "
-                             f"{'twice' if label in seen else 'as a missing value'}: "
-                             "give each value once")
-        seen.add(label)
-    return labels
 
 
 def _candidates_of_dtype(labels: List[Any], dtype: Any, column: Hashable) -> Any:
@@ -542,25 +529,16 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
     return tallies
 
 
-def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple,
+def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: str,
                  groups: List[Hashable]) -> pandas.DataFrame:
     """A partition's rows per group and grid point (one C call for the
-    partition's values), missing values skipped."""
-    values = part[column]
-    if pandas.api.types.is_float_dtype(values.dtype) and not isinstance(
-            values.dtype, pandas.api.extensions.ExtensionDtype):
-        kept, records = part, list(values.to_numpy())  # numpy floats: their own repr
-    else:
-        present = ~values.map(_missing_record, na_action=None).to_numpy(dtype=bool)
-        kept = part[present]
-        records = kept[column].astype(object).tolist()
-    points = Grid(*ends).points(records) if records else []
+    partition's values, read as dpsel.quantile reads them), missing values
+    skipped."""
+    present = ~part[column].map(_missing_value, na_action=None).to_numpy(dtype=bool)
+    kept = part[present]
+    values = _exact_values(kept[column], floats)
+    points = Grid(*ends).points(values) if values else []
     return _tallied(kept, groups, numpy.asarray(points, dtype=numpy.int64), _POINT)
-
-
-def _missing_record(value: Any) -> bool:
-    """None, NA or NaT: skipped (a float NaN is a value: the upper end)."""
-    return value is None or value is pandas.NA or value is pandas.NaT
 
 
 def _tallied(part: pandas.DataFrame, groups: List[Hashable], values: Any,

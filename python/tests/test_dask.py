@@ -345,6 +345,10 @@ def test_quantile_of_floats_decimals_and_ints(client):
         frame = dd.from_pandas(pandas.DataFrame({"x": values}), npartitions=3)
         released = dpsel.dask.quantile(frame, "x", "0.5", 0, 1, "60", resolution="0.1")
         assert released == decimal.Decimal(expected) and str(released) == expected, values
+    # floats="exact": 0.3 at its binary value, 0.29999999999999998889..., on 0.2.
+    frame = dd.from_pandas(pandas.DataFrame({"x": [0.3] * 21}), npartitions=3)
+    assert dpsel.dask.quantile(frame, "x", "0.5", 0, 1, "60", resolution="0.1",
+                               floats="exact") == decimal.Decimal("0.2")
     # Missing values are skipped, NaN and infinities clamped to the ends.
     frame = dd.from_pandas(pandas.DataFrame(
         {"x": [None] * 30 + [decimal.Decimal("-Infinity")] * 21, "g": 1}), npartitions=3)
@@ -379,7 +383,7 @@ DTYPES = pandas.DataFrame({"n": [1, 2], "f": [0.5, 1.5], "b": [True, False],
      r"column 't' is of dtype datetime64\[ns\], and the candidate '2026-11-01'"),
     (lambda f: dpsel.dask.mode(f, "s", ["a", "b", "a"], "1"), dpsel.RangeError, "'a' twice"),
     (lambda f: dpsel.dask.mode(f, "s", [], "1"), dpsel.RangeError, "candidates is empty"),
-    (lambda f: dpsel.dask.mode(f, "s", "ab", "1"), TypeError, "list of values, not str"),
+    (lambda f: dpsel.dask.mode(f, "s", "ab", "1"), TypeError, "list of labels, not str"),
     (lambda f: dpsel.dask.mode(f, "z", ["a"], "1"), KeyError, "no column 'z'"),
     (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by="__dpsel_code__"), KeyError, "no column"),
     (lambda f: dpsel.dask.mode(f, "s", ["a"], "0"), dpsel.EpsilonError, "positive decimal"),
@@ -395,6 +399,8 @@ DTYPES = pandas.DataFrame({"n": [1, 2], "f": [0.5, 1.5], "b": [True, False],
      "EM takes grids of at most"),
     (lambda f: dpsel.dask.quantile(f, "f", "0.5", 0, 1, "1", mechanism="x"), dpsel.RangeError,
      "'pf' or 'em'"),
+    (lambda f: dpsel.dask.quantile(f, "f", "0.5", 0, 1, "1", floats="binary"), dpsel.RangeError,
+     "'repr' or 'exact'"),
     (lambda f: dpsel.dask.quantile(DTYPES, "f", "0.5", 0, 1, "1"), TypeError,
      "from_pandas"),
 ])
