@@ -162,10 +162,27 @@ pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name)
 				 errmsg("%s: %s must not be NULL", pg_dpsel_aggregate(fcinfo), name)));
 }
 
+/* The type of argument arg, looked up once per call site (the transition
+ * function's fn_extra keeps the types of all its arguments). */
+static Oid
+arg_type(FunctionCallInfo fcinfo, int arg)
+{
+	Oid		   *types = (Oid *) fcinfo->flinfo->fn_extra;
+
+	if (types == NULL)
+	{
+		types = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, PG_NARGS() * sizeof(Oid));
+		for (int i = 0; i < PG_NARGS(); i++)
+			types[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
+		fcinfo->flinfo->fn_extra = types;
+	}
+	return types[arg];
+}
+
 void
 pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row, int i)
 {
-	Oid			type = get_fn_expr_argtype(fcinfo->flinfo, arg);
+	Oid			type = arg_type(fcinfo, arg);
 
 	pg_dpsel_require(fcinfo, arg, name);
 	row->types[i] = type;

@@ -172,13 +172,26 @@ indexed_label(const LabelIndex *index, uint64 i)
 	return label_list_at(index->list, &offset);
 }
 
-/* The slot of label: where it is, or the empty slot where it would go. */
-static uint64
-slot_of(const LabelIndex *index, Label label)
-{
-	uint64		slot = label_hash(label) & index->mask;
+/*
+ * A slot holds a label's position + 1 in its low 32 bits and its hash's
+ * high 32 bits above them (0: empty), so that a probe reads a label only
+ * when those bits agree.
+ */
+#define SLOT_POSITION(slot) ((slot) & PG_UINT32_MAX)
+#define SLOT_TAG(hash) ((hash) & ~(uint64) PG_UINT32_MAX)
 
-	while (index->slots[slot] != 0 && !same_label(indexed_label(index, index->slots[slot] - 1), label))
+/* The slot of label: where it is, or the empty slot where it would go;
+ * *hash receives the label's hash. */
+static uint64
+slot_of(const LabelIndex *index, Label label, uint64 *hash)
+{
+	uint64		slot;
+
+	*hash = label_hash(label);
+	slot = *hash & index->mask;
+	while (index->slots[slot] != 0
+		   && (SLOT_TAG(index->slots[slot]) != SLOT_TAG(*hash)
+			   || !same_label(indexed_label(index, SLOT_POSITION(index->slots[slot]) - 1), label)))
 		slot = (slot + 1) & index->mask;
 	return slot;
 }
@@ -189,6 +202,11 @@ label_index_build(LabelIndex *index, const LabelList *list, Label *twice)
 	uint64		slots = 16;
 	int64		offset = 0;
 
+	if (list->count >= (int64) PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("dpsel: a group of " INT64_FORMAT " labels, more than %u", list->count,
+						PG_UINT32_MAX - 1)));
 	/* at most half full: probes stay short */
 	while (slots < 2 * (uint64) list->count)
 		slots *= 2;
@@ -200,18 +218,19 @@ label_index_build(LabelIndex *index, const LabelList *list, Label *twice)
 	{
 		Label		label;
 		uint64		slot;
+		uint64		hash;
 
 		if ((i & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
 		index->offsets[i] = offset;
 		label = label_list_at(list, &offset);
-		slot = slot_of(index, label);
+		slot = slot_of(index, label, &hash);
 		if (index->slots[slot] != 0)
 		{
 			*twice = label;
 			return false;
 		}
-		index->slots[slot] = (uint64) i + 1;
+		index->slots[slot] = SLOT_TAG(hash) | ((uint64) i + 1);
 	}
 	return true;
 }
@@ -219,7 +238,9 @@ label_index_build(LabelIndex *index, const LabelList *list, Label *twice)
 int64
 label_index_find(const LabelIndex *index, Label label)
 {
-	return (int64) index->slots[slot_of(index, label)] - 1;
+	uint64		hash;
+
+	return (int64) SLOT_POSITION(index->slots[slot_of(index, label, &hash)]) - 1;
 }
 
 void

@@ -38,7 +38,7 @@ typedef struct LabelIndex
 {
 	const LabelList *list;
 	int64	   *offsets;		/* where label i starts in list->bytes */
-	uint64	   *slots;			/* open addressing: a label's i + 1, or 0 */
+	uint64	   *slots;			/* open addressing: a label's i + 1 and hash bits, or 0 */
 	uint64		mask;			/* the slots' number minus 1 (a power of 2) */
 } LabelIndex;
 
