@@ -257,12 +257,13 @@ def test_bad_selections_are_named(call, error, message):
 
 def test_best_price_fits_the_pmf_of_the_revenues():
     bids = [1, 2.5, 3, 10, Decimal("7.25"), "4", float("nan"), None, 0.99]
-    prices = ["1", "2.50", 3, Decimal("7.3")]
-    # Revenue in units of 0.01: p * #{bids >= p}; sensitivity max(prices).
-    revenues = [100 * 7, 250 * 6, 300 * 5, 730 * 1]
-    params = dpsel.Params.from_epsilon("0.01", 730, monotonic=True)
+    prices = ["1", "2.5", 3, Decimal("7.3")]
+    # Revenue in units of 0.1: p * #{bids >= p} (a bid equal to p buys);
+    # sensitivity max(prices), 73 units.
+    revenues = [10 * 6, 25 * 5, 30 * 4, 73 * 1]
+    params = dpsel.Params.from_epsilon("1", 73, monotonic=True)
     rng = dpsel.Rng.seeded(b"price")
-    fits(lambda: dpsel.best_price(bids, prices, "0.01", rng=rng), prices,
+    fits(lambda: dpsel.best_price(bids, prices, "1", rng=rng), prices,
          probabilities(dpsel.pmf(params, revenues)), DRAWS)
 
 
