@@ -260,10 +260,11 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     skipped, as SQL skips NULLs.  An int, Decimal, Fraction or decimal str
     is exact; a float is read as the decimal it prints as (its shortest
     repr: 0.1 is 0.1), or with ``floats="exact"`` at its exact binary value
-    (0.1000000000000000055511151231257827...), as :func:`dpsel.quantile`.  The column must be of an integer, float, object or string
-    dtype (TypeError on the driver naming the column and its dtype);
-    object values are checked in the workers (a bool, or a str that is not
-    a number, is refused naming it).  The grid, q, epsilon and the
+    (0.1000000000000000055511151231257827...), as :func:`dpsel.quantile`.
+    The column must be of an integer, float, object or string dtype
+    (TypeError on the driver naming the column and its dtype); object
+    values are checked in the workers (a bool, or a str that is not a
+    number, is refused naming it).  The grid, q, epsilon and the
     mechanism are checked on the driver (EM takes grids of at most
     QUANTILE_EM_GRID_MAX points: use "pf" for finer ones)."""
     groups = _checked_groups(frame, by, [column])
