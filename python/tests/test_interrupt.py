@@ -3,8 +3,10 @@
 source's interrupt check, dpsel_rng_set_interrupt, dpsel/_interrupt.py).
 
 The long call is an EM quantile over POINTS values: the library clamps,
-sorts and cuts them asking the check every 4096 steps (about 0.3 s of CPU
-here, seconds on a loaded machine).  A KeyboardInterrupt caused by a
+sorts and cuts them asking the check every 4096 steps (about 2 s of CPU on
+an idle machine: the signal, sent 0.2 s after the call takes the source,
+must find it still working, also where nothing else runs; 4 * 10^6 values,
+0.15 s there, were over before it).  A KeyboardInterrupt caused by a
 CanceledError was raised by the check inside that call; without it the
 call runs to its end and Python raises the KeyboardInterrupt afterwards.
 Where a check is slowed down to 1 ms, the call would take more than 20 s
@@ -17,20 +19,21 @@ import signal
 import threading
 import time
 
+import numpy
 import pytest
 
 import dpsel
 
-POINTS = 4 * 10**6
+POINTS = 3 * 10**7
 STOP_SECONDS = 2.0
 LOWER, UPPER = 0, 10**9
-_PATTERN = random.Random(5).sample(range(UPPER), 4096)  # shared int objects: a light list
+_PATTERN = numpy.array(random.Random(5).sample(range(UPPER), 4096), dtype=numpy.int64)
 
 
 def _quantile(rng, points=POINTS):
     """The median of `points` values (4096 distinct ones) on 0..10^9."""
     selector = dpsel.Selector(dpsel.Params.from_epsilon("1", 1))
-    values = _PATTERN * (points // len(_PATTERN))
+    values = numpy.tile(_PATTERN, points // len(_PATTERN))  # int64: passed without a copy
     return dpsel.quantile_select(selector, 1, 2, values, LOWER, UPPER, "em", rng=rng)
 
 
@@ -49,6 +52,17 @@ def _sigint_during(rng):
     thread = threading.Thread(target=send)
     thread.start()
     return thread, sent
+
+
+@pytest.fixture(autouse=True)
+def python_handles_sigint():
+    """Python's own SIGINT handler, as an interactive Python has it: a
+    process that a non-interactive shell starts in the background (as make
+    check may be) inherits SIGINT ignored, and Python then installs none, so
+    Ctrl-C has nothing to raise."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def _slow_checks(done, total):
