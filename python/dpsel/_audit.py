@@ -10,7 +10,7 @@ from typing import Any
 
 from ._enums import MechanismArg, Verdict, mechanism as _mechanism
 from ._lib import CAuditResult, lib
-from ._params import Params, c_params
+from ._params import Params, c_params, scores_for
 from ._scores import as_scores
 
 
@@ -51,9 +51,10 @@ def audit(params: Params, scores_a: Any, scores_b: Any,
     """Audits the mechanism with params on two score vectors (candidate r
     the same in both; two pandas Series are matched by label, in
     scores_a's order): both pmfs and the verdict, whether or not a and b
-    are neighbours.  Errors as pmf (TooLargeError for PF beyond 32768)."""
-    a = as_scores(scores_a, "scores_a")
-    b = as_scores(_aligned(scores_a, scores_b), "scores_b")
+    are neighbours.  Decimal scores with a resolution, as pmf.  Errors as
+    pmf (TooLargeError for PF beyond 32768)."""
+    a = as_scores(scores_for(params, scores_a, "scores_a"), "scores_a")
+    b = as_scores(scores_for(params, _aligned(scores_a, scores_b), "scores_b"), "scores_b")
     if a.n != b.n:
         raise ValueError(f"scores_a has {a.n} candidates, scores_b {b.n}")
     c = CAuditResult()

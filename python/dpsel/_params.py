@@ -12,7 +12,7 @@ from . import _convert
 from ._errors import ErrorCode, explained
 from ._fixes import base_fix, epsilon_fix, sensitivity_fix
 from ._lib import GAP_CAP_MAX, CParams, lib
-from ._units import to_units, unit_of
+from ._units import scores_in_units, to_units, unit_of
 
 Number = Union[str, int, Fraction, Decimal, float]
 
@@ -165,6 +165,13 @@ def _units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
     else:
         unit = _convert.decimal_text(resolution, "resolution")
     return unit, _convert.uint64(to_units(sensitivity, unit, "sensitivity"), "sensitivity")
+
+
+def scores_for(params: Any, scores: Any, what: str = "scores") -> Any:
+    """scores as params read them: decimals in units of its resolution, if
+    it has one (scores_in_units); otherwise unchanged."""
+    unit = params.resolution if isinstance(params, Params) else None
+    return scores_in_units(scores, unit, what)
 
 
 def c_params(params: Params) -> Any:

@@ -19,6 +19,7 @@ from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
+from ._units import score_in_units, scores_in_units
 
 
 def _key(key: object) -> bytes:
@@ -92,18 +93,21 @@ class Partial(Owned):
 
     def add(self, score: int, member: bytes = b"", rng: Optional[Rng] = None) -> None:
         """One candidate: its score and its member (at most
-        PARTIAL_MEMBER_MAX bytes)."""
+        PARTIAL_MEMBER_MAX bytes).  With Params made with a resolution, the
+        score is a decimal in whole units of it, as Selector.select takes
+        it (UnitError when it is not)."""
         member = _convert.byte_string(member, "member")
-        score = _convert.int64(score, "score")
+        score = score_in_units(score, self._params.resolution)
         with self._lock, resolve(rng)._use as c_rng:
             lib.dpsel_partial_add(self._handle, score, member, len(member), c_rng)
 
     def add_many(self, scores: Any, members: Sequence[bytes], rng: Optional[Rng] = None) -> None:
         """Candidates at once, as add for each in order, in one C call
         (dpsel_partial_add_scores): scores (a sequence, a numpy array or a
-        pandas Series of integers, as Selector.select takes them) and their
-        members (bytes each, at most PARTIAL_MEMBER_MAX), one per score."""
-        values = as_scores(scores, "scores")
+        pandas Series of integers, or decimals with a resolution, as
+        Selector.select takes them) and their members (bytes each, at most
+        PARTIAL_MEMBER_MAX), one per score."""
+        values = as_scores(scores_in_units(scores, self._params.resolution), "scores")
         members = [_convert.byte_string(member, f"members[{i}]")
                    for i, member in enumerate(members)]
         if len(members) != values.n:
@@ -120,7 +124,8 @@ class Partial(Owned):
 
     def merge(self, other: Partial, rng: Optional[Rng] = None) -> None:
         """Moves other's candidates into this state: other is spent.
-        RangeError for other parameters, the same state, or a spent one."""
+        RangeError for other parameters (or another resolution), the same
+        state, or a spent one."""
         if not isinstance(other, Partial):
             raise TypeError(f"other must be a dpsel.Partial, not {type(other).__name__}")
         with contextlib.ExitStack() as locks:
@@ -128,6 +133,8 @@ class Partial(Owned):
             # merge the other way); the same state once (C refuses it).
             for lock in sorted({self._lock, other._lock}, key=id):
                 locks.enter_context(lock)
+            if self._params.resolution != other._params.resolution:  # C sees units alone
+                raise RangeError("other", fix=self._merge_fix(ErrorCode.RANGE, other))
             with resolve(rng)._use as c_rng, explained(lambda code: self._merge_fix(code, other)):
                 lib.dpsel_partial_merge(self._handle, other._handle, c_rng)
 
@@ -137,6 +144,10 @@ class Partial(Owned):
             return None
         if other is self:
             return "a state cannot merge into itself"
+        if self._params.resolution != other._params.resolution:
+            return (f"other's scores are in units of {other._params.resolution}, this "
+                    f"state's in units of {self._params.resolution} (None: integers): merge "
+                    "states made with the same resolution")
         if (self._params.x, self._params.y, self._params.gap_cap) != \
                 (other._params.x, other._params.y, other._params.gap_cap):
             return (f"other was made for {other._params!r}, this state for {self._params!r}: "

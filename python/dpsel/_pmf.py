@@ -13,10 +13,9 @@ from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
 from ._lib import DECIMAL, RATIONAL, lib
-from ._params import Params, c_params as _params
+from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
 from ._scores import Scores, as_counts, as_scores
-from ._units import scores_in_units
 
 Probability = Union[Fraction, float, str]
 
@@ -33,9 +32,23 @@ def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, 
             lib.dpsel_string_free(out)
 
 
-def _value(text: str, exact: bool) -> Probability:
-    """A getter's text: "num/den" as a Fraction, or the decimal itself."""
-    if not exact:
+def _form(exact: Union[bool, str]) -> int:
+    """The text a getter writes for `exact`: the rational for True, the
+    17-digit decimal for False (made a float) and "text" (kept)."""
+    if exact is True:
+        return RATIONAL
+    if exact is False or exact == "text":
+        return DECIMAL
+    raise TypeError(f"exact must be True, False or 'text', not {exact!r}")
+
+
+def _value(text: str, exact: Union[bool, str]) -> Probability:
+    """A getter's text in the form `exact` asks: "num/den" as a Fraction
+    (True), the decimal as the float nearest to it (False), or the decimal
+    itself ("text")."""
+    if exact is False:
+        return float(text)
+    if exact is not True:
         return text
     numerator, _, denominator = text.partition("/")
     return Fraction(_integer(numerator), _integer(denominator or "1"))
@@ -89,14 +102,9 @@ class _Distribution(Owned):
         (:meth:`probability_text`).  TooLargeError where the exact rationals
         are beyond dpsel's limits (the enclosure, :meth:`bounds`, always
         exists); RangeError for i out of range."""
-        if exact is False:
-            return float(self.probability_text(i))
-        if exact == "text":
-            return self.probability_text(i)
-        if exact is not True:
-            raise TypeError(f"exact must be True, False or 'text', not {exact!r}")
+        form = _form(exact)
         return _value(_take_strings(type(self)._probability, self._handle, self._outcome(i),
-                                    RATIONAL)[0], True)
+                                    form)[0], exact)
 
     def probability_text(self, i: int) -> str:
         """The probability of outcome i as a decimal str of 17 significant
@@ -124,13 +132,15 @@ class Pmf(_Distribution):
     _bounds = lib.dpsel_pmf_probability_bounds
     __slots__ = ()
 
-    def expected_error(self, exact: bool = True, unit: Optional[Any] = None) -> Probability:
+    def expected_error(self, exact: Union[bool, str] = True,
+                       unit: Optional[Any] = None) -> Probability:
         """The expected error ``sum_r P(r) g_r`` (unclamped gaps), in score
-        units: a Fraction, or with ``exact=False`` a correctly rounded
-        17-digit decimal str.  With ``unit`` (a decimal: the unit scores
-        were converted with, see decimal_to_units) it is ``E x unit``, in
-        the decimals' own unit."""
-        form = RATIONAL if exact else DECIMAL
+        units: a Fraction, exactly; with ``exact=False`` a float (the
+        nearest to the correctly rounded 17-digit decimal), with
+        ``exact="text"`` that decimal str.  With ``unit`` (a decimal: the
+        unit scores were converted with, see decimal_to_units; a Params'
+        resolution) it is ``E x unit``, in the decimals' own unit."""
+        form = _form(exact)
         if unit is None:
             text = _take_strings(lib.dpsel_pmf_expected_error, self._handle, form)[0]
         else:
@@ -163,8 +173,7 @@ def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf") -> Pmf:
     32768 candidates, else TooLargeError; EM: linear); the exact rationals
     on the first request that needs them.  With Params made with a
     resolution, decimal scores in its units, as Selector takes them."""
-    s = as_scores(scores_in_units(scores, params.resolution if isinstance(params, Params)
-                                  else None))
+    s = as_scores(scores_for(params, scores))
     handle = ctypes.c_void_p()
     lib.dpsel_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
                       s.n)
@@ -175,8 +184,9 @@ def pmf_grouped(params: Params, scores: Any, multiplicity: Any,
                 mechanism: MechanismArg = "pf") -> Pmf:
     """The pmf of groups of alike candidates (dpsel_pmf_new_grouped):
     candidate r stands for multiplicity[r] >= 1 candidates of score
-    scores[r], and its probability is the chance one of them is released."""
-    s, m = as_scores(scores), as_counts(multiplicity, "multiplicity")
+    scores[r], and its probability is the chance one of them is released.
+    Decimal scores with a resolution, as pmf."""
+    s, m = as_scores(scores_for(params, scores)), as_counts(multiplicity, "multiplicity")
     if m.n != s.n:
         raise ValueError(f"{s.n} scores but {m.n} multiplicities")
     handle = ctypes.c_void_p()
@@ -225,8 +235,9 @@ class TopPmf(_Distribution):
 
 def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
     """The distribution of Selector.select_top(scores, k) (dpsel_top_pmf_new):
-    for small n, at most 65536 tuples (else TooLargeError)."""
-    s = as_scores(scores)
+    for small n, at most 65536 tuples (else TooLargeError).  Decimal scores
+    with a resolution, as pmf."""
+    s = as_scores(scores_for(params, scores))
     k = _convert.size(k, "k")
     handle = ctypes.c_void_p()
     with explained(lambda code: count_fix(k, s.n) if code == ErrorCode.RANGE else None):

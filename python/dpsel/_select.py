@@ -18,7 +18,7 @@ from ._owned import Owned
 from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
-from ._units import scores_in_units
+from ._units import score_in_units, scores_in_units
 
 
 class Selector(Owned):
@@ -149,19 +149,20 @@ class PfStream(Owned):
         self._selector = selector  # the C stream points to it: it must outlive the stream
         self._rng = resolve(rng)
         self._lock = ForkSafeLock()
-        self._best = _convert.int64(best, "best")
+        self._best = score_in_units(best, selector._params.resolution, "best")
         lib.dpsel_pf_stream_start(ctypes.byref(self._c), selector._handle, self._best)
 
     def add(self, score: int) -> None:
-        """Adds the next candidate's score."""
-        score = _convert.int64(score, "score")
+        """Adds the next candidate's score (a decimal in units of the
+        resolution, as select takes it, if the Params have one)."""
+        score = score_in_units(score, self._selector._params.resolution)
         with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, score)):
             lib.dpsel_pf_stream_add(ctypes.byref(self._c), score, c_rng)
 
     def add_many(self, scores: Any) -> None:
         """Adds the next candidates' scores at once (a sequence or numpy
         array, as for select): the same as add for each, in fewer steps."""
-        s: Scores = as_scores(scores)
+        s: Scores = self._selector._scores(scores)
         with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, None)):
             lib.dpsel_pf_stream_add_scores(ctypes.byref(self._c), s.address, s.n, c_rng)
 

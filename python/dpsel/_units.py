@@ -68,5 +68,11 @@ def scores_in_units(scores: Any, unit: Optional[str], what: str = "scores") -> A
     return _each_in_units(scores, unit, what)
 
 
+def score_in_units(score: Any, unit: Optional[str], what: str = "score") -> int:
+    """One score as scores_in_units takes each: an int64 integer without a
+    unit, else a decimal in whole units of it."""
+    return _convert.int64(score, what) if unit is None else to_units(score, unit, what)
+
+
 def _each_in_units(scores: Any, unit: str, what: str) -> list:
     return [to_units(score, unit, f"{what}[{i}]") for i, score in enumerate(scores)]

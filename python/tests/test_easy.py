@@ -299,3 +299,56 @@ def test_decimal_sensitivity_and_resolution_in_params_and_selector():
         dpsel.Params.from_epsilon("1", sensitivity="0.00")
     with pytest.raises(dpsel.DecimalError, match="sensitivity"):
         dpsel.Params.from_epsilon("1", sensitivity="ten")
+
+
+def test_decimal_scores_in_every_call_that_takes_params():
+    # Scores in units of 0.25 give what their integers of that unit give: the
+    # same pmfs and audit, and from one seed the same releases.
+    decimals = ["1.50", Decimal("2.25"), 0.75, Fraction(9, 4)]
+    units = [6, 9, 3, 9]
+    quarter = dpsel.Params.from_epsilon("1", "0.5", resolution="0.25")
+    whole = dpsel.Params.from_epsilon("1", 2)
+    assert probabilities(dpsel.top_pmf(quarter, decimals, 2)) == \
+        probabilities(dpsel.top_pmf(whole, units, 2))
+    assert probabilities(dpsel.pmf_grouped(quarter, decimals, [1, 2, 1, 3])) == \
+        probabilities(dpsel.pmf_grouped(whole, units, [1, 2, 1, 3]))
+    assert dpsel.audit(quarter, decimals, ["1.75", "2.25", "0.75", "2.5"]) == \
+        dpsel.audit(whole, units, [7, 9, 3, 10])
+    assert released_from_parts(quarter, decimals) == released_from_parts(whole, units)
+    assert released_from_stream(quarter, decimals) == released_from_stream(whole, units)
+
+
+def released_from_parts(params, scores):
+    rng, releases = dpsel.Rng.seeded(b"parts"), []
+    for _ in range(20):
+        state, other = dpsel.Partial(params), dpsel.Partial(params)
+        state.add(scores[0], b"0", rng)
+        other.add_many(scores[1:], [b"1", b"2", b"3"], rng)
+        state.merge(other, rng)
+        releases.append(state.finish(dpsel.Selector(params), rng=rng))
+    return releases
+
+
+def released_from_stream(params, scores):
+    rng, selector, releases = dpsel.Rng.seeded(b"stream"), dpsel.Selector(params), []
+    for _ in range(20):
+        with selector.stream(max(scores, key=Fraction), rng) as stream:
+            stream.add(scores[0])
+            stream.add_many(scores[1:])
+            releases.append(stream.finish())
+    return releases
+
+
+def test_decimal_scores_not_of_the_unit_are_named():
+    quarter = dpsel.Params.from_epsilon("1", "0.5", resolution="0.25")
+    with pytest.raises(dpsel.UnitError, match="score 0.1 is not a whole multiple of the "
+                       "resolution 0.25"):
+        dpsel.Partial(quarter).add("0.1")
+    with pytest.raises(dpsel.UnitError, match="scores\\[1\\] 0.3 is not a whole multiple"):
+        dpsel.Partial(quarter).add_many(["0.5", "0.3"], [b"a", b"b"])
+    with pytest.raises(dpsel.UnitError, match="best 2.1 is not a whole multiple"):
+        dpsel.Selector(quarter).stream("2.1")
+    with pytest.raises(dpsel.UnitError, match="scores_b\\[0\\] 0.2 is not a whole multiple"):
+        dpsel.audit(quarter, ["0.5"], ["0.2"])
+    with pytest.raises(dpsel.RangeError, match="units of 0.25, this state's in units of None"):
+        dpsel.Partial(dpsel.Params.from_epsilon("1", 2)).merge(dpsel.Partial(quarter))

@@ -53,10 +53,15 @@ def test_decimals_and_enclosures_agree_with_the_rationals():
         error = pmf.expected_error()
         lo, hi = pmf.expected_error_bounds()
         assert Fraction(lo) <= error <= Fraction(hi)
-        assert abs(Fraction(pmf.expected_error(exact=False)) - error) <= error / 10**16
+        text = pmf.expected_error(exact="text")
+        assert isinstance(text, str) and abs(Fraction(text) - error) <= error / 10**16
+        number = pmf.expected_error(exact=False)
+        assert type(number) is float and number == float(text)
+        assert abs(Fraction(number) - error) <= error / 10**15
         lo, hi = pmf.expected_error_bounds(20, unit="0.001")
         assert Fraction(lo) <= error / 1000 <= Fraction(hi)
-        assert pmf.expected_error(exact=False, unit="1") == pmf.expected_error(exact=False)
+        assert pmf.expected_error(exact=False, unit="1") == number
+        assert pmf.expected_error(exact="text", unit="0.001") == str(Decimal(text) / 1000)
 
 
 def test_beyond_the_exact_limits_only_the_enclosure_exists():
@@ -152,7 +157,8 @@ def test_rationals_of_any_length_are_read():
     numerator, denominator = 3 ** 30000, 2 ** 50000 + 1
     text = _digits(numerator) + "/" + _digits(denominator)
     assert _value(text, exact=True) == Fraction(numerator, denominator)
-    assert _value("1/1", exact=True) == 1 and _value("0.25", exact=False) == "0.25"
+    assert _value("1/1", exact=True) == 1 and _value("0.25", exact=False) == 0.25
+    assert _value("0.25", exact="text") == "0.25"
 
 
 def _digits(number):
