@@ -119,7 +119,8 @@ DPSEL_API const char *dpsel_version(void);
 
 /* The size of the structure named `type` as the library was built:
  * "dpsel_params", "dpsel_rng_state_", "dpsel_rng", "dpsel_pf_stream",
- * "dpsel_grid", "dpsel_audit_result" or "dpsel_account"; 0 for any other
+ * "dpsel_grid", "dpsel_audit_result", "dpsel_account" or
+ * "dpsel_group_account"; 0 for any other
  * name and for NULL.  A binding that mirrors these structures (the caller
  * owns their memory) checks its sizes against these at load. */
 DPSEL_API size_t dpsel_sizeof(const char *type);
@@ -1017,6 +1018,32 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_report(const dpsel_accountant *
                                                         const char *delta,
                                                         dpsel_composition composition,
                                                         dpsel_account *out);
+
+/* The guarantee for groups: data sets that differ in up to `group` people
+ * (spec/accounting.md §8).  A release that is eps-DP for one person is
+ * (group x eps)-DP for groups of that many (EM group x eps-bounded range),
+ * so `account` is the accountant's report with every epsilon `group`
+ * times larger: pure is group x the pure sum, and the figures at delta
+ * hold at that same delta.  Beside it, the group privacy theorem applied
+ * to the individual best figure eps at delta: (group x eps,
+ * group e^((group - 1) eps) delta)-DP, as `epsilon` and `delta` (17
+ * digits rounded up; "" without delta; a delta of 1 or more says nothing).
+ * group 1 states the individual guarantee.  Errors as
+ * dpsel_accountant_report, and DPSEL_ERANGE for group 0 or above
+ * DPSEL_ACCOUNT_GROUP_MAX.  *out is written only on success. */
+#define DPSEL_ACCOUNT_GROUP_MAX ((uint64_t)1 << 32)
+typedef struct {
+    uint64_t group;                             /* people in a group */
+    dpsel_account account;                      /* each release's epsilon x group */
+    char epsilon[DPSEL_ACCOUNT_TEXT];           /* the theorem: group x best */
+    char delta[DPSEL_ACCOUNT_TEXT];             /* group e^((group-1) best) delta */
+} dpsel_group_account;
+
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_report_group(const dpsel_accountant *accountant,
+                                                              const char *delta,
+                                                              dpsel_composition composition,
+                                                              uint64_t group,
+                                                              dpsel_group_account *out);
 
 /* ------------------------------------------------------------------ audit */
 

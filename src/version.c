@@ -26,6 +26,7 @@ size_t dpsel_sizeof(const char *type)
         STRUCT_SIZE(dpsel_grid),
         STRUCT_SIZE(dpsel_audit_result),
         STRUCT_SIZE(dpsel_account),
+        STRUCT_SIZE(dpsel_group_account),
     };
     if (type == NULL) {
         return 0;

@@ -969,6 +969,22 @@ expect_ok count-delta-zero -e 'at delta 0.5, epsilon <= 0 (zcdp)' -- select --ep
 expect_ok account-nonadaptive-past '"bounded_range": {"epsilon": "0.42455476812646594", "composition": "adaptive"}' -- account --json --nonadaptive --delta 1e-6 em:0.01x257
 expect_ok account-nonadaptive-past-text 'bounded-range epsilon <= 0.42455476812646594 (adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x257
 expect_ok account-nonadaptive-at 'bounded-range epsilon <= 0.31241500967412626 (non-adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x256
+# groups of K people (issue 40, item 4; spec/accounting.md §8): each release
+# K eps (the account of em:0.3x10 for a group of 3 of em:0.1x10), and the
+# group privacy theorem on the individual best (K best, K e^((K-1) best)
+# delta); group 1 is the individual figures; without --delta no theorem line
+expect_ok account-group-text "group 3 pure epsilon <= 3.0000000000000000${nl}group 3 zcdp rho <= 0.11250000000000000${nl}group 3 zcdp epsilon <= 2.2838917557091758${nl}group 3 bounded-range epsilon <= 2.6057468600448059 (adaptive)${nl}group 3 dp-optimal epsilon <= 2.9997443829948873${nl}group 3 best epsilon <= 2.2838917557091758 (zcdp)${nl}group 3 theorem epsilon <= 2.1006153138036383 at delta <= 0.000012170591365268640${nl}" -- account --delta 1e-6 --group 3 em:0.1x10
+expect_ok account-group-scaled 'group 3 zcdp epsilon <= 2.2838917557091758' 'group 3 best epsilon <= 2.2838917557091758 (zcdp)' -- account --delta 1e-6 --group 3 em:0.1x10
+expect_ok account-group-scaled-direct 'best epsilon <= 2.2838917557091758 (zcdp)' -- account --delta 1e-6 em:0.3x10
+expect_ok account-group-one 'group 1 best epsilon <= 0.70020510460121275 (zcdp)' 'group 1 theorem epsilon <= 0.70020510460121275 at delta <= 1.0000000000000000e-6' -- account --delta 1e-6 --group 1 em:0.1x10
+expect_ok account-group-pure "releases 2${nl}pure epsilon <= 1.5000000000000000${nl}zcdp rho <= 0.53125000000000000${nl}best epsilon <= 1.5000000000000000 (pure)${nl}group 2 pure epsilon <= 3.0000000000000000${nl}group 2 zcdp rho <= 2.1250000000000000${nl}group 2 best epsilon <= 3.0000000000000000 (pure)${nl}" -- account --group 2 em:0.5 pf:1
+expect_ok account-group-vacuous 'group 20 theorem epsilon <= 19.999972642392466 at delta <= 3569.5532463432324 (a delta of 1 or more says nothing)' -- account --delta 1e-6 --group 20 em:1
+expect_ok account-group-json '"best": {"epsilon": "0.70020510460121275", "method": "zcdp"}, "group": {"size": "2", "pure": {"epsilon": "2.0000000000000000"}, "zcdp": {"rho": "0.050000000000000000", "epsilon": "1.4715947505324160"}, "bounded_range": {"epsilon": "1.7122303831589042", "composition": "adaptive"}, "dp_optimal": {"epsilon": "1.9996039316800740"}, "best": {"epsilon": "1.4715947505324160", "method": "zcdp"}, "theorem": {"epsilon": "1.4004102092024255", "delta": "4.0283315595531012e-6"}}}' -- account --json --delta 1e-6 --group 2 em:0.1x10
+expect_ok account-group-json-pure '"group": {"size": "2", "pure": {"epsilon": "3.0000000000000000"}, "zcdp": {"rho": "2.1250000000000000", "epsilon": null}, "bounded_range": null, "dp_optimal": null, "best": {"epsilon": "3.0000000000000000", "method": "pure"}, "theorem": null}}' -- account --json --group 2 em:0.5 pf:1
+expect_error account-group-zero "--group must be an integer from 1 to 4294967296: '0'" -- account --group 0 em:1
+expect_error account-group-big "--group must be an integer from 1 to 4294967296: '4294967297'" -- account --group 4294967297 em:1
+expect_error account-group-text-value "--group must be an integer from 1 to 4294967296: 'three'" -- account --group three em:1
+expect_error account-group-select "option does not apply to this command: '--group'" -- select --group 2 --epsilon 1 "$d/basic.csv"
 
 # The exact top-k pmf's limits (issue 35, item 4), checked before the work:
 # 111 candidates past the rationals' 2^28 bits are refused, naming both

@@ -17,7 +17,10 @@
  *     the releases' parameters from dpsel_params;
  *   - every figure a decimal (or "inf"), never negative, from tiny to huge
  *     epsilons and deltas up to 0.9; the text of MPFR's special values;
- *   - the bounded range's composition named as the bound computed.
+ *   - the bounded range's composition named as the bound computed;
+ *   - groups (§8): the account of K eps per release, against releases
+ *     written with K eps; the theorem's (K eps, K e^((K-1) eps) delta)
+ *     against an exact product and a 512-bit one; the bad arguments.
  * The reference computations here use MPFR at 512 bits in round to nearest
  * and binomials in GMP integers: coded apart from src/exact/account.c.
  */
@@ -617,4 +620,152 @@ Test(account, bounded_range_names_its_composition)
     cr_expect_str_eq(pf.bounded_range_composition, "");
     dpsel_account no_delta = homogeneous(DPSEL_EM, "0.01", 2, NULL, DPSEL_NONADAPTIVE);
     cr_expect_str_eq(no_delta.bounded_range_composition, "");
+}
+
+/* ------------------------------------------- groups (spec/accounting.md §8) */
+
+static dpsel_group_account group_of(const char *const *releases, const int *mechanisms,
+                                    const uint64_t *counts, size_t n, const char *delta,
+                                    dpsel_composition composition, uint64_t group)
+{
+    dpsel_accountant *a = NULL;
+    cr_assert_eq(dpsel_accountant_new(&a), DPSEL_OK);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(dpsel_accountant_add(a, (dpsel_mechanism)mechanisms[i], releases[i],
+                                          counts[i]), DPSEL_OK);
+    }
+    dpsel_group_account out;
+    cr_assert_eq(dpsel_accountant_report_group(a, delta, composition, group, &out), DPSEL_OK);
+    dpsel_accountant_free(a);
+    return out;
+}
+
+static void expect_same_account(const dpsel_account *a, const dpsel_account *b, const char *what)
+{
+    cr_expect_eq(a->releases, b->releases, "%s", what);
+    cr_expect_str_eq(a->pure, b->pure, "%s", what);
+    cr_expect_str_eq(a->rho, b->rho, "%s", what);
+    cr_expect_str_eq(a->zcdp, b->zcdp, "%s", what);
+    cr_expect_str_eq(a->bounded_range, b->bounded_range, "%s", what);
+    cr_expect_str_eq(a->dp_optimal, b->dp_optimal, "%s", what);
+    cr_expect_str_eq(a->best, b->best, "%s", what);
+    cr_expect_str_eq(a->best_method, b->best_method, "%s", what);
+    cr_expect_str_eq(a->bounded_range_composition, b->bounded_range_composition, "%s", what);
+}
+
+/* For groups of K every release counts as K eps: the account of releases
+ * written with K eps directly, at every delta and composition. */
+Test(account, group_is_the_account_of_k_times_each_epsilon)
+{
+    static const struct {
+        uint64_t group;
+        const char *eps[2], *scaled[2];
+    } cases[] = {
+        { 1, { "0.1", "0.25" }, { "0.1", "0.25" } },
+        { 3, { "0.1", "0.25" }, { "0.3", "0.75" } },
+        { 10, { "1e-3", "2" }, { "1e-2", "20" } },
+        { 4294967296, { "1e-9", "1e-10" }, { "4.294967296", "0.4294967296" } },
+    };
+    const int mechanisms[2] = { DPSEL_EM, DPSEL_PF }, only_em[2] = { DPSEL_EM, DPSEL_EM };
+    const uint64_t counts[2] = { 7, 2 };
+    const char *deltas[] = { NULL, "1e-6", "0.3" };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (size_t d = 0; d < 3; d++) {
+            for (int c = 0; c < 2; c++) {
+                const int *m = c == 0 ? mechanisms : only_em;
+                dpsel_composition how = c == 0 ? DPSEL_ADAPTIVE : DPSEL_NONADAPTIVE;
+                dpsel_group_account g = group_of(cases[i].eps, m, counts, 2, deltas[d], how,
+                                                 cases[i].group);
+                dpsel_account direct = account_of(cases[i].scaled, m, counts, 2, deltas[d], how);
+                char what[64];
+                snprintf(what, sizeof what, "case %zu, delta %s, %d", i,
+                         deltas[d] ? deltas[d] : "none", c);
+                cr_expect_eq(g.group, cases[i].group, "%s", what);
+                expect_same_account(&g.account, &direct, what);
+                cr_expect_eq(g.epsilon[0] != '\0', deltas[d] != NULL, "%s", what);
+                cr_expect_eq(g.delta[0] != '\0', deltas[d] != NULL, "%s", what);
+            }
+        }
+    }
+}
+
+/* stated, a decimal, is k x best rounded up to 17 digits: exactly, in
+ * rationals. */
+static void expect_k_times(const char *stated, uint64_t k, const char *best)
+{
+    mpq_t exact, text, slack;
+    mpq_inits(exact, text, slack, (mpq_ptr)0);
+    cr_assert_eq(dpsel_exact_decimal_value(best, exact), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_decimal_value(stated, text), DPSEL_OK);
+    mpz_mul_ui(mpq_numref(exact), mpq_numref(exact), (unsigned long)k);
+    mpq_canonicalize(exact);
+    cr_expect(mpq_cmp(text, exact) >= 0, "group %lu: epsilon %s below", (unsigned long)k, stated);
+    mpq_set_ui(slack, 1, 1000000000000000);  /* 1e-15: the last of 17 digits */
+    mpq_mul(slack, slack, exact);
+    mpq_add(slack, slack, exact);
+    cr_expect(mpq_cmp(text, slack) <= 0, "group %lu: epsilon %s loose", (unsigned long)k, stated);
+    mpq_clears(exact, text, slack, (mpq_ptr)0);
+}
+
+/* The theorem: a group of 1 is the individual (best, delta) itself, and a
+ * group of K is (K best, K e^((K - 1) best) delta), each figure at least
+ * the value (computed here at 512 bits from the texts) and within 1e-15
+ * of it. */
+Test(account, group_theorem_figures)
+{
+    const char *eps = "0.1";
+    const int em = DPSEL_EM;
+    const uint64_t ten = 10;
+    dpsel_account one = homogeneous(DPSEL_EM, eps, 10, "1e-6", DPSEL_ADAPTIVE);
+    dpsel_group_account same = group_of(&eps, &em, &ten, 1, "1e-6", DPSEL_ADAPTIVE, 1);
+    expect_same_account(&same.account, &one, "group 1");
+    cr_expect_str_eq(same.epsilon, one.best);
+    cr_expect_str_eq(same.delta, "1.0000000000000000e-6");
+    const uint64_t groups[] = { 2, 3, 17, 1000 };
+    mpfr_t best, value, stated, spread;
+    mpfr_inits2(REF, best, value, stated, spread, (mpfr_ptr)0);
+    set_decimal(best, one.best);
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        uint64_t k = groups[i];
+        dpsel_group_account g = group_of(&eps, &em, &ten, 1, "1e-6", DPSEL_ADAPTIVE, k);
+        expect_k_times(g.epsilon, k, one.best);
+        mpfr_mul_ui(spread, best, (unsigned long)(k - 1), MPFR_RNDN);
+        mpfr_exp(spread, spread, MPFR_RNDN);
+        set_decimal(value, "1e-6");
+        mpfr_mul(value, value, spread, MPFR_RNDN);
+        mpfr_mul_ui(value, value, (unsigned long)k, MPFR_RNDN);
+        set_decimal(stated, g.delta);
+        cr_expect(mpfr_cmp(stated, value) >= 0, "group %lu: delta %s", (unsigned long)k, g.delta);
+        mpfr_div(stated, stated, value, MPFR_RNDN);
+        cr_expect(mpfr_cmp_d(stated, 1 + 1e-15) < 0, "group %lu: delta %s loose",
+                  (unsigned long)k, g.delta);
+    }
+    dpsel_group_account far = group_of(&eps, &em, &ten, 1, "1e-6", DPSEL_ADAPTIVE, 100000);
+    cr_expect(strstr(far.delta, "e+") != NULL, "a delta past 1 stated as it is: %s", far.delta);
+    mpfr_clears(best, value, stated, spread, (mpfr_ptr)0);
+}
+
+Test(account, group_bad_arguments)
+{
+    dpsel_accountant *a = NULL;
+    dpsel_group_account out;
+    memset(&out, 0x5a, sizeof out);
+    dpsel_group_account untouched = out;
+    cr_assert_eq(dpsel_accountant_new(&a), DPSEL_OK);
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, DPSEL_ADAPTIVE, 2, &out), DPSEL_EEMPTY);
+    cr_assert_eq(dpsel_accountant_add(a, DPSEL_PF, "1", 1), DPSEL_OK);
+    cr_expect_eq(dpsel_accountant_report_group(NULL, NULL, DPSEL_ADAPTIVE, 2, &out), DPSEL_ENULL);
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, DPSEL_ADAPTIVE, 2, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, DPSEL_ADAPTIVE, 0, &out), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, DPSEL_ADAPTIVE,
+                                               DPSEL_ACCOUNT_GROUP_MAX + 1, &out), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_accountant_report_group(a, "1", DPSEL_ADAPTIVE, 2, &out), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_accountant_report_group(a, "x", DPSEL_ADAPTIVE, 2, &out), DPSEL_EEPSILON);
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, (dpsel_composition)7, 2, &out),
+                 DPSEL_ERANGE);
+    cr_expect_eq(memcmp(&out, &untouched, sizeof out), 0, "*out written on failure");
+    cr_expect_eq(dpsel_accountant_report_group(a, NULL, DPSEL_ADAPTIVE, DPSEL_ACCOUNT_GROUP_MAX,
+                                               &out), DPSEL_OK);
+    cr_expect_str_eq(out.account.pure, "4294967296.0000000");
+    dpsel_accountant_free(a);
 }

@@ -19,6 +19,7 @@ Test(version, every_mirrored_structure_has_its_size)
     cr_expect_eq(dpsel_sizeof("dpsel_grid"), sizeof(dpsel_grid));
     cr_expect_eq(dpsel_sizeof("dpsel_audit_result"), sizeof(dpsel_audit_result));
     cr_expect_eq(dpsel_sizeof("dpsel_account"), sizeof(dpsel_account));
+    cr_expect_eq(dpsel_sizeof("dpsel_group_account"), sizeof(dpsel_group_account));
 }
 
 Test(version, other_names_have_no_size)

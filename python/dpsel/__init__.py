@@ -34,7 +34,7 @@ tree beside it (../build/libdpsel.so), else where a system package says
 (_installed.py), else on the loader's path.  Every C call releases the GIL.  include/dpsel.h documents each function in full.
 """
 
-from ._account import Account, Accountant
+from ._account import Account, Accountant, GroupAccount
 from ._audit import AuditResult, audit
 from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
@@ -65,7 +65,7 @@ __all__ = [
     "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
     "quantile_pmf",
     "Partial",
-    "Accountant", "Account", "Composition",
+    "Accountant", "Account", "GroupAccount", "Composition",
     "Error", "ErrorCode", "strerror", "NullError", "EmptyError", "RangeError", "EpsilonError",
     "NoMemoryError", "RandomSourceError", "UnlikelyError", "TooLargeError", "InexactError",
     "InternalError", "DecimalError", "UnitError", "StateError", "CanceledError",

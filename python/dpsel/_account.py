@@ -12,7 +12,7 @@ from . import _convert
 from ._enums import Composition, MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, explained
 from ._fixes import decimal
-from ._lib import CAccount, lib
+from ._lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
@@ -39,6 +39,21 @@ class Account:
     best: str
     best_method: str
     bounded_range_composition: Optional[str]
+
+
+@dataclass(frozen=True)
+class GroupAccount:
+    """The guarantee for groups of ``group`` people (data sets differing in
+    up to that many records; spec/accounting.md §8).  ``account``: the
+    Account of the same releases with every epsilon ``group`` times larger,
+    its figures at the same delta; ``epsilon`` and ``delta``: the group
+    privacy theorem on the individual best figure, (group x best, group
+    e^((group - 1) best) delta), None without a delta (a delta of 1 or more
+    says nothing).  Every figure rounded up, as Account's."""
+    group: int
+    account: Account
+    epsilon: Optional[str]
+    delta: Optional[str]
 
 
 class Accountant(Owned):
@@ -84,9 +99,30 @@ class Accountant(Owned):
             lib.dpsel_accountant_report(self._handle, text,
                                         _convert.choice(Composition, composition, "composition"),
                                         ctypes.byref(c))
-        return Account(c.releases, c.pure.decode(), c.rho.decode(), _figure(c.zcdp),
-                       _figure(c.bounded_range), _figure(c.dp_optimal), c.best.decode(),
-                       c.best_method.decode(), _figure(c.bounded_range_composition))
+        return _account(c)
+
+    def report_group(self, group: int, delta: Any = None,
+                     composition: Union[Composition, str] = "adaptive") -> GroupAccount:
+        """The guarantee of the releases so far for groups of ``group``
+        people (1 to 2^32), as GroupAccount; delta and composition as for
+        report."""
+        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+                                                          "delta")
+        size = _convert.uint64(group, "group")
+        c = CGroupAccount()
+        with self._lock, explained(lambda code: _group_fix(code, text, size)):
+            lib.dpsel_accountant_report_group(self._handle, text,
+                                              _convert.choice(Composition, composition,
+                                                              "composition"),
+                                              size, ctypes.byref(c))
+        return GroupAccount(c.group, _account(c.account), _figure(c.epsilon), _figure(c.delta))
+
+
+def _account(c: CAccount) -> Account:
+    """An Account from the library's dpsel_account."""
+    return Account(c.releases, c.pure.decode(), c.rho.decode(), _figure(c.zcdp),
+                   _figure(c.bounded_range), _figure(c.dp_optimal), c.best.decode(),
+                   c.best_method.decode(), _figure(c.bounded_range_composition))
 
 
 def _add_fix(code: int, epsilon: str, count: int) -> Optional[str]:
@@ -109,6 +145,13 @@ def _report_fix(code: int, delta: Optional[bytes]) -> Optional[str]:
     if code == ErrorCode.RANGE and value is not None and not 0 < value < 1:
         return f"delta {delta.decode()} is not strictly between 0 and 1: give one such as '1e-6'"
     return None
+
+
+def _group_fix(code: int, delta: Optional[bytes], group: int) -> Optional[str]:
+    """What a refused group report needs."""
+    if code == ErrorCode.RANGE and not 1 <= group <= ACCOUNT_GROUP_MAX:
+        return f"group {group} is not from 1 to 2^32: give the number of people in a group"
+    return _report_fix(code, delta)
 
 
 def _figure(text: bytes) -> Optional[str]:

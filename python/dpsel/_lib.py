@@ -79,6 +79,7 @@ QUANTILE_EM_GRID_MAX = (1 << 42) - 1
 ACCOUNT_OPTIMAL_MAX = 20000
 ACCOUNT_NONADAPTIVE_MAX = 256
 ACCOUNT_TEXT = 40
+ACCOUNT_GROUP_MAX = 1 << 32
 PARTIAL_MEMBER_MAX = 65536
 PARTIAL_KEY_MIN, PARTIAL_KEY_MAX = 16, 64  # a keyed state's key, in bytes
 AUDIT_TEXT = 56
@@ -139,6 +140,12 @@ class CAccount(Structure):
         (name, c_char * ACCOUNT_TEXT)
         for name in ("pure", "rho", "zcdp", "bounded_range", "dp_optimal", "best")
     ] + [("best_method", c_char_p), ("bounded_range_composition", c_char_p)]
+
+
+class CGroupAccount(Structure):
+    """dpsel_group_account."""
+    _fields_ = [("group", c_uint64), ("account", CAccount), ("epsilon", c_char * ACCOUNT_TEXT),
+                ("delta", c_char * ACCOUNT_TEXT)]
 
 
 # ------------------------------------------------------------- prototypes
@@ -215,6 +222,8 @@ _PROTOTYPES = {
     "dpsel_accountant_add": (_CODE, [_HANDLE, c_int, _STR, c_uint64]),
     "dpsel_accountant_add_params": (_CODE, [_HANDLE, c_int, _P(CParams), c_uint64]),
     "dpsel_accountant_report": (_CODE, [_HANDLE, _STR, c_int, _P(CAccount)]),
+    "dpsel_accountant_report_group": (_CODE, [_HANDLE, _STR, c_int, c_uint64,
+                                              _P(CGroupAccount)]),
     "dpsel_partial_new": (_CODE, [_OUT, _P(CParams)]),
     "dpsel_partial_free": (None, [_HANDLE]),
     "dpsel_partial_count": (c_uint64, [_HANDLE]),
@@ -244,7 +253,8 @@ def _check(result: int, function, arguments):
 
 MIRRORS = {"dpsel_params": CParams, "dpsel_rng_state_": CRngState, "dpsel_rng": CRng,
            "dpsel_pf_stream": CPfStream, "dpsel_grid": CGrid,
-           "dpsel_audit_result": CAuditResult, "dpsel_account": CAccount}
+           "dpsel_audit_result": CAuditResult, "dpsel_account": CAccount,
+           "dpsel_group_account": CGroupAccount}
 
 
 def _refuse(library: ctypes.CDLL, version: str, problem: str) -> None:

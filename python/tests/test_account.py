@@ -87,3 +87,23 @@ def test_the_bounded_range_names_its_composition():
         == "non-adaptive"
     assert ten_em_releases().report("1e-6").bounded_range_composition == "adaptive"
     assert ten_em_releases().report().bounded_range_composition is None
+
+
+def test_groups_are_each_release_k_times_and_the_theorem():
+    group = ten_em_releases().report_group(3, "1e-6")
+    direct = dpsel.Accountant()
+    direct.add("em", "0.3", 10)
+    assert group.group == 3
+    assert group.account == direct.report("1e-6")
+    assert (group.epsilon, group.delta) == ("2.1006153138036383", "0.000012170591365268640")
+    alone = ten_em_releases().report_group(1, "1e-6")
+    assert alone.account == ten_em_releases().report("1e-6")
+    assert (alone.epsilon, alone.delta) == ("0.70020510460121275", "1.0000000000000000e-6")
+    pure = ten_em_releases().report_group(2)
+    assert (pure.account.pure, pure.epsilon, pure.delta) == ("2.0000000000000000", None, None)
+
+
+@pytest.mark.parametrize("group", [0, 2**32 + 1])
+def test_a_group_out_of_range_is_refused(group):
+    with pytest.raises(dpsel.RangeError, match=f"group {group} is not from 1 to 2\\^32"):
+        ten_em_releases().report_group(group)

@@ -25,6 +25,7 @@ STRUCTS = {  # C type: its ctypes mirror
     "dpsel_grid": _lib.CGrid,
     "dpsel_audit_result": _lib.CAuditResult,
     "dpsel_account": _lib.CAccount,
+    "dpsel_group_account": _lib.CGroupAccount,
 }
 
 CONSTANTS = {  # C expression: the Python value
@@ -37,6 +38,7 @@ CONSTANTS = {  # C expression: the Python value
     "DPSEL_ACCOUNT_OPTIMAL_MAX": dpsel.ACCOUNT_OPTIMAL_MAX,
     "DPSEL_ACCOUNT_NONADAPTIVE_MAX": dpsel.ACCOUNT_NONADAPTIVE_MAX,
     "DPSEL_ACCOUNT_TEXT": _lib.ACCOUNT_TEXT,
+    "DPSEL_ACCOUNT_GROUP_MAX": _lib.ACCOUNT_GROUP_MAX,
     "DPSEL_PARTIAL_MEMBER_MAX": dpsel.PARTIAL_MEMBER_MAX,
     "DPSEL_PARTIAL_KEY_MIN": _lib.PARTIAL_KEY_MIN,
     "DPSEL_PARTIAL_KEY_MAX": _lib.PARTIAL_KEY_MAX,

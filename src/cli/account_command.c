@@ -77,10 +77,11 @@ static void json_figure(FILE *out, const char *figure)
     }
 }
 
-static void print_json(const options *o, const dpsel_account *a, FILE *out)
+/* The figures from pure to dp_optimal, as JSON members. */
+static void json_figures(FILE *out, const dpsel_account *a)
 {
-    fprintf(out, "{\"releases\": \"%" PRIu64 "\", \"pure\": {\"epsilon\": \"%s\"}, \"zcdp\": "
-            "{\"rho\": \"%s\", \"epsilon\": ", a->releases, a->pure, a->rho);
+    fprintf(out, "\"pure\": {\"epsilon\": \"%s\"}, \"zcdp\": {\"rho\": \"%s\", \"epsilon\": ",
+            a->pure, a->rho);
     json_figure(out, a->zcdp);
     fputs("}, \"bounded_range\": ", out);
     if (a->bounded_range[0] != '\0') {
@@ -95,31 +96,98 @@ static void print_json(const options *o, const dpsel_account *a, FILE *out)
     } else {
         fputs("null", out);
     }
+}
+
+static void json_best(FILE *out, const dpsel_account *a)
+{
+    fprintf(out, "\"best\": {\"epsilon\": \"%s\", \"method\": \"%s\"}", a->best,
+            a->best_method);
+}
+
+/* --group's member: the account for groups and the theorem's figures. */
+static void json_group(FILE *out, const dpsel_group_account *g)
+{
+    fprintf(out, ", \"group\": {\"size\": \"%" PRIu64 "\", ", g->group);
+    json_figures(out, &g->account);
+    fputs(", ", out);
+    json_best(out, &g->account);
+    fputs(", \"theorem\": ", out);
+    if (g->delta[0] != '\0') {
+        fprintf(out, "{\"epsilon\": \"%s\", \"delta\": \"%s\"}}", g->epsilon, g->delta);
+    } else {
+        fputs("null}", out);
+    }
+}
+
+static void print_json(const options *o, const dpsel_account *a, const dpsel_group_account *g,
+                       FILE *out)
+{
+    fprintf(out, "{\"releases\": \"%" PRIu64 "\", ", a->releases);
+    json_figures(out, a);
     fputs(", \"delta\": ", out);
     if (o->delta != NULL) {
         json_string(out, o->delta);
     } else {
         fputs("null", out);
     }
-    fprintf(out, ", \"best\": {\"epsilon\": \"%s\", \"method\": \"%s\"}}\n", a->best,
-            a->best_method);
+    fputs(", ", out);
+    json_best(out, a);
+    if (g != NULL) {
+        json_group(out, g);
+    }
+    fputs("}\n", out);
 }
 
-static void print_text(const options *o, const dpsel_account *a, FILE *out)
+/* Whether a delta figure (dpsel's decimal style, rounded up) is 1 or more. */
+static int vacuous(const char *delta)
 {
-    fprintf(out, "releases %" PRIu64 "\npure epsilon <= %s\nzcdp rho <= %s\n", a->releases,
-            a->pure, a->rho);
+    return strcmp(delta, "inf") == 0 || (delta[0] != '0' && strstr(delta, "e-") == NULL);
+}
+
+/* The figures as lines, each begun by prefix ("" or "group K "). */
+static void text_figures(const options *o, const dpsel_account *a, const char *prefix,
+                         FILE *out)
+{
+    fprintf(out, "%spure epsilon <= %s\n%szcdp rho <= %s\n", prefix, a->pure, prefix, a->rho);
     if (o->delta != NULL) {
-        fprintf(out, "delta %s\nzcdp epsilon <= %s\n", o->delta, a->zcdp);
+        if (prefix[0] == '\0') {
+            fprintf(out, "delta %s\n", o->delta);
+        }
+        fprintf(out, "%szcdp epsilon <= %s\n", prefix, a->zcdp);
         if (a->bounded_range[0] != '\0') {
-            fprintf(out, "bounded-range epsilon <= %s (%s)\n", a->bounded_range,
+            fprintf(out, "%sbounded-range epsilon <= %s (%s)\n", prefix, a->bounded_range,
                     a->bounded_range_composition);
         }
         if (a->dp_optimal[0] != '\0') {
-            fprintf(out, "dp-optimal epsilon <= %s\n", a->dp_optimal);
+            fprintf(out, "%sdp-optimal epsilon <= %s\n", prefix, a->dp_optimal);
         }
     }
-    fprintf(out, "best epsilon <= %s (%s)\n", a->best, a->best_method);
+    fprintf(out, "%sbest epsilon <= %s (%s)\n", prefix, a->best, a->best_method);
+}
+
+static void print_text(const options *o, const dpsel_account *a, const dpsel_group_account *g,
+                       FILE *out)
+{
+    fprintf(out, "releases %" PRIu64 "\n", a->releases);
+    text_figures(o, a, "", out);
+    if (g == NULL) {
+        return;
+    }
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "group %" PRIu64 " ", g->group);
+    text_figures(o, &g->account, prefix, out);
+    if (g->delta[0] != '\0') {
+        fprintf(out, "%stheorem epsilon <= %s at delta <= %s%s\n", prefix, g->epsilon, g->delta,
+                vacuous(g->delta) ? " (a delta of 1 or more says nothing)" : "");
+    }
+}
+
+/* The account for groups of --group people, when asked. */
+static int report_group(const options *o, const dpsel_accountant *accountant,
+                        dpsel_composition composition, dpsel_group_account *out, cli_error *e)
+{
+    int rc = dpsel_accountant_report_group(accountant, o->delta, composition, o->group, out);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "account --group", rc);
 }
 
 int account_print(const options *o, FILE *out, cli_error *error)
@@ -135,8 +203,12 @@ int account_print(const options *o, FILE *out, cli_error *error)
     if (status == 0) {
         status = report(o, accountant, composition, &a, error);
     }
+    dpsel_group_account g;
+    if (status == 0 && o->group != 0) {
+        status = report_group(o, accountant, composition, &g, error);
+    }
     if (status == 0) {
-        (o->json ? print_json : print_text)(o, &a, out);
+        (o->json ? print_json : print_text)(o, &a, o->group != 0 ? &g : NULL, out);
     }
     dpsel_accountant_free(accountant);
     return status;

@@ -15,7 +15,7 @@
 enum {
     OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_RESOLUTION, OPT_MONOTONIC, OPT_GAP_CAP,
     OPT_MECHANISM, OPT_TASK, OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_COUNT, OPT_TOP,
-    OPT_DELTA, OPT_NONADAPTIVE, OPT_SEED, OPT_HARDENED, OPT_EXACT, OPT_EPSILONS, OPT_TARGET,
+    OPT_DELTA, OPT_NONADAPTIVE, OPT_GROUP, OPT_SEED, OPT_HARDENED, OPT_EXACT, OPT_EPSILONS, OPT_TARGET,
     OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_COUNT_OF_OPTIONS
 };
@@ -80,6 +80,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
                     "bounded range, optimal composition)" },
     [OPT_NONADAPTIVE] = { "nonadaptive", NULL, FOR_ACCOUNT,
                           "the releases were all fixed before any output was seen" },
+    [OPT_GROUP] = { "group", "K", FOR_ACCOUNT,
+                    "also the guarantee for groups of K people (data sets\n"
+                    "differing in up to K records)" },
     [OPT_SEED] = { "seed", "HEX", FOR_SELECT | FOR_QUANTILE,
                    "a deterministic stream from 1 to 64 hex digits: FOR\n"
                    "TESTS AND AUDITS ONLY, never a real release" },
@@ -285,6 +288,9 @@ static int set_value(options *o, int id, const char *value, cli_error *e)
     case OPT_DELTA:
         o->delta = value;      /* checked by the accountant */
         return 0;
+    case OPT_GROUP:
+        return parse_unsigned(value, 1, DPSEL_ACCOUNT_GROUP_MAX, &o->group) == 0 ? 0
+             : refuse(e, "--group must be an integer from 1 to 4294967296", value);
     case OPT_LOWER:
         o->lower = value;
         return 0;

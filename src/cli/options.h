@@ -59,6 +59,7 @@ typedef struct {
     uint64_t top;               /* select, pmf: --top K (1: one choice) */
     const char *delta;          /* select, quantile, account: --delta, or NULL */
     int nonadaptive;            /* account: --nonadaptive */
+    uint64_t group;             /* account: --group K, or 0 for none */
     char **releases;            /* account: the RELEASE arguments (in argv) */
     size_t release_count;
 } options;

@@ -711,3 +711,117 @@ int dpsel_accountant_report(const dpsel_accountant *accountant, const char *delt
     }
     return rc;
 }
+
+/* -------------------------------------------------------------- groups */
+
+/* A copy of a's releases with every epsilon `group` times larger (the
+ * bound rounded up, the rationals exactly): what each release is for
+ * groups (§8).  NULL when out of memory. */
+static dpsel_accountant *scaled_copy(const dpsel_accountant *a, uint64_t group)
+{
+    dpsel_accountant *copy = calloc(1, sizeof *copy);
+    release *releases = calloc(a->used, sizeof *releases);
+    if (copy == NULL || releases == NULL) {
+        free(copy);
+        free(releases);
+        return NULL;
+    }
+    copy->releases = releases;
+    copy->capacity = a->used;   /* so next_release never grows it */
+    for (size_t i = 0; i < a->used; i++) {
+        const release *from = &a->releases[i];
+        release *to = next_release(copy);
+        mpfr_mul_ui(to->epsilon, from->epsilon, (unsigned long)group, MPFR_RNDU);
+        mpq_set_ui(to->value, (unsigned long)group, 1);
+        mpq_mul(to->value, to->value, from->value);
+        to->exact = from->exact;
+        keep_release(copy, to, from->mechanism, from->count);
+    }
+    return copy;
+}
+
+/* group x factor x the decimal text (an upper bound of a figure, or the
+ * delta asked), rounded up into text: exactly when factor is NULL (for 1)
+ * and the decimal is held as a rational, else in MPFR from the text read
+ * upward. */
+static int scaled_text(const char *decimal, uint64_t group, mpfr_srcptr factor, char *text)
+{
+    mpq_t exact;
+    mpq_init(exact);
+    int held = factor == NULL && exact_decimal(decimal, exact);
+    int rc = DPSEL_OK;
+    if (held) {
+        mpz_mul_ui(mpq_numref(exact), mpq_numref(exact), (unsigned long)group);
+        mpq_canonicalize(exact);
+        dpsel_exact_rational_upper_text(exact, text);
+    } else {
+        mpfr_t value;
+        mpfr_init2(value, PREC);
+        mpfr_strtofr(value, decimal, NULL, 10, MPFR_RNDU);
+        if (factor != NULL) {
+            mpfr_mul(value, value, factor, MPFR_RNDU);
+        }
+        mpfr_mul_ui(value, value, (unsigned long)group, MPFR_RNDU);
+        rc = figure_text(value, text);
+        mpfr_clear(value);
+    }
+    mpq_clear(exact);
+    return rc;
+}
+
+/* The group privacy theorem on the individual guarantee (best, delta):
+ * (group best, group e^((group - 1) best) delta), rounded up; the factor
+ * e^0 of a group of 1 is exact, and so is its delta. */
+static int theorem_figures(const char *best, const char *delta, uint64_t group,
+                           dpsel_group_account *out)
+{
+    if (strcmp(best, "inf") == 0) {
+        strcpy(out->epsilon, "inf");
+        strcpy(out->delta, "inf");
+        return DPSEL_OK;
+    }
+    mpfr_t spread;
+    mpfr_init2(spread, PREC);
+    mpfr_strtofr(spread, best, NULL, 10, MPFR_RNDU);
+    mpfr_mul_ui(spread, spread, (unsigned long)(group - 1), MPFR_RNDU);
+    mpfr_exp(spread, spread, MPFR_RNDU);
+    int rc = scaled_text(best, group, NULL, out->epsilon);
+    if (rc == DPSEL_OK) {
+        rc = scaled_text(delta, group, group == 1 ? NULL : spread, out->delta);
+    }
+    mpfr_clear(spread);
+    return rc;
+}
+
+int dpsel_accountant_report_group(const dpsel_accountant *accountant, const char *delta,
+                                  dpsel_composition composition, uint64_t group,
+                                  dpsel_group_account *out)
+{
+    if (accountant == NULL || out == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (group == 0 || group > DPSEL_ACCOUNT_GROUP_MAX) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_account individual;
+    int rc = dpsel_accountant_report(accountant, delta, composition, &individual);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    dpsel_group_account result;
+    memset(&result, 0, sizeof result);
+    result.group = group;
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);
+    dpsel_accountant *scaled = scaled_copy(accountant, group);
+    rc = scaled == NULL ? DPSEL_ENOMEM : account(scaled, delta, composition, &result.account);
+    if (rc == DPSEL_OK && delta != NULL) {
+        rc = theorem_figures(individual.best, delta, group, &result);
+    }
+    dpsel_exact_mpfr_leave(&host);
+    dpsel_accountant_free(scaled);
+    if (rc == DPSEL_OK) {
+        *out = result;
+    }
+    return rc;
+}
