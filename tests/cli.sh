@@ -434,8 +434,28 @@ expect_ok pmf-json '"mechanism": "pf"' '"base": {"x": "' '"epsilon": "1.00000000
     '"candidates": [{"label": "alice", "score": "10", "probability": "' '"expected_error": "' \
     -- pmf --epsilon 1 --json "$d/basic.csv"
 expect_ok pmf-json-exact '{"label": "a", "score": "1", "probability": "3/4", "enclosure": ["0.750000000000000000000000000000000000", "0.750000000000000000000000000000000000"]}' \
-    '"expected_error": "1/4", "expected_error_enclosure": ["0.250000000000000000000000000000000000", "0.250000000000000000000000000000000000"]}' \
+    '"expected_error": "1/4", "expected_error_enclosure": ["0.250000000000000000000000000000000000", "0.250000000000000000000000000000000000"], "utility_bound": {' \
     -- pmf --base 1/2^1 --json --exact "$d/two.csv"
+# The utility theorem beside the pmf (issue 40, item 4; spec/mechanisms.md
+# §15): EM at base 1/2 on basic.csv has weights 1, 1/2, 1/8, 1 (Z = 21/8), so
+# B_1 = (ln 2 + 1) / ln 2 = 2.44 takes carol (gap 3) alone, 1/21, and B_2 =
+# 3.89 none; PF's lines say the theorem is EM's; a gap cap of 2 counts
+# carol's gap as 2 (1/4 of 11/4: 1/11); monotonic scores have
+# ln(1/base) = eps / D, twice the general one; a resolution scales B_t.
+expect_ok pmf-utility-em "# expected error 0.33333333333333333 in [" \
+    "# utility theorem (EM): P(error >= B_t) <= e^-t, B_t = (ln(n/|OPT|) + t) / ln(1/base), n 4, |OPT| 2${nl}# t 1: B_t 2.4426950408889635, P(error >= B_t) in [0.047619047619047619, 0.04761904761904762], e^-t 0.36787944117144233${nl}# t 2: B_t 3.8853900817779269, P(error >= B_t) in [0, 0], e^-t 0.1353352832366127${nl}# t 5: B_t 8.2134752044448171, P(error >= B_t) in [0, 0], e^-t 0.0067379469990854671${nl}" \
+    -- pmf --base 1/2^1 --mechanism em "$d/basic.csv"
+expect_ok pmf-utility-exact "# t 1: B_t 2.4426950408889635, P(error >= B_t) in [0.047619047619047619, 0.04761904761904762]" -- pmf --base 1/2^1 --mechanism em --exact "$d/basic.csv"
+expect_ok pmf-utility-pf "# EM's utility theorem, not claimed for PF, for comparison: P(error >= B_t) <= e^-t" \
+    -r '^# t 1: B_t 2\.4426950408889635, P\(error >= B_t\) in \[0\.03[0-9]+, 0\.03[0-9]+\], e\^-t 0\.36787944117144233$' -- pmf --base 1/2^1 "$d/basic.csv"
+expect_ok pmf-utility-json '"utility_bound": {"theorem": "em", "applies": true, "candidates": 4, "optimal": 2, "tails": [{"t": 1, "bound": "2.4426950408889635", "probability_enclosure": ["0.047619047619047619", "0.04761904761904762"], "e_minus_t": "0.36787944117144233"}, {"t": 2, "bound": "3.8853900817779269", "probability_enclosure": ["0", "0"], "e_minus_t": "0.1353352832366127"}, {"t": 5, "bound": "8.2134752044448171", "probability_enclosure": ["0", "0"], "e_minus_t": "0.0067379469990854671"}]}}' \
+    -- pmf --base 1/2^1 --mechanism em --json "$d/basic.csv"
+expect_ok pmf-utility-json-pf '"utility_bound": {"theorem": "em", "applies": false, "candidates": 4, "optimal": 2, ' -- pmf --base 1/2^1 --json "$d/basic.csv"
+expect_ok pmf-utility-capped "# t 1: B_t 2.4426950408889635, P(error >= B_t) in [0.090909090909090909, 0.09090909090909091]" \
+    "# t 2: B_t 3.8853900817779269, P(error >= B_t) in [0, 0]" -- pmf --base 1/2^1 --gap-cap 2 --mechanism em "$d/basic.csv"
+expect_ok pmf-utility-monotonic "# t 1: B_t 6.1067376022224113, P(error >= B_t) in [0, 0]" -- pmf --epsilon 0.277258872223978 --monotonic --mechanism em "$d/basic.csv"
+expect_ok pmf-utility-resolution "# t 1: B_t 0.61067376022224086, P(error >= B_t) in [0.030417800923186175, 0.030417800923186176]" \
+    -- pmf --base 1/2^1 --sensitivity 0.25 --resolution 0.25 --mechanism em "$d/basic.csv"
 expect_ok pmf-exact-pf "# mechanism pf, base 1/2^1" -r '^a,1,[0-9.]+,[0-9.]+,3/4$' -r '^b,0,[0-9.]+,[0-9.]+,1/4$' "# expected error 1/4" -- pmf --base 1/2^1 --exact "$d/two.csv"
 expect_ok pmf-exact-large -r '^alice,10,0\.[0-9]{36},0\.[0-9]{36},[0-9]+/[0-9]+$' \
     -r '^# expected error [0-9]+/[0-9]+ in \[0\.[0-9]{36}, 0\.[0-9]{36}\]$' -- pmf --epsilon 1 --exact "$d/basic.csv"

@@ -36,6 +36,7 @@
 #include "stream_select.h"
 #include "text.h"
 #include "top_command.h"
+#include "utility_bound.h"
 
 /* Everything a command needs, released by run_free. */
 typedef struct {
@@ -295,7 +296,8 @@ static void print_pmf_head(run *r, const char *epsilon)
 }
 
 /* The scores in their own unit; the expected error (text[n]) in it too. */
-static int print_pmf(run *r, const pmf_text *text, const char *epsilon)
+static int print_pmf(run *r, const pmf_text *text, const utility_tails *tails,
+                     const char *epsilon)
 {
     const options *o = &r->opt;
     size_t n = r->cand.count;
@@ -319,9 +321,11 @@ static int print_pmf(run *r, const pmf_text *text, const char *epsilon)
     }
     const pmf_text *e = &text[n];
     fprintf(r->out, o->json ? "], \"expected_error\": \"%s\", "
-                              "\"expected_error_enclosure\": [\"%s\", \"%s\"]}\n"
+                              "\"expected_error_enclosure\": [\"%s\", \"%s\"]"
                             : "# expected error %s in [%s, %s]\n",
             e->value, e->lower, e->upper);
+    utility_tails_print(r->out, o->json, o->mechanism, tails);
+    fputs(o->json ? "}\n" : "", r->out);
     return 0;
 }
 
@@ -344,7 +348,12 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
     if (rc == DPSEL_OK) {
         rc = pmf_error_text_make(pmf, score_unit_text(&r->opt), format, &text[n]);
     }
-    int status = rc == DPSEL_OK ? print_pmf(r, text, epsilon) : 0;
+    utility_tails tails;
+    int status = rc == DPSEL_OK ? utility_tails_make(&r->opt, &r->params, &r->cand, text, &tails,
+                                                     &r->error) : 0;
+    if (rc == DPSEL_OK && status == 0) {
+        status = print_pmf(r, text, &tails, epsilon);
+    }
     for (size_t i = 0; text != NULL && i <= n; i++) {
         pmf_text_free(&text[i]);
     }
