@@ -179,6 +179,12 @@ arg_type(FunctionCallInfo fcinfo, int arg)
 	return types[arg];
 }
 
+Oid
+pg_dpsel_arg_type(FunctionCallInfo fcinfo, int arg)
+{
+	return arg_type(fcinfo, arg);
+}
+
 void
 pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row, int i)
 {

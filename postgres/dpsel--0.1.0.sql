@@ -4,10 +4,15 @@
 
 -- The aggregates, one release per group (docs/postgresql.md), epsilon E a
 -- text, numeric or double precision:
---   dpsel_pf(label text, score S, epsilon E [, sensitivity bigint [, monotonic boolean]])
+--   dpsel_pf(label text, score S, epsilon E [, sensitivity D [, monotonic boolean]])
+--   dpsel_pf(label text, score S, epsilon E, sensitivity numeric, monotonic boolean,
+--            resolution numeric)
 --   dpsel_em(...), the same arguments                                        -> the chosen label
 --       S smallint, integer, bigint or numeric (each integer type its own, so
---       that an integer column or constant picks one without ambiguity)
+--       that an integer column or constant picks one without ambiguity); D
+--       the same or float8; a numeric or float8 D, or a resolution, makes
+--       the scores decimals in units of the resolution (by default 10^-d,
+--       d the sensitivity's fraction digits)
 --   dpsel_mode(value text, candidates text[], epsilon E [, mechanism text])  -> a candidate
 --   dpsel_quantile(value numeric, quantile text, lower text, upper text, epsilon text
 --                  [, resolution text [, mechanism text]])                   -> the released point
@@ -40,12 +45,18 @@ DECLARE
     modify text;
     f text[];
     epsilons CONSTANT text[] := ARRAY['text', 'numeric', 'double precision'];
+    -- each integer type its own (as the scores), and float8 so that an
+    -- unknown literal ('3', NULL) picks one: numeric's preferred type
+    sensitivities CONSTANT text[] := ARRAY['smallint', 'integer', 'bigint', 'numeric',
+                                           'double precision'];
 BEGIN
     FOR kind, aggregates, result, argument_lists, modify IN VALUES
         ('select', ARRAY['pf', 'em'], 'text',
          (SELECT array_agg(format('text, %s, %s%s', s, e, t))
           FROM unnest(ARRAY['smallint', 'integer', 'bigint', 'numeric']) s, unnest(epsilons) e,
-               unnest(ARRAY['', ', bigint', ', bigint, boolean']) t), 'READ_WRITE'),
+               unnest(ARRAY[''] || (SELECT array_agg(format(', %s%s', d, m))
+                                    FROM unnest(sensitivities) d, unnest(ARRAY['', ', boolean']) m)
+                      || ARRAY[', numeric, boolean, numeric']) t), 'READ_WRITE'),
         ('mode', ARRAY['mode'], 'text',
          (SELECT array_agg(format('text, text[], %s%s', e, t))
           FROM unnest(epsilons) e, unnest(ARRAY['', ', text']) t), 'READ_WRITE'),

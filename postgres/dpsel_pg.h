@@ -62,6 +62,9 @@ extern MemoryContext pg_dpsel_agg_context(FunctionCallInfo fcinfo);
 /* ERROR if argument i (named `name`) is NULL. */
 extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
 
+/* The type of argument arg (looked up once per call site). */
+extern Oid	pg_dpsel_arg_type(FunctionCallInfo fcinfo, int arg);
+
 /* Argument arg (named `name`: text, numeric or float8) as parameter i of
  * row: a view of its bytes; ERROR if it is NULL or of another type. */
 extern void pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row,

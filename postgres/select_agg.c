@@ -20,7 +20,13 @@
  * whole units rounded down (floor, which keeps the sensitivity: scores at
  * most d apart, d whole, stay at most d apart), clamped into the int64
  * range, NaN as the largest (where PostgreSQL sorts it): every score is a
- * value, never an error.
+ * value, never an error.  The unit is 1, or with a decimal (numeric or
+ * float8) sensitivity or a resolution, decimal scores' unit: the
+ * resolution, else 10^-d for a sensitivity of d fraction digits (the
+ * command line's --resolution, spec/quantiles.md §5); a score is then
+ * floor(score / unit), exactly, whatever its type.  The unit and the
+ * sensitivity are public parameters: a sensitivity that is not a whole
+ * multiple of the unit is refused, naming both.
  *
  * Memory: the partial state is malloc'd by the library (24 bytes per gap
  * level up to the cap, plus the members it keeps); the labels' list is
@@ -44,18 +50,28 @@ typedef struct SelectState
 	RowParams	args;			/* first: epsilon, sensitivity, monotonic */
 	dpsel_params params;		/* made from args */
 	dpsel_partial *partial;		/* the library's, or NULL */
+	int64		sensitivity;	/* in units of the scores */
+	Datum		unit;			/* decimal scores' unit (numeric), or 0: 1 */
+	Datum		lowest;			/* unit x INT64_MIN, and */
+	Datum		highest;		/* unit x INT64_MAX: the clamp's ends */
 	LabelList	labels;			/* every candidate's label */
 	Oid			score_type;		/* the score argument's, once a row is seen */
 	bool		received;		/* made by the deserial function */
 	MemoryContextCallback release;	/* frees `partial` with the state */
 } SelectState;
 
-/* The arguments: (state, label, score, epsilon [, sensitivity [, monotonic]]). */
+/* The arguments: (state, label, score, epsilon [, sensitivity [, monotonic
+ * [, resolution]]]); the parameters' texts: epsilon, a decimal sensitivity
+ * and the resolution (NULL when not given). */
 #define ARG_LABEL 1
 #define ARG_SCORE 2
 #define ARG_EPSILON 3
 #define ARG_SENSITIVITY 4
 #define ARG_MONOTONIC 5
+#define ARG_RESOLUTION 6
+#define TEXT_EPSILON 0
+#define TEXT_SENSITIVITY 1
+#define TEXT_RESOLUTION 2
 
 static void
 check(FunctionCallInfo fcinfo, int rc, const char *what)
@@ -74,25 +90,140 @@ check_sensitivity(FunctionCallInfo fcinfo, int64 sensitivity)
 						pg_dpsel_aggregate(fcinfo), sensitivity)));
 }
 
+/* Argument arg of type `type` as *value, if an integer type. */
+static bool
+integer_arg(FunctionCallInfo fcinfo, int arg, Oid type, int64 *value)
+{
+	switch (type)
+	{
+		case INT2OID:
+			*value = PG_GETARG_INT16(arg);
+			return true;
+		case INT4OID:
+			*value = PG_GETARG_INT32(arg);
+			return true;
+		case INT8OID:
+			*value = PG_GETARG_INT64(arg);
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* An integer sensitivity into row->sensitivity; a decimal one (numeric or
+ * float8) as its text parameter, converted with the unit (select_unit). */
+static void
+read_sensitivity(FunctionCallInfo fcinfo, RowParams *row)
+{
+	pg_dpsel_require(fcinfo, ARG_SENSITIVITY, "the sensitivity");
+	if (integer_arg(fcinfo, ARG_SENSITIVITY, pg_dpsel_arg_type(fcinfo, ARG_SENSITIVITY),
+					&row->sensitivity))
+		check_sensitivity(fcinfo, row->sensitivity);
+	else
+	{
+		pg_dpsel_param_arg(fcinfo, ARG_SENSITIVITY, "the sensitivity", row, TEXT_SENSITIVITY);
+		row->sensitivity = 0;
+	}
+}
+
 /* The row's parameters: the sensitivity defaults to 1, monotonic to false. */
 static void
 select_read_row(FunctionCallInfo fcinfo, RowParams *row)
 {
-	row->ntexts = 1;
-	pg_dpsel_param_arg(fcinfo, ARG_EPSILON, "epsilon", row, 0);
+	row->ntexts = 3;
+	pg_dpsel_param_arg(fcinfo, ARG_EPSILON, "epsilon", row, TEXT_EPSILON);
+	pg_dpsel_param_null(row, TEXT_SENSITIVITY);
+	pg_dpsel_param_null(row, TEXT_RESOLUTION);
 	row->sensitivity = 1;
 	row->monotonic = false;
 	if (PG_NARGS() > ARG_SENSITIVITY)
-	{
-		pg_dpsel_require(fcinfo, ARG_SENSITIVITY, "the sensitivity");
-		row->sensitivity = PG_GETARG_INT64(ARG_SENSITIVITY);
-		check_sensitivity(fcinfo, row->sensitivity);
-	}
+		read_sensitivity(fcinfo, row);
 	if (PG_NARGS() > ARG_MONOTONIC)
 	{
 		pg_dpsel_require(fcinfo, ARG_MONOTONIC, "monotonic");
 		row->monotonic = PG_GETARG_BOOL(ARG_MONOTONIC);
 	}
+	if (PG_NARGS() > ARG_RESOLUTION)
+		pg_dpsel_param_arg(fcinfo, ARG_RESOLUTION, "the resolution", row, TEXT_RESOLUTION);
+}
+
+/* ERROR for a refused decimal parameter: "<aggregate>: <message>" and a hint. */
+static void refuse_decimal(FunctionCallInfo fcinfo, const char *message, const char *hint)
+			pg_attribute_noreturn();
+
+static void
+refuse_decimal(FunctionCallInfo fcinfo, const char *message, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s: %s", pg_dpsel_aggregate(fcinfo), message),
+			 errhint("%s", hint)));
+	pg_unreachable();
+}
+
+/* The unit 10^-d of a decimal with d > 0 fraction digits ("0.50": "0.01"),
+ * or NULL for none. */
+static char *
+fraction_unit(const char *decimal)
+{
+	const char *point = strchr(decimal, '.');
+	size_t		digits = point == NULL ? 0 : strlen(point + 1);
+	char	   *unit;
+
+	if (digits == 0)
+		return NULL;
+	unit = palloc(digits + 3);	/* "0.", digits - 1 zeros, "1", NUL */
+	memset(unit, '0', digits + 1);
+	unit[1] = '.';
+	unit[digits + 1] = '1';
+	unit[digits + 2] = '\0';
+	return unit;
+}
+
+/* A numeric of a decimal text. */
+static Datum
+numeric_of(const char *text)
+{
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(text), ObjectIdGetDatum(InvalidOid),
+							   Int32GetDatum(-1));
+}
+
+/* The scores' unit and the sensitivity in it (above), into state, in cxt. */
+static void
+select_unit(FunctionCallInfo fcinfo, SelectState *state, MemoryContext cxt)
+{
+	const char *sensitivity = state->args.texts[TEXT_SENSITIVITY];
+	const char *unit = state->args.texts[TEXT_RESOLUTION];
+	MemoryContext old;
+	int64		one;
+	int			rc;
+
+	state->sensitivity = state->args.sensitivity;
+	if (sensitivity == NULL)
+		return;					/* an integer (the resolution comes with a numeric) */
+	if (unit != NULL && dpsel_decimal_to_units(unit, unit, &one) != DPSEL_OK)
+		refuse_decimal(fcinfo, psprintf("the resolution must be a positive decimal number, not %s",
+										unit), "Give the unit of the scores, such as 0.01.");
+	old = MemoryContextSwitchTo(cxt);
+	unit = unit != NULL ? unit : fraction_unit(sensitivity);
+	rc = dpsel_decimal_to_units(sensitivity, unit != NULL ? unit : "1", &state->sensitivity);
+	if (rc == DPSEL_EUNIT)
+		refuse_decimal(fcinfo, psprintf("the sensitivity %s is not a whole multiple of the "
+										"resolution %s", sensitivity, unit),
+					   "Give a finer resolution, or a sensitivity of its digits.");
+	if (rc != DPSEL_OK || state->sensitivity < 1)
+		refuse_decimal(fcinfo, psprintf("the sensitivity must be a positive decimal number, "
+										"not %s", sensitivity),
+					   "Give it as a numeric with its digits, such as 0.5 or 2.50.");
+	if (unit != NULL)
+	{
+		state->unit = numeric_of(unit);
+		state->lowest = DirectFunctionCall2(numeric_mul, state->unit,
+											NumericGetDatum(int64_to_numeric(PG_INT64_MIN)));
+		state->highest = DirectFunctionCall2(numeric_mul, state->unit,
+											 NumericGetDatum(int64_to_numeric(PG_INT64_MAX)));
+	}
+	MemoryContextSwitchTo(old);
 }
 
 static void
@@ -111,10 +242,11 @@ select_alloc(FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params
 {
 	SelectState *state = MemoryContextAllocZero(cxt, sizeof(SelectState));
 
-	check_sensitivity(fcinfo, params->sensitivity);
 	row_params_keep(&state->args, params, cxt);
-	pg_dpsel_params(fcinfo, state->args.texts[0], params->sensitivity, params->monotonic,
-					&state->params);
+	select_unit(fcinfo, state, cxt);
+	check_sensitivity(fcinfo, state->sensitivity);
+	pg_dpsel_params(fcinfo, state->args.texts[TEXT_EPSILON], state->sensitivity,
+					params->monotonic, &state->params);
 	state->release.func = release_partial;
 	state->release.arg = state;
 	MemoryContextRegisterResetCallback(cxt, &state->release);
@@ -131,6 +263,14 @@ select_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt, int64 
 	label_list_init(&state->labels, cxt);
 }
 
+/* value < 0 (numeric_sign's result is a numeric, not an int). */
+static bool
+numeric_below_zero(Datum value)
+{
+	return DatumGetInt32(DirectFunctionCall2(numeric_cmp, value,
+											 NumericGetDatum(int64_to_numeric(0)))) < 0;
+}
+
 /* A numeric score in whole units, rounded down and clamped (above). */
 static int64
 numeric_score(Datum value)
@@ -141,7 +281,7 @@ numeric_score(Datum value)
 	if (numeric_is_nan(score))
 		return PG_INT64_MAX;
 	if (numeric_is_inf(score))
-		return DatumGetInt32(DirectFunctionCall1(numeric_sign, value)) > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+		return numeric_below_zero(value) ? PG_INT64_MIN : PG_INT64_MAX;
 	floor = DirectFunctionCall1(numeric_floor, value);
 	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, floor,
 										  NumericGetDatum(int64_to_numeric(PG_INT64_MAX)))) > 0)
@@ -152,29 +292,45 @@ numeric_score(Datum value)
 	return DatumGetInt64(DirectFunctionCall1(numeric_int8, floor));
 }
 
-/* The row's score, of the score argument's type. */
+/* A numeric score in whole units of a decimal unit: floor(score / unit),
+ * clamped into the int64 range, NaN as the largest, exactly (numeric
+ * arithmetic on the digits); the clamp comes first, so that no quotient
+ * is ever beyond int64. */
+static int64
+unit_score(const SelectState *state, Datum value)
+{
+	Datum		quotient;
+
+	if (numeric_is_nan(DatumGetNumeric(value)) ||
+		DatumGetInt32(DirectFunctionCall2(numeric_cmp, value, state->highest)) >= 0)
+		return PG_INT64_MAX;
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, value, state->lowest)) < 0)
+		return PG_INT64_MIN;
+	quotient = DirectFunctionCall2(numeric_div_trunc, value, state->unit);
+	/* truncated towards 0: one less for a negative score between units,
+	 * whose remainder is negative */
+	return DatumGetInt64(DirectFunctionCall1(numeric_int8, quotient)) -
+		(numeric_below_zero(DirectFunctionCall2(numeric_mod, value, state->unit)) ? 1 : 0);
+}
+
+/* The row's score, of the score argument's type, in units (above). */
 static int64
 row_score(FunctionCallInfo fcinfo, SelectState *state)
 {
+	int64		score;
+
 	if (state->score_type == InvalidOid)
 		state->score_type = get_fn_expr_argtype(fcinfo->flinfo, ARG_SCORE);
-	switch (state->score_type)
-	{
-		case INT2OID:
-			return PG_GETARG_INT16(ARG_SCORE);
-		case INT4OID:
-			return PG_GETARG_INT32(ARG_SCORE);
-		case INT8OID:
-			return PG_GETARG_INT64(ARG_SCORE);
-		case NUMERICOID:
-			return numeric_score(PG_GETARG_DATUM(ARG_SCORE));
-		default:
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("%s: the score must be smallint, integer, bigint or numeric, not %s",
-							pg_dpsel_aggregate(fcinfo), format_type_be(state->score_type))));
-	}
-	pg_unreachable();
+	if (state->score_type == NUMERICOID)
+		return state->unit != (Datum) 0 ? unit_score(state, PG_GETARG_DATUM(ARG_SCORE))
+			: numeric_score(PG_GETARG_DATUM(ARG_SCORE));
+	if (!integer_arg(fcinfo, ARG_SCORE, state->score_type, &score))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the score must be smallint, integer, bigint or numeric, not %s",
+						pg_dpsel_aggregate(fcinfo), format_type_be(state->score_type))));
+	return state->unit != (Datum) 0 ? unit_score(state, NumericGetDatum(int64_to_numeric(score)))
+		: score;
 }
 
 /* The row's candidate, unless its label or score is NULL. */
@@ -304,10 +460,10 @@ refuse_twice(FunctionCallInfo fcinfo, const SelectState *state)
 					 "or aggregate the scores per label first (GROUP BY).")));
 }
 
-static const char *const select_names[] = {"epsilon"};
+static const char *const select_names[] = {"epsilon", "the sensitivity", "the resolution"};
 
 static const StateKind select_kind = {
-	1, select_names, select_read_row, select_alloc, select_start, select_add, select_merge,
+	3, select_names, select_read_row, select_alloc, select_start, select_add, select_merge,
 	select_send, select_receive
 };
 
@@ -329,7 +485,7 @@ select_final(FunctionCallInfo fcinfo, dpsel_mechanism mechanism)
 	if (dpsel_partial_count(state->partial) == 0)
 		PG_RETURN_NULL();
 	refuse_twice(fcinfo, state);
-	selector = pg_dpsel_selector(fcinfo, state->args.texts[0], state->args.sensitivity,
+	selector = pg_dpsel_selector(fcinfo, state->args.texts[TEXT_EPSILON], state->sensitivity,
 								 state->args.monotonic);
 	check(fcinfo, dpsel_partial_finish(state->partial, selector, mechanism, pg_dpsel_rng(),
 									   &member, &size), "the selection");

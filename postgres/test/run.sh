@@ -15,7 +15,9 @@
 #     false alarm 1e-6 per fit): dpsel_pf (hashed), dpsel_em (sorted),
 #     dpsel_pf with a sensitivity of 2, dpsel_quantile with EM and PF,
 #     dpsel_pf over numeric scores with a numeric epsilon and dpsel_em with
-#     a float8 one, dpsel_mode over raw rows (a candidate without rows, rows
+#     a float8 one, dpsel_pf over decimal scores in units of a resolution
+#     and dpsel_em with a float8 decimal sensitivity (against TOOL pmf
+#     --resolution), dpsel_mode over raw rows (a candidate without rows, rows
 #     of no candidate and NULLs among them) by PF and EM, dpsel_percentile
 #     with EM and PF;
 #   - two rows of a group with one label are an error naming the label
@@ -26,6 +28,7 @@
 #   - NULLs, empty groups, empty and longest labels give what DOCS_PAGE says;
 #   - every numeric is a quantile's value, never an error (1e200, 10^130000,
 #     -1e-1000, NaN, the infinities): it releases its clamped grid point;
+#     and a selection's decimal score too, clamped into its int64 units;
 #   - dpsel_pf and dpsel_em in one query do not share a state;
 #   - a final function working on 10^7 values stops, through the library's
 #     interrupt check, on pg_cancel_backend, pg_terminate_backend and a
@@ -185,6 +188,20 @@ fit "dpsel_pf(label, score + 0.75, 1.0, 1, true): numeric score and epsilon" "" 
     "$(selections "dpsel_pf(label, score + 0.75, 1.0, 1, true)")" "$work/pf.pmf"
 fit "dpsel_em(label, score::int, 1::float8): float8 epsilon" "" \
     "$(selections "dpsel_em(label, score::int, 1::float8)")" "$work/em.pmf"
+# Decimal scores (spec/quantiles.md §5), against TOOL's pmf --resolution:
+# the scores / 4 in units of 0.25 with a sensitivity of 0.5 (2 units),
+# less 2.1, which puts 3 of the 8 below 0 and none on the grid: rounded
+# down (floor, not towards 0) they are the scores less 9, the same gaps;
+# and integer scores with a float8 sensitivity of 0.5, in units of 0.1.
+awk -F, '{ printf "%s,%.2f\n", $1, $2 / 4 }' "$work/candidates.csv" > "$work/quarters.csv"
+"$tool" pmf --epsilon 1 --sensitivity 0.5 --resolution 0.25 --monotonic "$work/quarters.csv" \
+    | awk -F, '!/^#/ && $1 != "label" { print $1 "\t" $NF }' > "$work/quarters.pmf"
+fit "dpsel_pf(label, score * 0.25 - 2.1, '1', 0.5, true, 0.25): decimal scores" "" \
+    "$(selections "dpsel_pf(label, score * 0.25 - 2.1, '1', 0.5, true, 0.25)")" \
+    "$work/quarters.pmf"
+pmf_of --epsilon 1 --sensitivity 0.5 --mechanism em > "$work/em-half.pmf"
+fit "dpsel_em(label, score::int, 1::float8, 0.5::float8): decimal sensitivity" "" \
+    "$(selections "dpsel_em(label, score::int, 1::float8, 0.5::float8)")" "$work/em-half.pmf"
 # dpsel_mode over raw rows: each group's rows name its candidates as many
 # times as their scores above, and also 'zzz' (no candidate) 4 times and
 # NULL twice, dropped; lime counts 0
@@ -259,6 +276,13 @@ one_value "'NaN'::numeric" "10.0"
 one_value "('NaN'::float8)::numeric" "10.0"
 one_value "'Infinity'::numeric" "10.0"
 one_value "'-Infinity'::numeric" "-10.0"
+# A decimal score is data too: NaN the largest, the infinities and long
+# values clamped (epsilon 100 in units of 0.25: 'a' and 'b' hold the top
+# score, 'c' lies 2^64 units below, 'd' -1 unit, 'e' 0).
+same "decimal scores of any size, clamped, never an error" \
+    "SELECT dpsel_pf(l, s, '100', 0.25, true, 0.25) IN ('a', 'b') FROM (VALUES ('a', 'NaN'::numeric), ('b', ('9' || repeat('0', 130000))::numeric), ('c', '-Infinity'), ('d', -1e-1000), ('e', 0.2)) v(l, s)" "t"
+same "numeric scores: -Infinity the least, Infinity the largest" \
+    "SELECT dpsel_pf(l, s, '100', 1, true) FROM (VALUES ('a', '-Infinity'::numeric), ('b', 'Infinity'), ('c', 5)) v(l, s)" "b"
 same "quantile of the four long values together" \
     "SELECT dpsel_quantile(v, '0.5', '0', '10', '1') IS NOT NULL FROM (VALUES (1e200), ((1e-200::float8)::numeric), (round(0.5, 130)), (-1e-1000)) t(v)" "t"
 
@@ -332,6 +356,18 @@ dpsel_pf: epsilon must not be NULL|SELECT dpsel_pf(l, s, NULL) FROM (VALUES ('a'
 the sensitivity must be at least 1, not 0|SELECT dpsel_pf(l, s, '1', 0) FROM (VALUES ('a', 1)) v(l, s)
 dpsel_em: the sensitivity must be at least 1, not -3|SELECT dpsel_em(l, s, '1', -3, false) FROM (VALUES ('a', 1)) v(l, s)
 the sensitivity must not be NULL|SELECT dpsel_pf(l, s, '1', NULL) FROM (VALUES ('a', 1)) v(l, s)
+dpsel_pf: the sensitivity 0.3 is not a whole multiple of the resolution 0.25|SELECT dpsel_pf(l, s, '1', 0.3, false, 0.25) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity 0.25 is not a whole multiple of the resolution 0.1|SELECT dpsel_em(l, s, 1, 0.25, true, 0.1) FROM (VALUES ('a', 1.5)) v(l, s)
+dpsel_em: the resolution must be a positive decimal number, not 0|SELECT dpsel_em(l, s, '1', 1, false, 0) FROM (VALUES ('a', 1)) v(l, s)
+the resolution must be a positive decimal number, not -0.5|SELECT dpsel_pf(l, s, '1', 1, false, -0.5) FROM (VALUES ('a', 1)) v(l, s)
+the resolution must be a positive decimal number, not NaN|SELECT dpsel_pf(l, s, '1', 1, false, 'NaN') FROM (VALUES ('a', 1)) v(l, s)
+the resolution must not be NULL|SELECT dpsel_pf(l, s, '1', 1, false, NULL) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be a positive decimal number, not -0.5|SELECT dpsel_pf(l, s, '1', -0.5) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be a positive decimal number, not 0.00|SELECT dpsel_pf(l, s, '1', 0.00, true) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be a positive decimal number, not NaN|SELECT dpsel_pf(l, s, '1', 'NaN'::numeric) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be a positive decimal number, not 1e-05|SELECT dpsel_em(l, s, '1', 1e-5::float8) FROM (VALUES ('a', 1)) v(l, s)
+the sensitivity must be the same on every row of a group: "0.5", then "0.25"|SELECT dpsel_pf(l, s, '1', d) FROM (VALUES ('a', 1, 0.5), ('b', 2, 0.25)) v(l, s, d)
+the resolution must be the same on every row of a group: "0.5", then "0.25"|SELECT dpsel_pf(l, s, '1', 1, true, r) FROM (VALUES ('a', 1, 0.5), ('b', 2, 0.25)) v(l, s, r)
 monotonic must not be NULL|SELECT dpsel_pf(l, s, '1', 1, NULL) FROM (VALUES ('a', 1)) v(l, s)
 epsilon must be the same on every row of a group: "1", then "0.5"|SELECT dpsel_pf(l, s, e) FROM (VALUES ('a', 1, '1'), ('b', 2, '0.5')) v(l, s, e)
 the sensitivity must be the same on every row of a group: 1, then 2|SELECT dpsel_em(l, s, '1', d) FROM (VALUES ('a', 1, 1), ('b', 2, 2)) v(l, s, d)
