@@ -167,6 +167,12 @@ def _units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
     return unit, _convert.uint64(to_units(sensitivity, unit, "sensitivity"), "sensitivity")
 
 
+def in_units(params: Params) -> Params:
+    """params for scores already in whole units of its resolution: the same
+    base, sensitivity and gap cap, taking integers."""
+    return Params(_c=CParams.from_buffer_copy(params._c))
+
+
 def scores_for(params: Any, scores: Any, what: str = "scores") -> Any:
     """scores as params read them: decimals in units of its resolution, if
     it has one (scores_in_units); otherwise unchanged."""

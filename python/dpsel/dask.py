@@ -50,12 +50,13 @@ from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
 from ._easy import _candidates, _exact_values, _missing as _missing_value
 from ._errors import EmptyError, RangeError
 from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
-from ._params import Number, Params
+from ._convert import INT64_MAX, INT64_MIN
+from ._params import Number, Params, in_units
 from ._partial import Partial, _key
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._scores import as_scores
 from ._select import Selector
-from ._tasks import task_params
+from ._tasks import task_params, units_to_decimal
 
 __all__ = ["mode", "quantile", "select"]
 
@@ -101,9 +102,9 @@ def _decode(member: bytes) -> Any:
 
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
-           mechanism: MechanismArg = "pf", by: Optional[Columns] = None, sensitivity: int = 1,
-           monotonic: bool = False, split_every: Optional[int] = None,
-           key: Optional[bytes] = None) -> Any:
+           mechanism: MechanismArg = "pf", by: Optional[Columns] = None, sensitivity: Number = 1,
+           monotonic: bool = False, resolution: Any = None, floats: str = "repr",
+           split_every: Optional[int] = None, key: Optional[bytes] = None) -> Any:
     """One epsilon-DP selection among the rows of a Dask DataFrame, or one
     per group: computed (with the current Dask scheduler: a
     ``distributed.Client``'s cluster if one is active) and returned.
@@ -117,8 +118,16 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
       is carried exactly, as the member of its row: a str as its UTF-8
       bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
       at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
-    - ``epsilon``, ``sensitivity``, ``monotonic``: as
-      :meth:`dpsel.Params.from_epsilon` (the default gap cap).
+    - ``epsilon``, ``sensitivity``, ``monotonic``, ``resolution``: as
+      :meth:`dpsel.Params.from_epsilon` (the default gap cap).  Decimal
+      scores: with ``resolution`` or a decimal ``sensitivity`` ("0.5": a
+      unit of 0.1), the scores are data in that unit, as SQL's numeric
+      scores: each is taken as ``floor(score / unit)``, exactly, clamped
+      into the int64 range (Grid.point over it: infinities to their end; a
+      float read as its repr, or at its exact binary value with
+      ``floats="exact"``), never refused for its value (rounding down keeps
+      the sensitivity, a whole number of units); the sensitivity, a public
+      parameter, must be a whole multiple of the unit (UnitError).
     - ``mechanism``: "pf" (permute-and-flip) or "em" (the exponential
       mechanism).
     - ``by``: None for one selection among all rows, returning the released
@@ -137,9 +146,10 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     Each release has exactly the distribution of ``Selector.select`` on
     the scores of its group's rows, whatever the partitions.  Missing
     values are refused rather than dropped (ValueError: a label, score or
-    group key that is None, NaN, NaT or NA), as are scores that are not
-    integers (TypeError; floats only when each is exactly an integer, as
-    for Selector.select) or outside int64 (RangeError), and labels over
+    group key that is None, NaN, NaT or NA), as are, without a unit, scores
+    that are not integers (TypeError; floats only when each is exactly an
+    integer, as for Selector.select) or outside int64 (RangeError), a
+    score that is not a number (DecimalError, TypeError), and labels over
     PARTIAL_MEMBER_MAX bytes encoded (RangeError).
     Columns that do not exist are a KeyError, parameters as for Params
     (EpsilonError, RangeError), and EmptyError when there is no row at all
@@ -155,13 +165,15 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     epsilons add up (dpsel.Accountant).
     """
     groups = _checked_groups(frame, by, [label, score])
-    _check_score_dtype(frame._meta[score].dtype, score)
-    params = Params.from_epsilon(epsilon, sensitivity, monotonic)
-    chosen = _mechanism(mechanism)
+    decimals = Params.from_epsilon(epsilon, sensitivity, monotonic, resolution)
+    _check_score_dtype(frame._meta[score].dtype, score, decimals.resolution is not None)
+    _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
+    params, chosen = in_units(decimals), _mechanism(mechanism)
     key = None if key is None else _key(key)
 
     keys = groups or [_ALL]
-    prepare = functools.partial(_prepare, label=label, score=score, groups=groups)
+    prepare = functools.partial(_prepare, label=label, score=score, groups=groups,
+                                unit=decimals.resolution, floats=floats)
     candidates = frame.map_partitions(prepare, meta=prepare(frame._meta)).clear_divisions()
     released = (candidates.groupby(keys if len(keys) > 1 else keys[0], sort=True, observed=True)
                 [_LABEL].agg(_aggregation(params, chosen, key), split_every=split_every))
@@ -403,17 +415,19 @@ def _check_columns(frame: dd.DataFrame, names: Sequence[Hashable]) -> None:
                            f"{', '.join(map(repr, frame.columns))})")
 
 
-def _check_score_dtype(dtype: Any, score: Hashable) -> None:
+def _check_score_dtype(dtype: Any, score: Hashable, decimals: bool) -> None:
     """Integer dtypes (numpy's and pandas' nullable ones), floats and
-    objects pass here; their values are checked in the workers."""
+    objects pass here, and strings for decimal scores; their values are
+    checked in the workers."""
     api = pandas.api.types
+    kind = "numbers" if decimals else "integers"
     if api.is_bool_dtype(dtype):
         raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
-                        "integers (give .astype(int) to mean 1 and 0)")
+                        f"{kind} (give .astype(int) to mean 1 and 0)")
     if not (api.is_integer_dtype(dtype) or api.is_float_dtype(dtype)
-            or api.is_object_dtype(dtype)):
+            or api.is_object_dtype(dtype) or (decimals and api.is_string_dtype(dtype))):
         raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
-                        "integers")
+                        f"{kind}")
 
 
 def _as_dtype(released: pandas.Series, dtype: Any) -> pandas.Series:
@@ -438,24 +452,20 @@ def _missing(values: pandas.Series, what: str) -> None:
 
 
 def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
-             groups: List[Hashable]) -> pandas.DataFrame:
+             groups: List[Hashable], unit: Optional[str] = None,
+             floats: str = "repr") -> pandas.DataFrame:
     """A partition as the aggregation reads it: the group columns, the
     labels (as Python objects) and their members (_member: bytes, which
     group and sort as one type, for the check of repeated labels), indexed
-    by the scores (int64)."""
+    by the scores (int64, in units of unit: _score_units)."""
     for group in groups:
         _missing(part[group], f"the group column {group!r}")
     labels = part[label]
     _missing(labels, f"the label column {label!r}")
     scores = part[score]
     _missing(scores, f"the score column {score!r}")
-    if isinstance(scores.dtype, pandas.api.extensions.ExtensionDtype) and hasattr(
-            scores.dtype, "numpy_dtype"):
-        values = scores.to_numpy(dtype=scores.dtype.numpy_dtype)  # no NA left
-    else:
-        values = scores.to_numpy()
-    index = pandas.Index(numpy.asarray(as_scores(values, f"the score column {score!r}").keep,
-                                       dtype=numpy.int64), dtype=numpy.int64)
+    index = pandas.Index(_score_units(scores, f"the score column {score!r}", unit, floats),
+                         dtype=numpy.int64)
     if groups:
         prepared = part[groups].set_axis(index, axis=0)
     else:
@@ -463,6 +473,22 @@ def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
     prepared[_LABEL] = labels.astype(object).to_numpy()
     prepared[_MEMBER] = [_member(label) for label in prepared[_LABEL].tolist()]
     return prepared
+
+
+def _score_units(scores: pandas.Series, what: str, unit: Optional[str], floats: str) -> Any:
+    """The scores (none missing) as int64: integers exactly, as
+    Selector.select takes them; with a unit, every number rounded down to
+    whole units of it and clamped into int64 (the points of the grid of
+    every int64 unit), as select's docstring says."""
+    if unit is not None:
+        grid = Grid(units_to_decimal(INT64_MIN, unit), units_to_decimal(INT64_MAX, unit), unit)
+        return numpy.asarray(grid.points(_exact_values(scores, floats)), dtype=numpy.int64)
+    if isinstance(scores.dtype, pandas.api.extensions.ExtensionDtype) and hasattr(
+            scores.dtype, "numpy_dtype"):
+        values = scores.to_numpy(dtype=scores.dtype.numpy_dtype)  # no NA left
+    else:
+        values = scores.to_numpy()
+    return numpy.asarray(as_scores(values, what).keep, dtype=numpy.int64)
 
 
 def _member(label: Any) -> bytes:

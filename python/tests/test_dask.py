@@ -172,6 +172,41 @@ def test_releases_over_partitions_fit_the_pmf(client, mechanism):
     assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
 
 
+def test_decimal_scores_rounded_down_fit_the_pmf(client):
+    # The scores / 4 less 2.1, decimals in units of 0.25 (a sensitivity of
+    # 0.5: 2 units): 2 of the 6 below 0 and none on the grid; rounded down
+    # (floor, not towards 0) they are the scores less 9, the same gaps.
+    decimals = [str(decimal.Decimal(score) / 4 - decimal.Decimal("2.1")) for score in SCORES]
+    frame = groups_frame(GROUPS, LABELS, decimals, PARTITIONS)
+    released = dpsel.dask.select(frame, label="label", score="score", epsilon="1",
+                                 sensitivity="0.5", resolution="0.25", by="group",
+                                 mechanism="em")
+    counts = collections.Counter(released)
+    exact = label_pmf(dpsel.Params.from_epsilon("1", 2), "em")
+    order = sorted(exact)
+    fits, statistic, dof = chi_square_fits([counts[label] for label in order],
+                                           [exact[label] for label in order], GROUPS)
+    assert fits, f"chi-square {statistic:.2f} with {dof} degrees of freedom"
+
+
+def test_decimal_scores_are_data_never_refused(client):
+    # Every number is a score: infinities and long values clamped into the
+    # int64 units, and at epsilon 200 (100 per unit of 0.001, not monotonic)
+    # 'a' one unit above every other wins but with probability below 1e-40.
+    frame = dd.from_pandas(pandas.DataFrame({
+        "label": ["a", "b", "c", "d", "e"],
+        "score": [0.35, "0.349", decimal.Decimal("-1e400"), float("-inf"), "-" + "9" * 500]}),
+        npartitions=2)
+    options = {"label": "label", "score": "score", "epsilon": "200", "sensitivity": "0.001"}
+    assert dpsel.dask.select(frame, **options) == "a"  # 0.35 read as its repr: 350 units
+    # At its exact binary value, 0.1 is 5 units of 10^-18 above "0.1".
+    tenth = dd.from_pandas(pandas.DataFrame({"label": ["a", "b"], "score": [0.1, "0.1"]}),
+                           npartitions=1)
+    unit = "0." + "0" * 17 + "1"
+    assert dpsel.dask.select(tenth, label="label", score="score", epsilon="200",
+                             resolution=unit, sensitivity=unit, floats="exact") == "a"
+
+
 def distinct_labels(copies):
     """LABELS `copies` times over, each copy's labels made distinct."""
     return [f"{label}{copy}" for copy in range(copies) for label in LABELS]
@@ -444,6 +479,12 @@ BASE = pandas.DataFrame({"day": [1, 1, 2, 2], "page": ["a", "b", "a", "b"], "vie
     ({"day": [1.0, float("nan"), 2.0, 2.0]}, {"by": "day"}, ValueError,
      "group column 'day' has a missing"),
     ({"page": ["a" * 70000, "b", "a", "b"]}, {}, dpsel.RangeError, "PARTIAL_MEMBER_MAX"),
+    ({}, {"sensitivity": "0.3", "resolution": "0.25"}, dpsel.UnitError,
+     "sensitivity 0.3 is not a whole multiple of the resolution 0.25"),
+    ({}, {"sensitivity": "0.5", "floats": "binary"}, dpsel.RangeError, "'repr' or 'exact'"),
+    ({"views": ["5", "3", "many", "9"]}, {"sensitivity": "0.5"}, dpsel.DecimalError, "many"),
+    ({"views": pandas.to_datetime(["2026-11-01"] * 4)}, {"resolution": "1"}, TypeError,
+     "dtype datetime64.*must be numbers"),
 ])
 def test_bad_input_is_refused(client, change, arguments, error, message):
     frame = dd.from_pandas(BASE.assign(**change), npartitions=2)
