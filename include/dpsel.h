@@ -190,6 +190,19 @@ typedef int (*dpsel_bit_fn)(void *context, unsigned *bit);
  * after dpsel has returned. */
 typedef int (*dpsel_interrupt_fn)(void *context, uint64_t done, uint64_t total);
 
+/* A caller's progress report, made by a long computation that takes one
+ * (dpsel_pmf_new_progress): done of total is the fraction of the work done.
+ * total is the same on every call of one computation, done never
+ * decreases, and done == total comes once, as the last call, when the
+ * work is done (a non-zero return then still cancels); calls come from the
+ * calling thread, a few milliseconds of work apart.  Return 0 to go on, non-zero to stop: the call then ends
+ * with DPSEL_ECANCELED, leaking nothing, as for dpsel_interrupt_fn (and
+ * with the same rule: no unwinding through dpsel).  The fraction follows
+ * the work's shape (the candidates and their levels), which the caller
+ * passed in: a report, and its timing, tell the caller nothing beyond the
+ * input it holds, and nothing about random bits. */
+typedef int (*dpsel_progress_fn)(void *context, uint64_t done, uint64_t total);
+
 /* The state of a buffered stream of bits (private to src/rng.c).  All
  * zeros is a valid state: an empty buffer, to be refilled (for the OS
  * source: keyed afresh from getrandom) on the first read. */
@@ -437,6 +450,35 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new_grouped(dpsel_pmf **out, const dps
                                                       dpsel_mechanism mechanism,
                                                       const int64_t *scores,
                                                       const uint64_t *multiplicity, size_t n);
+
+/* dpsel_pmf_new (multiplicity NULL) or dpsel_pmf_new_grouped, reporting
+ * its progress to `progress` (NULL: none) with context, which can cancel:
+ * DPSEL_ECANCELED, and *out is left alone.  PF reports every few
+ * milliseconds of its enclosure; a rare second pass at a higher precision
+ * (when the first leaves a decimal undecided) runs in the last sixteenth
+ * of the scale and the ones after it.  The exact rationals, computed later
+ * on request, report nothing.  Errors as dpsel_pmf_new_grouped. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
+                                                       dpsel_mechanism mechanism,
+                                                       const int64_t *scores,
+                                                       const uint64_t *multiplicity, size_t n,
+                                                       dpsel_progress_fn progress, void *context);
+
+/* The size of the exact rationals of the pmf of these arguments (as
+ * dpsel_pmf_new_progress's), known before any work (O(n log n) time, O(n)
+ * memory): *work, the bits of weight arithmetic that dpsel_pmf_new counts
+ * (EM: levels (y G + 64), PF: n'^3 (y G + 64), G the largest clamped gap,
+ * n' the candidates or the groups' members; UINT64_MAX for PF beyond 4096
+ * candidates), and *limit, the most it computes (2^32 for EM, 2^34 for
+ * PF).  A request for the exact rationals of such a pmf gets
+ * DPSEL_ETOOLARGE exactly when *work > *limit: a caller that will need
+ * them asks here first, and refuses at once.  Errors as
+ * dpsel_pmf_new_grouped (DPSEL_ETOOLARGE excepted). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_exact_work(const dpsel_params *params,
+                                                     dpsel_mechanism mechanism,
+                                                     const int64_t *scores,
+                                                     const uint64_t *multiplicity, size_t n,
+                                                     uint64_t *work, uint64_t *limit);
 
 /* Frees a pmf; safe on NULL. */
 DPSEL_API void dpsel_pmf_free(dpsel_pmf *pmf);
@@ -769,6 +811,14 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *sele
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                                                        dpsel_mechanism mechanism,
                                                        const dpsel_quantile_runs *runs);
+
+/* dpsel_pmf_exact_work for the pmf dpsel_quantile_pmf_new makes: the size
+ * of its exact rationals and the limit, before any work.  Errors as
+ * dpsel_quantile_pmf_new (DPSEL_ETOOLARGE excepted). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_exact_work(const dpsel_params *params,
+                                                              dpsel_mechanism mechanism,
+                                                              const dpsel_quantile_runs *runs,
+                                                              uint64_t *work, uint64_t *limit);
 
 /* ------------------------------------------------ partial selections */
 

@@ -302,3 +302,17 @@ int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
     }
     return dpsel_pmf_new_grouped(out, params, mechanism, runs->score, runs->length, runs->count);
 }
+
+int dpsel_quantile_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,
+                                  const dpsel_quantile_runs *runs, uint64_t *work,
+                                  uint64_t *limit)
+{
+    if (params == NULL || runs == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (!made_for(params, runs)) {
+        return DPSEL_ERANGE;
+    }
+    return dpsel_pmf_exact_work(params, mechanism, runs->score, runs->length, runs->count, work,
+                                limit);
+}

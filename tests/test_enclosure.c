@@ -365,7 +365,8 @@ Test(enclosure, holds_at_low_precision)
                 mpfr_inits2(prec, lo[l], hi[l], (mpfr_ptr)0);
             }
             cr_assert_eq(dpsel_exact_enclose_levels((trial / 3) % 2 ? DPSEL_EM : DPSEL_PF, p.x, p.y,
-                                                    gap, members, count, prec, lo, hi), DPSEL_OK);
+                                                    gap, members, count, prec, NULL, lo, hi),
+                         DPSEL_OK);
             for (size_t r = 0; r < n; r++) {
                 mpq_srcptr exact = dpsel_exact_pmf_probability_exact(pmf, r);
                 cr_assert(exact != NULL);

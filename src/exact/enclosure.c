@@ -51,7 +51,8 @@
  * Every step is again a sum of products of non-negative numbers.  Cost: one
  * multiply-add per pair of light candidates in different levels for the
  * products, two for the middle products, so at most 3 n'^2 / 2 for n' light
- * candidates, plus n' m_h + n for the kernel.
+ * candidates, plus n' m_h + n for the kernel.  These multiply-adds are what
+ * the progress meter counts (pass_work), row by row as they are done.
  */
 #include <stdlib.h>
 
@@ -69,6 +70,7 @@ typedef struct {
     mpfr_t *w;             /* bounds of w_l, per level */
     mpfr_t *out;           /* bounds of P_l, per level */
     mpfr_t term;           /* scratch: one product */
+    dpsel_progress *progress;  /* counts the multiply-adds; NULL: none */
 } pf_pass;
 
 /* A node of the subproduct tree: the light levels light[a..b-1], with the
@@ -117,6 +119,14 @@ static mpfr_t *binomial_power(const pf_pass *p, const mpfr_t v, size_t m)
     return poly;
 }
 
+/* Counts multiply-adds done on the pass's meter: non-zero once the
+ * caller has cancelled, and then the pass stops early (its numbers are
+ * dropped: pf_pass_run returns DPSEL_ECANCELED). */
+static int stopped(const pf_pass *p, uint64_t work)
+{
+    return dpsel_progress_add(p->progress, work) != DPSEL_OK;
+}
+
 /* out = x y, of degree dx + dy. */
 static void multiply(pf_pass *p, mpfr_t *out, mpfr_t *x, size_t dx, mpfr_t *y, size_t dy)
 {
@@ -126,6 +136,9 @@ static void multiply(pf_pass *p, mpfr_t *out, mpfr_t *x, size_t dx, mpfr_t *y, s
         for (size_t i = first; i <= last; i++) {
             mpfr_mul(p->term, x[i], y[k - i], p->rnd);
             mpfr_add(out[k], out[k], p->term, p->rnd);
+        }
+        if (stopped(p, last - first + 1)) {
+            return;
         }
     }
 }
@@ -140,6 +153,9 @@ static void middle_product(pf_pass *p, mpfr_t *out, size_t count, mpfr_t *f, mpf
         for (size_t i = 0; i <= degree; i++) {
             mpfr_mul(p->term, f[i + j], poly[i], p->rnd);
             mpfr_add(out[j], out[j], p->term, p->rnd);
+        }
+        if (stopped(p, degree + 1)) {
+            return;
         }
     }
 }
@@ -164,6 +180,29 @@ static size_t split_point(const pf_pass *p, size_t a, size_t b)
         c++;
     }
     return c;
+}
+
+/* The multiply-adds of build_tree's products and descend's middle
+ * products over light[a..b-1] (a < b), split as build_tree splits: at most
+ * 3 (2^15 + 1)^2 in all, as n <= 2^15. */
+static uint64_t tree_work(const pf_pass *p, size_t a, size_t b)
+{
+    uint64_t degree = p->prefix[b] - p->prefix[a];
+    if (b - a == 1) {
+        return degree;  /* the leaf's middle product, of m_l terms */
+    }
+    size_t c = split_point(p, a, b);
+    uint64_t left = p->prefix[c] - p->prefix[a], right = degree - left;
+    return (left + 1) * (right + 1) + left * (right + 1) + right * (left + 1)
+           + tree_work(p, a, c) + tree_work(p, c, b);
+}
+
+/* The multiply-adds of one pass: the kernel's fold (size rows of m_h),
+ * the heavy level's product with the root and the tree's. */
+static uint64_t pass_work(const pf_pass *p, size_t nlight, size_t heavy, size_t size)
+{
+    uint64_t kernel = (uint64_t)size * p->members[heavy];
+    return nlight == 0 ? kernel : kernel + p->prefix[nlight] + 1 + tree_work(p, 0, nlight);
 }
 
 /* The subproduct tree over light[a..b-1] (a < b); NULL if out of memory. */
@@ -293,11 +332,12 @@ static int pf_pass_run(pf_pass *p, size_t nlight, size_t heavy, size_t size, siz
     dpsel_exact_numbers_free(kernel, size);
     dpsel_exact_numbers_free(lambda, n);
     mpfr_clear(p->term);
-    return rc;
+    return rc == DPSEL_OK && p->progress != NULL && p->progress->canceled ? DPSEL_ECANCELED : rc;
 }
 
 static int pf_enclose(const size_t *members, size_t count, size_t n, mpfr_prec_t prec,
-                      mpfr_t *w_lo, mpfr_t *w_hi, mpfr_t *lo, mpfr_t *hi)
+                      dpsel_progress *progress, mpfr_t *w_lo, mpfr_t *w_hi, mpfr_t *lo,
+                      mpfr_t *hi)
 {
     size_t heavy = 0;
     for (size_t l = 1; l < count; l++) {
@@ -320,8 +360,11 @@ static int pf_enclose(const size_t *members, size_t count, size_t n, mpfr_prec_t
             }
         }
         size_t size = n - members[heavy] + 1;
-        pf_pass down = { MPFR_RNDD, prec, light, members, prefix, v_lo, w_lo, lo, { { 0 } } };
-        pf_pass up = { MPFR_RNDU, prec, light, members, prefix, v_hi, w_hi, hi, { { 0 } } };
+        pf_pass down = { MPFR_RNDD, prec, light, members, prefix, v_lo, w_lo, lo, { { 0 } },
+                         progress };
+        pf_pass up = { MPFR_RNDU, prec, light, members, prefix, v_hi, w_hi, hi, { { 0 } },
+                       progress };
+        dpsel_progress_expect(progress, 2 * pass_work(&down, nlight, heavy, size));
         rc = pf_pass_run(&down, nlight, heavy, size, n);
         if (rc == DPSEL_OK) {
             rc = pf_pass_run(&up, nlight, heavy, size, n);
@@ -356,7 +399,8 @@ static void em_enclose(const size_t *members, size_t count, mpfr_prec_t prec,
 
 int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
                                const uint64_t *gap, const size_t *members, size_t count,
-                               mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi)
+                               mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
+                               mpfr_t *hi)
 {
     mpfr_prec_t weight_prec = prec + 72;
     mpfr_t *w_lo = dpsel_exact_numbers_new(count, weight_prec);
@@ -378,7 +422,7 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
             em_enclose(members, count, prec, w_lo, w_hi, lo, hi);
             rc = DPSEL_OK;
         } else {
-            rc = pf_enclose(members, count, n, prec, w_lo, w_hi, lo, hi);
+            rc = pf_enclose(members, count, n, prec, progress, w_lo, w_hi, lo, hi);
         }
     }
     dpsel_exact_numbers_free(w_hi, count);

@@ -12,6 +12,7 @@
 #include <mpfr.h>
 
 #include "../core/core.h"
+#include "../progress.h"
 
 /* The exact table powers[i] = beta^(2^i), i < bitlen(cap), for the decay of a
  * selector.  Owns the digit storage. */
@@ -99,10 +100,13 @@ void dpsel_exact_numbers_free(mpfr_t *a, size_t count);
  * lo[l] and hi[l] must be initialised; they are set to precision prec, the
  * working precision: the bounds hold at any precision, their relative width
  * is a small multiple of n 2^-prec.
- * DPSEL_ENOMEM on failure. */
+ * PF counts its work on progress (NULL: none), whose phase the caller has
+ * started.
+ * DPSEL_ENOMEM on failure, DPSEL_ECANCELED when progress's function asks. */
 int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
                                const uint64_t *gap, const size_t *members, size_t count,
-                               mpfr_prec_t prec, mpfr_t *lo, mpfr_t *hi);
+                               mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
+                               mpfr_t *hi);
 
 /* The bounds a pmf holds (relative width below 1e-30) on the probability of
  * candidate r < n (of one member of its group, for dpsel_pmf_new_grouped)

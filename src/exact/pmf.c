@@ -29,6 +29,7 @@
 
 #include "../core/gap.h"
 #include "../core/validate.h"
+#include "../progress.h"
 #include "exact.h"
 #include "mpfr_env.h"
 
@@ -447,14 +448,20 @@ static void enclose_expected_error(dpsel_pmf *pmf, const levels *lv, mpfr_prec_t
 }
 
 /* Fills the bounds, raising the precision until they are narrow and decide
- * every decimal. */
-static int compute_enclosure(dpsel_pmf *pmf)
+ * every decimal.  The first pass takes the progress scale to 15/16, as it
+ * nearly always is the last; each further pass half of what is left. */
+static int compute_enclosure(dpsel_pmf *pmf, dpsel_progress *progress)
 {
     const levels *lv = &pmf->lv;
     int narrow = 0;
+    uint64_t from = 0, to = DPSEL_PROGRESS_SCALE - DPSEL_PROGRESS_SCALE / 16;
     for (mpfr_prec_t prec = START_PRECISION; prec <= MAX_PRECISION; prec *= 2) {
+        dpsel_progress_phase(progress, from, to);
+        from = to;
+        to += (DPSEL_PROGRESS_SCALE - to) / 2;
         int rc = dpsel_exact_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y, lv->gap,
-                                            lv->members, lv->count, prec, pmf->lo, pmf->hi);
+                                            lv->members, lv->count, prec, progress, pmf->lo,
+                                            pmf->hi);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -528,7 +535,7 @@ int dpsel_exact_check_distribution(const dpsel_params *params, dpsel_mechanism m
 
 /* The levels and the enclosure of a pmf whose n, points, multiplicity,
  * params and mechanism are set, in MPFR's widest exponent range. */
-static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
+static int pmf_build(dpsel_pmf *pmf, const int64_t *scores, dpsel_progress *progress)
 {
     if (pmf->mechanism == DPSEL_PF && pmf->points > PF_ENCLOSURE_MAX_CANDIDATES) {
         return DPSEL_ETOOLARGE;
@@ -545,7 +552,7 @@ static int pmf_build(dpsel_pmf *pmf, const int64_t *scores)
     }
     pmf->lo = dpsel_exact_numbers_new(pmf->lv.count, START_PRECISION);
     pmf->hi = dpsel_exact_numbers_new(pmf->lv.count, START_PRECISION);
-    return pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM : compute_enclosure(pmf);
+    return pmf->lo == NULL || pmf->hi == NULL ? DPSEL_ENOMEM : compute_enclosure(pmf, progress);
 }
 
 /* The members of all groups; 0 for a group of none or a sum above 2^62. */
@@ -561,20 +568,34 @@ static size_t count_points(const uint64_t *multiplicity, size_t n)
     return (size_t)points;
 }
 
-/* A pmf of groups (multiplicity NULL: of single candidates). */
-static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
-                   const int64_t *scores, const uint64_t *multiplicity, size_t n)
+/* The members of n groups (multiplicity NULL: n single candidates) in
+ * *points, once the arguments a pmf is made of are checked. */
+static int check_pmf_args(const dpsel_params *params, dpsel_mechanism mechanism,
+                          const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                          size_t *points)
 {
-    if (out == NULL || params == NULL || scores == NULL) {
+    if (params == NULL || scores == NULL) {
         return DPSEL_ENULL;
     }
     int checked = dpsel_exact_check_distribution(params, mechanism, n);
     if (checked != DPSEL_OK) {
         return checked;
     }
-    size_t points = multiplicity != NULL ? count_points(multiplicity, n) : n;
-    if (points == 0) {
-        return DPSEL_ERANGE;
+    *points = multiplicity != NULL ? count_points(multiplicity, n) : n;
+    return *points == 0 ? DPSEL_ERANGE : DPSEL_OK;
+}
+
+/* A pmf of groups (multiplicity NULL: of single candidates), reporting its
+ * progress to the meter progress (NULL: none). */
+static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
+                   const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                   dpsel_progress *progress)
+{
+    size_t points = 0;
+    int checked = out == NULL ? DPSEL_ENULL
+                              : check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
+    if (checked != DPSEL_OK) {
+        return checked;
     }
     dpsel_pmf *pmf = calloc(1, sizeof *pmf);
     if (pmf == NULL) {
@@ -596,9 +617,10 @@ static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism 
     if (rc == DPSEL_OK) {
         dpsel_mpfr_env host;
         dpsel_exact_mpfr_enter(&host);
-        rc = pmf_build(pmf, scores);
+        rc = pmf_build(pmf, scores, progress);
         dpsel_exact_mpfr_leave(&host);
     }
+    rc = rc == DPSEL_OK ? dpsel_progress_finish(progress) : rc;
     if (rc != DPSEL_OK) {
         dpsel_pmf_free(pmf);
         return rc;
@@ -610,7 +632,7 @@ static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism 
 int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n)
 {
-    return new_pmf(out, params, mechanism, scores, NULL, n);
+    return new_pmf(out, params, mechanism, scores, NULL, n, NULL);
 }
 
 int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
@@ -618,7 +640,42 @@ int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
                           const uint64_t *multiplicity, size_t n)
 {
     return multiplicity == NULL ? DPSEL_ENULL
-                                : new_pmf(out, params, mechanism, scores, multiplicity, n);
+                                : new_pmf(out, params, mechanism, scores, multiplicity, n, NULL);
+}
+
+int dpsel_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
+                           dpsel_mechanism mechanism, const int64_t *scores,
+                           const uint64_t *multiplicity, size_t n, dpsel_progress_fn progress,
+                           void *context)
+{
+    dpsel_progress meter;
+    dpsel_progress_init(&meter, progress, context);
+    return new_pmf(out, params, mechanism, scores, multiplicity, n, &meter);
+}
+
+/* The exact work is that of the levels (exact_work), which take O(n log n)
+ * to find and none of the enclosure's work. */
+int dpsel_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,
+                         const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                         uint64_t *work, uint64_t *limit)
+{
+    size_t points = 0;
+    int rc = work == NULL || limit == NULL
+           ? DPSEL_ENULL : check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    levels lv = { 0 };
+    size_t *level_of = calloc(n, sizeof *level_of);
+    rc = level_of == NULL ? DPSEL_ENOMEM
+                          : levels_build(&lv, scores, multiplicity, n, params->gap_cap, level_of);
+    if (rc == DPSEL_OK) {
+        *work = exact_work(mechanism, points, lv.count, (uint64_t)params->y * lv.gap[lv.count - 1]);
+        *limit = mechanism == DPSEL_EM ? EM_WORK_LIMIT : PF_WORK_LIMIT;
+    }
+    levels_free(&lv);
+    free(level_of);
+    return rc;
 }
 
 /* Value v of the pmf: the probability of level v, or for v == lv.count the
