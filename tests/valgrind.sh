@@ -123,6 +123,8 @@ check account-nonadaptive   0 -- account --nonadaptive --delta 1e-6 --json em:0.
 check account-mixed         0 -- account --delta 1e-9 pf:1x3 em:0.5
 check account-bad           2 -- account em:0.5 pf:nothing
 check account-zero-and-huge 0 -- account --json --delta 0.5 em:0.001 em:1e20 pf:1e999999999
+check account-group        0 -- account --json --nonadaptive --delta 1e-6 --group 3 em:0.1x20 em:0.2
+check account-group-huge   0 -- account --delta 1e-6 --group 4294967296 em:1e20 pf:1e-999999999
 printf 'a,1\nb,2\nc,0\nd,1\ne,2\nf,0\n' > "$work/tied.csv"
 awk 'BEGIN { for (i = 1; i <= 29; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$work/spread.csv"
 check pmf-top-shared-leaves 0 -- pmf --epsilon 1 --top 3 --exact --mechanism em "$work/tied.csv"

@@ -86,10 +86,12 @@ static const command_help helps[COMMAND_COUNT] = {
         "the privacy of many releases together",
         "States rigorous upper bounds of the total epsilon of the RELEASEs, each\n"
         "em:EPS or pf:EPS, or em:EPSxN for N of them: pure epsilon, and with\n"
-        "--delta the zCDP, bounded-range and optimal compositions.\n",
+        "--delta the zCDP, bounded-range and optimal compositions; with --group K\n"
+        "also for groups of K people.\n",
         "dpsel account em:0.1x10\n"
         "dpsel account --delta 1e-6 em:0.1x100 pf:0.5\n"
-        "dpsel account --delta 1e-6 --nonadaptive --json em:0.1x100\n",
+        "dpsel account --delta 1e-6 --nonadaptive --json em:0.1x100\n"
+        "dpsel account --delta 1e-6 --group 3 em:0.1x10\n",
     },
 };
 
