@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import collections
 import collections.abc
+import itertools
 import sys
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
@@ -155,13 +156,17 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
     return released
 
 
-def _exact_values(values: Any, floats: str) -> List[Any]:
+def _exact_values(values: Any, floats: str, what: str = "values",
+                  index: Optional[Sequence[Any]] = None) -> List[Any]:
     """Records as exact Decimals, missing ones skipped; a text that is not
-    a number is a DecimalError naming it."""
+    a number is a DecimalError naming it (what[i], or with an index the
+    label of its row)."""
     if floats not in FLOATS:
         raise RangeError("floats", fix=f"floats must be 'repr' or 'exact', not {floats!r}")
     exact = floats == "exact"
-    return [_exact(value, exact, i) for i, value in enumerate(_records(values))
+    names = (f"{what}[{i}]" for i in itertools.count()) if index is None else \
+        (f"{what} at the index {label!r}" for label in index)
+    return [_exact(value, exact, name) for name, value in zip(names, _records(values))
             if not _missing(value)]
 
 
@@ -183,12 +188,12 @@ def _missing(value: Any) -> bool:
     return value is None or (pandas is not None and (value is pandas.NA or value is pandas.NaT))
 
 
-def _exact(value: Any, exact_floats: bool, i: int) -> Any:
+def _exact(value: Any, exact_floats: bool, what: str) -> Any:
     """A record as an exact number: an int, Decimal or Fraction as it is, a
     float or text as a Decimal.  A bool or another type is a TypeError (a
     column of the wrong type)."""
     if _convert.is_boolean(value):
-        raise TypeError(f"values[{i}] is {value!r}, a bool, not a number: give .astype(int) "
+        raise TypeError(f"{what} is {value!r}, a bool, not a number: give .astype(int) "
                         "for 0 and 1")
     if isinstance(value, (int, Decimal, Fraction)) or hasattr(value, "__index__"):
         return value
@@ -199,9 +204,9 @@ def _exact(value: Any, exact_floats: bool, i: int) -> Any:
         try:
             return Decimal(value)
         except InvalidOperation:
-            raise DecimalError(f"values[{i}] = {value!r}",
+            raise DecimalError(f"{what} = {value!r}",
                                fix="a text that is not a number: give numbers") from None
-    raise TypeError(f"values[{i}] is {value!r}, a {type(value).__name__}: give numbers (int, "
+    raise TypeError(f"{what} is {value!r}, a {type(value).__name__}: give numbers (int, "
                     "float, Decimal, Fraction or a decimal str)")
 
 

@@ -482,7 +482,7 @@ def _score_units(scores: pandas.Series, what: str, unit: Optional[str], floats: 
     every int64 unit), as select's docstring says."""
     if unit is not None:
         grid = Grid(units_to_decimal(INT64_MIN, unit), units_to_decimal(INT64_MAX, unit), unit)
-        return numpy.asarray(grid.points(_exact_values(scores, floats)), dtype=numpy.int64)
+        return numpy.asarray(grid.points(_exact_values(scores, floats, what, scores.index)), dtype=numpy.int64)
     if isinstance(scores.dtype, pandas.api.extensions.ExtensionDtype) and hasattr(
             scores.dtype, "numpy_dtype"):
         values = scores.to_numpy(dtype=scores.dtype.numpy_dtype)  # no NA left

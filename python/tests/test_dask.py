@@ -482,7 +482,8 @@ BASE = pandas.DataFrame({"day": [1, 1, 2, 2], "page": ["a", "b", "a", "b"], "vie
     ({}, {"sensitivity": "0.3", "resolution": "0.25"}, dpsel.UnitError,
      "sensitivity 0.3 is not a whole multiple of the resolution 0.25"),
     ({}, {"sensitivity": "0.5", "floats": "binary"}, dpsel.RangeError, "'repr' or 'exact'"),
-    ({"views": ["5", "3", "many", "9"]}, {"sensitivity": "0.5"}, dpsel.DecimalError, "many"),
+    ({"views": ["5", "3", "many", "9"]}, {"sensitivity": "0.5"}, dpsel.DecimalError,
+     "score column 'views' at the index 2 = 'many'"),
     ({"views": pandas.to_datetime(["2026-11-01"] * 4)}, {"resolution": "1"}, TypeError,
      "dtype datetime64.*must be numbers"),
 ])
