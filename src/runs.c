@@ -33,6 +33,23 @@ static int runs_em(const dpsel_selector *selector, const int64_t *scores,
     return rc;
 }
 
+/* Run j of a pass over the runs: the interrupt check every
+ * DPSEL_INTERRUPT_EVERY runs, then its length added to *seen, which must
+ * stay at most total (DPSEL_EINTERNAL). */
+static int next_run(const dpsel_rng *rng, const uint64_t *lengths, size_t count,
+                    uint64_t total, size_t j, uint64_t *seen)
+{
+    int rc = dpsel_internal_interrupted_every(rng, j, count);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    if (lengths[j] > total - *seen) {
+        return DPSEL_EINTERNAL;  /* more candidates than total */
+    }
+    *seen += lengths[j];
+    return DPSEL_OK;
+}
+
 /* The clamped gap of every run's score below the best, and each level's
  * candidates: members[g] for g = 0 .. cap (cap + 1 words, zeroed). */
 static int count_levels(const dpsel_rng *rng, const int64_t *scores, const uint64_t *lengths,
@@ -41,14 +58,10 @@ static int count_levels(const dpsel_rng *rng, const int64_t *scores, const uint6
 {
     uint64_t seen = 0;
     for (size_t j = 0; j < count; j++) {
-        int rc = dpsel_internal_interrupted_every(rng, j, count);
+        int rc = next_run(rng, lengths, count, total, j, &seen);
         if (rc != DPSEL_OK) {
             return rc;
         }
-        if (lengths[j] > total - seen) {
-            return DPSEL_EINTERNAL;  /* more candidates than total */
-        }
-        seen += lengths[j];
         members[dpsel_core_clamped_gap(best, scores[j], cap)] += lengths[j];
     }
     return seen == total ? DPSEL_OK : DPSEL_EINTERNAL;
@@ -126,10 +139,80 @@ static int runs_pf(const dpsel_selector *selector, const int64_t *scores,
     return rc;
 }
 
+/* Every candidate's score, run by run, into expanded[0 .. total - 1]. */
+static int expand_runs(const dpsel_rng *rng, const int64_t *scores, const uint64_t *lengths,
+                       size_t count, uint64_t total, int64_t *expanded)
+{
+    uint64_t seen = 0;
+    for (size_t j = 0; j < count; j++) {
+        uint64_t start = seen;
+        int rc = next_run(rng, lengths, count, total, j, &seen);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        for (uint64_t k = start; k < seen; k++) {
+            expanded[k] = scores[j];
+        }
+    }
+    return seen == total ? DPSEL_OK : DPSEL_EINTERNAL;
+}
+
+/* The run and offset of candidate `index` in the runs' order. */
+static int locate(const uint64_t *lengths, size_t count, uint64_t index, size_t *run,
+                  uint64_t *offset)
+{
+    for (size_t j = 0; j < count; j++) {
+        if (index < lengths[j]) {
+            *run = j;
+            *offset = index;
+            return DPSEL_OK;
+        }
+        index -= lengths[j];
+    }
+    return DPSEL_EINTERNAL;  /* expand_runs checked that the lengths add up */
+}
+
+/* The mechanism over the candidates themselves, expanded (total 8-byte
+ * scores): the core's samplers through dpsel_select, the very law the runs
+ * stand for, with no MPFR. */
+static int expanded_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                           const int64_t *scores, const uint64_t *lengths, size_t count,
+                           uint64_t total, dpsel_rng *rng, size_t *run, uint64_t *offset)
+{
+    int64_t *expanded = malloc(total * sizeof *expanded);
+    if (expanded == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    size_t index = 0;
+    int rc = expand_runs(rng, scores, lengths, count, total, expanded);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_select(selector, mechanism, expanded, total, rng, &index);
+    }
+    if (rc == DPSEL_OK) {
+        rc = locate(lengths, count, index, run, offset);
+    }
+    free(expanded);
+    return rc;
+}
+
+/* Whether the candidates are few enough to select over them expanded: for
+ * PF, at most DPSEL_RUNS_EXPAND_MAX; for EM, also fewer than its levels'
+ * words (cap + 1), which EM by runs would allocate and pass over. */
+static int expand_applies(const dpsel_selector *selector, dpsel_mechanism mechanism,
+                          uint64_t total)
+{
+    return total > 0 && total <= DPSEL_RUNS_EXPAND_MAX
+           && (mechanism == DPSEL_PF || total <= selector->params.gap_cap);
+}
+
 int dpsel_internal_runs_select(const dpsel_selector *selector, dpsel_mechanism mechanism,
                                const int64_t *scores, const uint64_t *lengths, size_t count,
                                uint64_t total, dpsel_rng *rng, size_t *run, uint64_t *offset)
 {
+    if (expand_applies(selector, mechanism, total)) {
+        return expanded_select(selector, mechanism, scores, lengths, count, total, rng, run,
+                               offset);
+    }
     return mechanism == DPSEL_EM
            ? runs_em(selector, scores, lengths, count, total, rng, run, offset)
            : runs_pf(selector, scores, lengths, count, total, rng, run, offset);

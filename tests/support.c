@@ -323,3 +323,16 @@ int deny_os_randomness(void)
     return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
         && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) == 0;
 }
+
+int mass_brackets(mpq_t *mass, const mpq_t residual, mpq_t *p, size_t n)
+{
+    int held = 1;
+    mpq_t upper;
+    mpq_init(upper);
+    for (size_t r = 0; r < n; r++) {
+        mpq_add(upper, mass[r], residual);
+        held &= mpq_cmp(mass[r], p[r]) <= 0 && mpq_cmp(p[r], upper) <= 0;
+    }
+    mpq_clear(upper);
+    return held;
+}

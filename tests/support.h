@@ -41,6 +41,10 @@ int chi_square_fits(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
 void expect_fit_and_clear(const uint64_t *counts, mpq_t *p, size_t k, uint64_t draws,
                           const char *what);
 
+/* Whether an enumeration's masses bracket p: mass[r] <= p[r] <= mass[r] +
+ * residual for every r < n. */
+int mass_brackets(mpq_t *mass, const mpq_t residual, mpq_t *p, size_t n);
+
 /* Params from an explicit base, asserting success. */
 dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monotonic);
 

@@ -69,20 +69,6 @@ static void group_probabilities(const groups_case *c, mpq_t *p)
     dpsel_pmf_free(pmf);
 }
 
-/* Whether mass[j] <= p[j] <= mass[j] + residual for every group. */
-static int brackets(mpq_t *mass, mpq_t residual, mpq_t *p, size_t count)
-{
-    int held = 1;
-    mpq_t upper;
-    mpq_init(upper);
-    for (size_t j = 0; j < count; j++) {
-        mpq_add(upper, mass[j], residual);
-        held &= mpq_cmp(mass[j], p[j]) <= 0 && mpq_cmp(p[j], upper) <= 0;
-    }
-    mpq_clear(upper);
-    return held;
-}
-
 /* The wrong models a bracket must exclude: the last group's gap one more,
  * every count 1. */
 enum { GAP_MORE, COUNTS_IGNORED, WRONG_MODELS };
@@ -110,7 +96,7 @@ static void check_enumeration(const groups_case *c, unsigned depth, int *exclude
     long complete = enumerate_bits(groups_sampler, &run, c->count, depth, mass, residual);
     cr_assert_gt(complete, 0, "base %lu/2^%u: the sampler failed", (unsigned long)c->x, c->y);
     group_probabilities(c, p);
-    cr_expect(brackets(mass, residual, p, c->count),
+    cr_expect(mass_brackets(mass, residual, p, c->count),
               "base %lu/2^%u, %zu groups: PF's law outside the brackets", (unsigned long)c->x,
               c->y, c->count);
     cr_expect_lt(mpq_get_d(residual), 0.15, "depth %u leaves %g unterminated", depth,
@@ -118,7 +104,7 @@ static void check_enumeration(const groups_case *c, unsigned depth, int *exclude
     for (int k = 0; k < WRONG_MODELS; k++) {
         groups_case wrong = wrong_model(c, k);
         group_probabilities(&wrong, p);
-        excluded[k] = !brackets(mass, residual, p, c->count);
+        excluded[k] = !mass_brackets(mass, residual, p, c->count);
     }
     for (size_t j = 0; j < 4; j++) {
         mpq_clears(mass[j], p[j], (mpq_ptr)0);
