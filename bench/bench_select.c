@@ -6,9 +6,10 @@
  * exact pmf on the DPBench histograms (4096 bins, and summed to 1024), the
  * tool on a large file, and the quantile mechanism on large grids.
  *
- * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--budget SECONDS]
- *                     [--csv FILE] [--hepth FILE] [--dpbench DIR] [--cli TOOL]
- * LIST is comma-separated ("1e3,1e6"; "0.1,1").  docs/performance.md describes the output.
+ * usage: bench_select [--quick] [--n LIST] [--eps LIST] [--vectors LIST]
+ *                     [--budget SECONDS] [--csv FILE] [--hepth FILE] [--dpbench DIR]
+ *                     [--cli TOOL]
+ * LIST is comma-separated ("1e3,1e6"; "0.1,1"; "hepth,near-1000").  docs/performance.md describes the output.
  */
 #include <glob.h>
 #include <math.h>
@@ -19,7 +20,7 @@
 
 #include "bench.h"
 
-#define MAX_LIST 8
+#define MAX_LIST 16
 #define MAX_RUNS 101
 #define MAX_CONTENDERS 6
 #define ENTROPY_PMF_MAX 1000   /* entropy from the exact pmf up to this n */
@@ -31,6 +32,8 @@ typedef struct {
     size_t n_count;
     const char *eps[MAX_LIST];
     size_t eps_count;
+    const char *vectors[MAX_LIST]; /* the score vectors to time, or all if none */
+    size_t vector_count;
     double budget;             /* seconds of timing per cell */
     const char *csv, *hepth, *dpbench;
     const char *cli;           /* the dpsel tool to time on a large file, or NULL */
@@ -434,21 +437,30 @@ static int read_counts(const char *path, int64_t **out, size_t *count)
     return 0;
 }
 
-enum { UNIFORM, TWO_LEVEL, TIES, HEPTH, ZIPF, NEAR_TOP, TOP_LAST, VECTORS };
+enum { UNIFORM, TWO_LEVEL, TIES, HEPTH, ZIPF, NEAR_TOP, TOP_LAST, NEAR_1000, WIDE, ASCENDING,
+       TOP_FIRST, STEPS, VECTORS };
 static const char *const vector_names[VECTORS] = {
-    "uniform", "two-level", "ties", "hepth", "zipf", "near-top", "top-last"
+    "uniform", "two-level", "ties", "hepth", "zipf", "near-top", "top-last", "near-1000",
+    "wide", "ascending", "top-first", "steps"
 };
 
 /* uniform: integers in [0, 1000]; two-level: 0 then -1000 (gap 1000 for all
  * but the best); ties: all 0; hepth: the HEPTH counts, tiled past 4096;
  * zipf: one peak of a power law, 10^6 / (rank + 1), the ranks in a random
  * order; near-top: 8 candidates at 1000 - j (j < 8) spread through the
- * vector, the rest at 0; top-last: integers in [0, 60], the last one 1000. */
+ * vector, the rest at 0; top-last: integers in [0, 60], the last one 1000.
+ * Adversarial vectors (issue 39): near-1000: 1000 candidates at 1000 - (j %
+ * 16) spread evenly, the rest at 0; wide: uniform integers in [0, 10^6] (a
+ * few scattered near the top); ascending: i * 1000 / n, the top last and its
+ * neighbours in the last block; top-first: integers in [0, 60], the first
+ * one 1000; steps: two levels 1000 apart, one candidate in 2^16 at the top
+ * level (pseudo-random), the rest at 0. */
 static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *hepth,
                         size_t hepth_n)
 {
     uint64_t state[4];
     size_t near_top_spacing = n / 8 + 1;  /* at most 8 positions are multiples */
+    size_t near_1000_spacing = n / 1000 + 1;
     prng_seed(state, 2026);
     for (size_t i = 0; i < n; i++) {
         switch (vector) {
@@ -460,7 +472,15 @@ static void fill_scores(int vector, int64_t *scores, size_t n, const int64_t *he
         case NEAR_TOP:
             scores[i] = i % near_top_spacing == 0 ? 1000 - (int64_t)(i / near_top_spacing) : 0;
             break;
-        default: scores[i] = i + 1 == n ? 1000 : (int64_t)(prng_next(state) % 61); break;
+        case TOP_LAST: scores[i] = i + 1 == n ? 1000 : (int64_t)(prng_next(state) % 61); break;
+        case NEAR_1000:
+            scores[i] = i % near_1000_spacing == 0
+                ? 1000 - (int64_t)(i / near_1000_spacing % 16) : 0;
+            break;
+        case WIDE: scores[i] = (int64_t)(prng_next(state) % 1000001); break;
+        case ASCENDING: scores[i] = (int64_t)(i * 1000 / n); break;
+        case TOP_FIRST: scores[i] = i == 0 ? 1000 : (int64_t)(prng_next(state) % 61); break;
+        default: scores[i] = prng_next(state) % 65536 == 0 ? 1000 : 0; break;
         }
     }
     if (vector == ZIPF) {  /* the ranks in a random order (Fisher-Yates) */
@@ -484,6 +504,27 @@ static int64_t largest(const int64_t *scores, size_t n)
     return best;
 }
 
+/* The vector of this name, or VECTORS if none. */
+static int vector_index(const char *name)
+{
+    int v = 0;
+    while (v < VECTORS && strcmp(vector_names[v], name) != 0) {
+        v++;
+    }
+    return v;
+}
+
+/* Whether --vectors chose the vector of this name (all, without it). */
+static int vector_chosen(const settings *s, const char *name)
+{
+    for (size_t i = 0; i < s->vector_count; i++) {
+        if (strcmp(s->vectors[i], name) == 0) {
+            return 1;
+        }
+    }
+    return s->vector_count == 0;
+}
+
 static void bench_selections(const settings *s, dpsel_selector *const *selectors,
                              const dpsel_params *params, FILE *csv)
 {
@@ -502,6 +543,9 @@ static void bench_selections(const settings *s, dpsel_selector *const *selectors
     print_selection_header();
     for (size_t i = 0; i < s->n_count; i++) {
         for (int v = 0; v < VECTORS; v++) {
+            if (!vector_chosen(s, vector_names[v])) {
+                continue;
+            }
             fill_scores(v, scores, s->n[i], hepth, hepth_n);
             for (size_t e = 0; e < s->eps_count; e++) {
                 bench_case c = { scores, s->n[i], strtod(s->eps[e], NULL), &params[e],
@@ -671,7 +715,7 @@ static size_t split(char *list, const char **items)
 static void usage(const char *bad)
 {
     fprintf(stderr, "bench: bad option %s\nusage: bench_select [--quick] [--n LIST] "
-            "[--eps LIST] [--budget SECONDS] [--csv FILE] [--hepth FILE] [--dpbench DIR] "
+            "[--eps LIST] [--vectors LIST] [--budget SECONDS] [--csv FILE] [--hepth FILE] [--dpbench DIR] "
             "[--cli TOOL]\n",
             bad);
     exit(2);
@@ -695,6 +739,16 @@ static void parse_options(int argc, char **argv, settings *s)
             n_list = argv[++i];
         } else if (strcmp(argv[i], "--eps") == 0 && has_value) {
             eps_list = argv[++i];
+        } else if (strcmp(argv[i], "--vectors") == 0 && has_value) {
+            s->vector_count = split(argv[++i], s->vectors);
+            for (size_t v = 0; v < s->vector_count; v++) {
+                if (vector_index(s->vectors[v]) == VECTORS) {
+                    usage(s->vectors[v]);
+                }
+            }
+            if (s->vector_count == 0) {
+                usage("--vectors");
+            }
         } else if (strcmp(argv[i], "--budget") == 0 && has_value) {
             s->budget = strtod(argv[++i], NULL);
         } else if (strcmp(argv[i], "--csv") == 0 && has_value) {

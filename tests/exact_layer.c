@@ -151,17 +151,16 @@ void check_pf_by_enumeration(const dpsel_params *p, const int64_t *scores, size_
     dpsel_selector_free(selector);
 }
 
+#define FIT_MAX 4096
+#define FIT_DRAWS 50000
 #define STAIRCASE_N 4000
-#define STAIRCASE_DRAWS 50000
 
-void check_pf_staircase_fit(pf_form form, uint64_t seed, const char *what)
+void check_pf_fit(pf_form form, const int64_t *scores, size_t n, uint64_t seed, const char *what)
 {
-    static int64_t scores[STAIRCASE_N];
-    static uint64_t counts[STAIRCASE_N];
-    static mpq_t prob[STAIRCASE_N];
-    unsigned fill = 17;
-    for (size_t i = 0; i < STAIRCASE_N; i++) {
-        scores[i] = i + 1 == STAIRCASE_N ? 100 : 76 + rand_r(&fill) % 13;
+    static uint64_t counts[FIT_MAX];
+    static mpq_t prob[FIT_MAX];
+    cr_assert_leq(n, FIT_MAX);
+    for (size_t i = 0; i < n; i++) {
         counts[i] = 0;
     }
     dpsel_params p;
@@ -169,22 +168,32 @@ void check_pf_staircase_fit(pf_form form, uint64_t seed, const char *what)
     dpsel_selector *selector = NULL;
     dpsel_pmf *pmf = NULL;
     cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
-    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, STAIRCASE_N), DPSEL_OK);
-    selection s = { selector, scores, STAIRCASE_N, form, dpsel_selector_decay(selector), { 0 } };
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, n), DPSEL_OK);
+    selection s = { selector, scores, n, form, dpsel_selector_decay(selector), { 0 } };
     dpsel_rng rng = seeded_rng(seed);
-    for (size_t d = 0; d < STAIRCASE_DRAWS; d++) {
+    for (size_t d = 0; d < FIT_DRAWS; d++) {
         size_t index;
         cr_assert_eq(select_sampler(&s, &rng, &index), DPSEL_OK, "%s", what);
         counts[index]++;
     }
-    for (size_t r = 0; r < STAIRCASE_N; r++) {
+    for (size_t r = 0; r < n; r++) {
         mpq_init(prob[r]);
         pmf_value(pmf, r, prob[r]);
     }
-    expect_fit_and_clear(counts, prob, STAIRCASE_N, STAIRCASE_DRAWS, what);
+    expect_fit_and_clear(counts, prob, n, FIT_DRAWS, what);
     dpsel_rng_wipe(&rng);
     dpsel_pmf_free(pmf);
     dpsel_selector_free(selector);
+}
+
+void check_pf_staircase_fit(pf_form form, uint64_t seed, const char *what)
+{
+    static int64_t scores[STAIRCASE_N];
+    unsigned fill = 17;
+    for (size_t i = 0; i < STAIRCASE_N; i++) {
+        scores[i] = i + 1 == STAIRCASE_N ? 100 : 76 + rand_r(&fill) % 13;
+    }
+    check_pf_fit(form, scores, STAIRCASE_N, seed, what);
 }
 
 /* EM repeats independent, identical trials until one keeps its candidate, so

@@ -4,7 +4,8 @@
  * enumeration where the strings can be: the coin beta^t 2^s for any t, one
  * round of the coin w / (1 + w), and the whole race at unit 1 against the
  * pmf, plain and thinned (spec/mechanisms.md §13).  The thinned race at
- * epsilon 1 by chi-square.  The geometric draw (a chain of rounds per binary digit) by
+ * epsilon 1 by chi-square, on a staircase and around lone candidates near
+ * the leader (issue 39).  The geometric draw (a chain of rounds per binary digit) by
  * chi-square.  The race at realistic parameters is checked by the
  * statistical tests of test_sampling.c and test_privacy.c, which go through
  * dpsel_select.
@@ -300,4 +301,23 @@ ParameterizedTest(thinning_case *c, race, thinned_race_realises_the_pmf, .timeou
 Test(race, thinned_race_fits_the_pmf, .timeout = 600)
 {
     check_pf_staircase_fit(PF_THINNED_RACE, 1713, "thinned race");
+}
+
+/* Candidates near the leader, lone among far ones (issue 39), where the
+ * race halves a block's pieces around each near one and declines to thin a
+ * long piece at a low level: 4096 candidates (four blocks) at epsilon 1,
+ * the top (100) at 2500, one in 97 at gap 12 or 13 (levels k = 7 and 8,
+ * pieces of at most 2 or 4 positions), one in 331 at gap 3 (never
+ * thinned), the rest at 0 (gaps at the cap).  The race alone and a stream,
+ * each fitted to the pmf as check_pf_fit does (false-alarm probability
+ * 1e-6 each). */
+Test(race, lone_near_candidates_fit_the_pmf, .timeout = 600)
+{
+    enum { N = 4096 };
+    static int64_t scores[N];
+    for (size_t i = 0; i < N; i++) {
+        scores[i] = i == 2500 ? 100 : i % 331 == 7 ? 97 : i % 97 == 5 ? 88 - (int64_t)(i % 2) : 0;
+    }
+    check_pf_fit(PF_THINNED_RACE, scores, N, 3901, "thinned race, lone near candidates");
+    check_pf_fit(PF_STREAMED, scores, N, 3902, "stream, lone near candidates");
 }
