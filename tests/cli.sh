@@ -454,6 +454,12 @@ expect_ok pmf-utility-json-pf '"utility_bound": {"theorem": "em", "applies": fal
 expect_ok pmf-utility-capped "# t 1: B_t 2.4426950408889635, P(error >= B_t) in [0.090909090909090909, 0.09090909090909091]" \
     "# t 2: B_t 3.8853900817779269, P(error >= B_t) in [0, 0]" -- pmf --base 1/2^1 --gap-cap 2 --mechanism em "$d/basic.csv"
 expect_ok pmf-utility-monotonic "# t 1: B_t 6.1067376022224113, P(error >= B_t) in [0, 0]" -- pmf --epsilon 0.277258872223978 --monotonic --mechanism em "$d/basic.csv"
+# the widest gap, 2^64 - 1, is past B_t at epsilon 1, and short of it when
+# beta = 1 - 2^-64 puts B_1 near 3.1e19; one candidate has no error
+expect_ok pmf-utility-widest "# t 5: B_t 11.386294361119891, P(error >= B_t) in [4.7194952715261234e-20, 4.7194952715261235e-20]" -- pmf --epsilon 1 --mechanism em "$d/extremes.csv"
+expect_ok pmf-utility-beyond "# t 1: B_t 3.1233052718912208e+19, P(error >= B_t) in [0, 0]" -- pmf --base 18446744073709551615/2^64 --mechanism em "$d/extremes.csv"
+fixture alone.csv 'solo,5\n'
+expect_ok pmf-utility-alone "n 1, |OPT| 1${nl}# t 1: B_t 2.0000000000000001, P(error >= B_t) in [0, 0]" -- pmf --epsilon 1 "$d/alone.csv"
 expect_ok pmf-utility-resolution "# t 1: B_t 0.61067376022224086, P(error >= B_t) in [0.030417800923186175, 0.030417800923186176]" \
     -- pmf --base 1/2^1 --sensitivity 0.25 --resolution 0.25 --mechanism em "$d/basic.csv"
 expect_ok pmf-exact-pf "# mechanism pf, base 1/2^1" -r '^a,1,[0-9.]+,[0-9.]+,3/4$' -r '^b,0,[0-9.]+,[0-9.]+,1/4$' "# expected error 1/4" -- pmf --base 1/2^1 --exact "$d/two.csv"
