@@ -347,7 +347,7 @@ fi
 expect_error unknown-option "unknown option: '--foo'" -- select --epsilon 1 --foo "$d/basic.csv"
 expect_error unknown-short-option "unknown option: '-x'" -- select --epsilon 1 -x "$d/basic.csv"
 expect_error repeated-option "option given twice: '--json'" -- select --epsilon 1 --json --json "$d/basic.csv"
-expect_error pmf-exact-too-large "beyond-exact.csv: pmf --exact: the exact rationals are too large" -- pmf --epsilon 1 --exact "$d/beyond-exact.csv"
+expect_error pmf-exact-too-large "beyond-exact.csv: pmf --exact: the exact rationals of 4097 candidates need 2^64 or more bits of weight arithmetic, beyond the limit of 17179869184 (2^34); drop --exact" -- pmf --epsilon 1 --exact "$d/beyond-exact.csv"
 expect_error count-with-pmf "option does not apply to this command: '--count'" -- pmf --epsilon 1 --count 3 "$d/basic.csv"
 expect_ok select-hardened-pf -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 --hardened "$d/basic.csv"
 expect_ok select-hardened-em -r '^(alice|bob|carol|dave)$' -- select --epsilon 1 --hardened --mechanism em "$d/basic.csv"
@@ -905,6 +905,7 @@ expect_error quantile-resolution-zero "--resolution must be positive: '0.0'" -- 
 expect_error quantile-em-too-large "--mechanism em takes grids of at most 4398046511103 points; this one has 4398046511104" -- quantile --quantile 0.5 --lower 0 --upper 4398046511103 --epsilon 1 "$d/ages.csv"
 expect_error quantile-grid-too-large "has more than 2^62 points" -- quantile --quantile 0.5 --lower -9223372036854775808 --upper 9223372036854775807 --mechanism pf --epsilon 1 "$d/ages.csv"
 expect_error quantile-pmf-pf-too-large "quantile --pmf: PF's distribution is computed for grids of at most 32768 points; this one has 100001" -- quantile --quantile 0.5 --lower 0 --upper 100000 --mechanism pf --pmf --epsilon 1 "$d/ages.csv"
+expect_error quantile-pmf-exact-too-large "quantile --pmf --exact: the exact rationals of quantile 0.5 (" "grid points) need 2^64 or more bits of weight arithmetic, beyond the limit of 17179869184 (2^34); drop --exact" -- quantile --quantile 0.5 --lower 0 --upper 5000 --mechanism pf --pmf --exact --epsilon 1 "$d/ages.csv"
 expect_error quantile-pmf-count "--pmf computes the distribution and releases nothing: it takes no: '--count'" -- quantile --quantile 0.5 --lower 0 --upper 120 --pmf --count 2 --epsilon 1 "$d/ages.csv"
 expect_error quantile-exact-alone "--exact applies to --pmf: '--exact'" -- quantile --quantile 0.5 --lower 0 --upper 120 --exact --epsilon 1 "$d/ages.csv"
 expect_error quantile-sensitivity "option does not apply to this command: '--sensitivity'" -- quantile --quantile 0.5 --lower 0 --upper 120 --sensitivity 2 --epsilon 1 "$d/ages.csv"
@@ -1106,6 +1107,68 @@ expect_error quantile-epsilon-too-small "--epsilon '1e-30' is too small" -- quan
 expect_error top-beyond-candidates "$d/two.csv: --top 3 exceeds the 2 candidates (give --top 2 or less)" -- select --epsilon 1 --top 3 "$d/two.csv"
 expect_error pmf-top-beyond-candidates "--top 3 exceeds the 2 candidates (give --top 2 or less)" -- pmf --epsilon 1 --top 3 "$d/two.csv"
 expect_error no-candidates-said "$d/empty.csv: no candidates (one per line, \`label,score\` or \`score\`)" -- select --epsilon 1 "$d/empty.csv"
+
+# ----------------------------------------------------------------- progress
+
+# --progress: the line on stderr, ending at 100%, and stdout and the rest
+# of stderr as without it; without --progress, off a terminal, no line.
+without_progress_lines() {
+    tr '\r' '\n' < "$1" | grep -v -e '^dpsel [a-z]*: [0-9.]*% done' -e '^ *$'
+}
+progress_shown() {
+    name=$1
+    shift
+    run "$@"
+    cp "$work/out" "$work/plain-out"
+    without_progress_lines "$work/err" > "$work/plain-err"
+    problems=
+    ! grep -q "% done" "$work/err" || problem "a progress line without --progress"
+    run "$@" --progress
+    [ "$status" -eq 0 ] || problem "exit status $status with --progress"
+    cmp -s "$work/out" "$work/plain-out" || problem "stdout differs with --progress"
+    without_progress_lines "$work/err" | cmp -s - "$work/plain-err" \
+        || problem "the rest of stderr differs with --progress"
+    tr '\r' '\n' < "$work/err" | grep -q "^dpsel $1: 100.0% done in [0-9]" \
+        || problem "no final line 'dpsel $1: 100.0% done in ...': $(shown "$(cat "$work/err")")"
+    record "$name"
+}
+awk 'BEGIN { for (i = 0; i < 500; i++) print "c" i "," i }' > "$d/spread.csv"
+progress_shown progress-pmf-pf pmf --epsilon 0.01 "$d/spread.csv"
+progress_shown progress-pmf-em pmf --epsilon 0.01 --mechanism em "$d/spread.csv"
+progress_shown progress-curve curve --epsilons 0.01,0.1 "$d/spread.csv"
+progress_shown progress-audit audit --epsilon 1 "$d/basic.csv" "$d/basic.csv"
+progress_shown progress-quantile quantile --quantile 0.5,0.9 --lower 0 --upper 120 --pmf --epsilon 1 "$d/ages.csv"
+progress_shown progress-select-streamed select --epsilon 1 --count 5 --seed 1 "$d/basic.csv"
+progress_shown progress-select-em select --epsilon 1 --count 5 --seed 1 --mechanism em "$d/basic.csv"
+
+# On a terminal (script(1)'s pseudo-terminal as stderr), without
+# --progress: a command that ends within a second shows nothing; one that
+# runs for more than two shows the line.  Its length depends on the
+# machine: a run between the two checks neither.
+on_terminal() {
+    start=$(date +%s%N)
+    script -qec "'$tool' $* > '$work/out'" "$work/typescript" > /dev/null 2>&1
+    elapsed_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+}
+if command -v script > /dev/null 2>&1; then
+    awk 'BEGIN { for (i = 0; i < 4000; i++) print "c" i "," i }' > "$d/spread-long.csv"
+    for args in "pmf --epsilon 1 $d/basic.csv" "pmf --epsilon 0.01 $d/spread-long.csv"; do
+        case $args in *long*) name=progress-terminal-long ;; *) name=progress-terminal-short ;; esac
+        on_terminal "$args"
+        problems=
+        if [ "$elapsed_ms" -lt 1000 ]; then
+            ! grep -q "% done" "$work/typescript" || problem "a line for a run of $elapsed_ms ms"
+        elif [ "$elapsed_ms" -gt 2000 ]; then
+            grep -q "dpsel pmf: 100.0% done in " "$work/typescript" \
+                || problem "no line for a run of $elapsed_ms ms"
+        else
+            echo "skip $name: a run of $elapsed_ms ms, between 1 and 2 s"
+        fi
+        record "$name"
+    done
+else
+    echo "skip progress-terminal: script(1) (util-linux) is not installed"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

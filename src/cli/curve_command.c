@@ -11,6 +11,7 @@
  * the search, and the derived display columns (ratio, bound, tails).
  */
 #include "curve_command.h"
+#include "progress.h"
 #include "shared.h"
 #include "text.h"
 
@@ -46,6 +47,7 @@ typedef struct {
     size_t best_count;   /* how many candidates have it */
     double unit;         /* the scores' unit (1 for integers), for the
                             em_bound column alone (display) */
+    cli_progress *progress;  /* a step per pmf */
 } curve;
 
 /* One epsilon: its parameters and, per mechanism (indexed by
@@ -100,7 +102,9 @@ static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechani
     dpsel_pmf *pmf = NULL;
     char *text = NULL;
     double tail = 0;
-    int rc = dpsel_pmf_new(&pmf, params, m, c->cand->scores, c->cand->count);
+    int rc = dpsel_pmf_new_progress(&pmf, params, m, c->cand->scores, NULL, c->cand->count,
+                                    cli_progress_report, c->progress);
+    cli_progress_step(c->progress, c->progress->step + 1);
     for (size_t r = 0; rc == DPSEL_OK && r < c->cand->count; r++) {
         uint64_t gap = (uint64_t)c->best - (uint64_t)c->cand->scores[r];
         if ((double)gap >= p->bound && (rc = dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text)) == DPSEL_OK) {
@@ -404,8 +408,12 @@ static int print_target(const curve *c, FILE *out)
 int curve_print(const options *o, const candidates *cand, const char *file_name,
                 FILE *out, cli_error *error)
 {
+    /* the search's pmfs are at most TARGET_MAX_POINTS per mechanism */
+    cli_progress progress;
+    cli_progress_start(&progress, "curve", o->progress,
+                       2 * (o->target != NULL ? TARGET_MAX_POINTS : epsilon_count(o)));
     curve c = { o, cand, file_name, error, cand->scores[0], 0,
-                strtod(score_unit_text(o), NULL) };
+                strtod(score_unit_text(o), NULL), &progress };
     for (size_t r = 0; r < cand->count; r++) {
         c.best = cand->scores[r] > c.best ? cand->scores[r] : c.best;
     }
@@ -413,6 +421,7 @@ int curve_print(const options *o, const candidates *cand, const char *file_name,
         c.best_count += cand->scores[r] == c.best;
     }
     int rc = o->target != NULL ? print_target(&c, out) : print_curve(&c, out);
+    cli_progress_stop(&progress, rc == 0);
     return rc == 0 ? 0 : error->status;
 }
 

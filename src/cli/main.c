@@ -30,6 +30,7 @@
 #include "help.h"
 #include "input.h"
 #include "options.h"
+#include "progress.h"
 #include "quantile_command.h"
 #include "shared.h"
 #include "status.h"
@@ -158,13 +159,15 @@ static int draw_all(run *r, const dpsel_selector *selector, dpsel_rng *rng, size
     if (top_check(&r->opt, r->cand.count, r->file_name, &r->error) != 0) {
         return r->error.status;
     }
-    for (uint64_t i = 0; i < r->opt.count; i++) {
-        int rc = draw_list(r, selector, rng, &chosen[i * r->opt.top]);
-        if (rc != DPSEL_OK) {
-            return cli_fail_library(&r->error, "select", rc);
-        }
+    cli_progress progress;
+    cli_progress_start(&progress, "select", r->opt.progress, r->opt.count);
+    int rc = DPSEL_OK;
+    for (uint64_t i = 0; i < r->opt.count && rc == DPSEL_OK; i++) {
+        cli_progress_step(&progress, i);
+        rc = draw_list(r, selector, rng, &chosen[i * r->opt.top]);
     }
-    return 0;
+    cli_progress_stop(&progress, rc == DPSEL_OK);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(&r->error, "select", rc);
 }
 
 static int select_in_memory(run *r, FILE *stream, const dpsel_selector *selector,
@@ -197,6 +200,7 @@ static int select_streamed(run *r, FILE *stream, const dpsel_selector *selector,
     streamed s;
     score_format format = score_format_of(&r->opt);
     streamed_init(&s, stream, r->file_name, &format, &r->error);
+    s.progress = r->opt.progress;
     int status = streamed_check(&s);
     if (status == 0) {
         status = init_rng(&r->opt, rng, &r->error);
@@ -358,12 +362,23 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
         pmf_text_free(&text[i]);
     }
     free(text);
-    if (rc == DPSEL_ETOOLARGE && r->opt.exact) {
-        return cli_fail_at(&r->error, EXIT_BAD_INPUT, r->file_name, 0,
-                           "pmf --exact: the exact rationals are too large; "
-                           "drop --exact for decimals and enclosures");
-    }
     return rc == DPSEL_OK ? status : pmf_error(r, rc);
+}
+
+/* pmf --exact: refused before any work when the exact rationals are
+ * beyond the library's limits (dpsel_pmf_exact_work). */
+static int check_exact_size(run *r)
+{
+    uint64_t work = 0, limit = 0;
+    int rc = dpsel_pmf_exact_work(&r->params, r->opt.mechanism, r->cand.scores, NULL,
+                                  r->cand.count, &work, &limit);
+    if (rc != DPSEL_OK) {
+        return pmf_error(r, rc);
+    }
+    char size[32];
+    snprintf(size, sizeof size, "%zu candidates", r->cand.count);
+    return work <= limit ? 0
+         : cli_exact_too_large(&r->error, r->file_name, "pmf --exact", size, work, limit);
 }
 
 static int command_pmf(run *r)
@@ -374,10 +389,17 @@ static int command_pmf(run *r)
     char epsilon[EPSILON_TEXT];
     dpsel_pmf *pmf = NULL;
     int status = epsilon_text(&r->params, epsilon, &r->error);
+    if (status == 0 && r->opt.exact) {
+        status = check_exact_size(r);
+    }
     if (status != 0) {
         return status;
     }
-    int rc = dpsel_pmf_new(&pmf, &r->params, r->opt.mechanism, r->cand.scores, r->cand.count);
+    cli_progress progress;
+    cli_progress_start(&progress, "pmf", r->opt.progress, 1);
+    int rc = dpsel_pmf_new_progress(&pmf, &r->params, r->opt.mechanism, r->cand.scores, NULL,
+                                    r->cand.count, cli_progress_report, &progress);
+    cli_progress_stop(&progress, rc == DPSEL_OK);
     if (rc != DPSEL_OK) {
         return pmf_error(r, rc);
     }

@@ -16,7 +16,7 @@ enum {
     OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_RESOLUTION, OPT_MONOTONIC, OPT_GAP_CAP,
     OPT_MECHANISM, OPT_TASK, OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_COUNT, OPT_TOP,
     OPT_DELTA, OPT_NONADAPTIVE, OPT_GROUP, OPT_SEED, OPT_HARDENED, OPT_EXACT, OPT_EPSILONS, OPT_TARGET,
-    OPT_JSON, OPT_HELP, OPT_VERSION,
+    OPT_PROGRESS, OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_COUNT_OF_OPTIONS
 };
 
@@ -95,6 +95,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
                        "(default " CURVE_EPSILONS ")" },
     [OPT_TARGET] = { "target", "ERR", FOR_CURVE,
                      "also find the least epsilon with expected error <= ERR" },
+    [OPT_PROGRESS] = { "progress", NULL, FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT | FOR_QUANTILE,
+                       "the work's progress on stderr, the fraction done and\n"
+                       "the time left (a terminal shows it after a second)" },
     [OPT_JSON] = { "json", NULL, FOR_EVERY, "machine-readable output" },
     [OPT_HELP] = { "help", NULL, FOR_EVERY, "this help" },
     [OPT_VERSION] = { "version", NULL, FOR_EVERY, "the version and the license" },
@@ -312,6 +315,7 @@ static void set_flag(options *o, int id)
     case OPT_MONOTONIC: o->monotonic = 1; break;
     case OPT_EXACT: o->exact = 1; break;
     case OPT_JSON: o->json = 1; break;
+    case OPT_PROGRESS: o->progress = 1; break;
     case OPT_HELP: o->help = 1; break;
     case OPT_VERSION: o->version = 1; break;
     case OPT_HARDENED: o->hardened = 1; break;

@@ -39,6 +39,7 @@ typedef struct {
     size_t seed_size;           /* 0: no --seed, use the OS source */
     int exact;
     int json;
+    int progress;               /* --progress: the progress line even off a terminal */
     const char *file;           /* NULL: standard input */
     const char *file_b;         /* audit: FILE_B (FILE is FILE_A) */
     int help;                   /* --help, or the help command */

@@ -16,6 +16,7 @@
 #include "account_command.h"
 #include "dpsel.h"
 #include "input.h"
+#include "progress.h"
 #include "shared.h"
 #include "text.h"
 
@@ -332,11 +333,35 @@ static int print_pmf(quantile_job *j, const quantile *q, const dpsel_pmf *pmf)
     return status;
 }
 
+/* --exact: every quantile's exact rationals within the library's limits,
+ * known before any pmf is made (dpsel_quantile_pmf_exact_work). */
+static int check_exact_sizes(quantile_job *j)
+{
+    for (size_t i = 0; i < j->count; i++) {
+        uint64_t work = 0, limit = 0;
+        int rc = dpsel_quantile_pmf_exact_work(&j->q[i].params, j->o->mechanism, j->q[i].runs,
+                                               &work, &limit);
+        if (rc != DPSEL_OK) {
+            return cli_fail_library(j->e, "quantile --pmf --exact", rc);
+        }
+        char size[96];
+        snprintf(size, sizeof size, "quantile %s (%zu runs of %" PRIu64 " grid points)",
+                 j->q[i].text, dpsel_quantile_runs_count(j->q[i].runs), grid_span(&j->grid) + 1);
+        if (work > limit) {
+            return cli_exact_too_large(j->e, NULL, "quantile --pmf --exact", size, work, limit);
+        }
+    }
+    return 0;
+}
+
 static int distributions(quantile_job *j)
 {
-    int status = 0;
+    int status = j->o->exact ? check_exact_sizes(j) : 0;
+    cli_progress progress;
+    cli_progress_start(&progress, "quantile", j->o->progress, j->count);
     for (size_t i = 0; i < j->count && status == 0; i++) {
         dpsel_pmf *pmf = NULL;
+        cli_progress_step(&progress, i);
         int rc = dpsel_quantile_pmf_new(&pmf, &j->q[i].params, j->o->mechanism, j->q[i].runs);
         if (rc == DPSEL_ETOOLARGE) {
             status = cli_fail(j->e, EXIT_BAD_INPUT, "quantile --pmf: PF's distribution is "
@@ -349,6 +374,7 @@ static int distributions(quantile_job *j)
         }
         dpsel_pmf_free(pmf);
     }
+    cli_progress_stop(&progress, status == 0);
     return status;
 }
 

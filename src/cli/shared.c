@@ -224,3 +224,18 @@ int units_text(const options *o, uint64_t units, char *buf, cli_error *e)
     }
     return status;
 }
+
+int cli_exact_too_large(cli_error *e, const char *name, const char *what, const char *size,
+                        uint64_t work, uint64_t limit)
+{
+    char need[32];
+    if (work == UINT64_MAX) {
+        snprintf(need, sizeof need, "2^64 or more");
+    } else {
+        snprintf(need, sizeof need, "%" PRIu64, work);
+    }
+    return cli_fail_at(e, EXIT_BAD_INPUT, name, 0, "%s: the exact rationals of %s need %s bits "
+                       "of weight arithmetic, beyond the limit of %" PRIu64 " (2^%d); drop "
+                       "--exact for decimals and enclosures", what, size, need, limit,
+                       limit == 0 ? 0 : 63 - __builtin_clzll(limit));
+}

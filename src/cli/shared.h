@@ -88,4 +88,11 @@ int score_text(const options *o, int64_t score, char *buf, cli_error *e);
  * distance between the two extreme int64 scores). */
 int units_text(const options *o, uint64_t units, char *buf, cli_error *e);
 
+/* The refusal of exact rationals beyond the library's limits, before any
+ * work: "NAME: WHAT: the exact rationals of SIZE need WORK bits of weight
+ * arithmetic, beyond the limit of LIMIT; drop --exact ...".  Returns the
+ * exit status (EXIT_BAD_INPUT). */
+int cli_exact_too_large(cli_error *e, const char *name, const char *what, const char *size,
+                        uint64_t work, uint64_t limit);
+
 #endif

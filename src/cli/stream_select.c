@@ -17,6 +17,7 @@
  * (BLAKE2b) and a difference from the first pass is an error.
  */
 #include "stream_select.h"
+#include "progress.h"
 #include "status.h"
 
 #include <inttypes.h>
@@ -309,7 +310,7 @@ static int race_pass_choices(streamed *s, const dpsel_selector *selector, race_p
 }
 
 static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
-                        uint64_t count, size_t *chosen)
+                        uint64_t count, size_t *chosen, cli_progress *progress)
 {
     uint64_t batch = count < STREAMS_PER_PASS ? count : STREAMS_PER_PASS;
     race_pass *race = malloc(sizeof *race);
@@ -325,6 +326,7 @@ static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *
     int rc = 0;
     for (uint64_t done = 0; done < count && rc == 0; done += batch) {
         uint64_t now = count - done < batch ? count - done : batch;
+        cli_progress_step(progress, done / batch);
         rc = race_pass_choices(s, selector, race, now, chosen + done);
     }
     free(streams);
@@ -335,10 +337,16 @@ static int race_choices(streamed *s, const dpsel_selector *selector, dpsel_rng *
 int streamed_select(streamed *s, const dpsel_selector *selector, dpsel_rng *rng,
                     uint64_t count, size_t *chosen, char **labels)
 {
-    int rc = race_choices(s, selector, rng, count, chosen);
+    /* a step per pass over the file: the races', then the labels' */
+    uint64_t passes = count / STREAMS_PER_PASS + (count % STREAMS_PER_PASS != 0);
+    cli_progress progress;
+    cli_progress_start(&progress, "select", s->progress, passes + 1);
+    int rc = race_choices(s, selector, rng, count, chosen, &progress);
     if (rc == 0) {
+        cli_progress_step(&progress, passes);
         rc = s->labelled ? label_choices(s, count, chosen, labels)
                          : number_choices(s, count, chosen, labels);
     }
+    cli_progress_stop(&progress, rc == 0);
     return rc == 0 ? 0 : s->reader.error->status;
 }

@@ -22,6 +22,7 @@ typedef struct {
     int labelled;                       /* some line has a label */
     label_check_limits limits;          /* LABEL_CHECK_LIMITS, or a test's */
     label_check labels;                 /* once labelled, until checked */
+    int progress;                       /* --progress (progress.h) */
 } streamed;
 
 /* Starts on stream (a regular file, named `name` in messages; the caller
