@@ -372,7 +372,7 @@ Test(pmf, errors)
 }
 
 /* Beyond the exact limits the pmf holds the enclosure: a decimal, bounds, but
- * no rational; PF beyond 2^15 candidates is refused. */
+ * no rational; PF beyond 2^15 candidates (refused before its quadrature) too. */
 Test(pmf, bounds_only_beyond_the_exact_limits)
 {
     enum { N = 4097, HUGE = 32769 };
@@ -394,8 +394,11 @@ Test(pmf, bounds_only_beyond_the_exact_limits)
     dpsel_string_free(hi);
     dpsel_pmf_free(pmf);
     pmf = NULL;
-    cr_expect_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, HUGE), DPSEL_ETOOLARGE);
-    cr_expect(pmf == NULL);
+    cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_PF, scores, HUGE), DPSEL_OK);
+    cr_expect_eq(dpsel_pmf_probability(pmf, 0, DPSEL_RATIONAL, &text), DPSEL_ETOOLARGE);
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
     cr_assert_eq(dpsel_pmf_new(&pmf, &p, DPSEL_EM, scores, HUGE), DPSEL_OK);
     dpsel_pmf_free(pmf);
 }

@@ -56,7 +56,14 @@
  */
 #include <stdlib.h>
 
+#include "../core/gap.h"
 #include "exact.h"
+
+/* The polynomial path's limit (its memory: a few n^2 / 2 numbers at most),
+ * and the quadrature's cost per level in the polynomial path's unit
+ * (multiply-adds), measured: about 40 pieces of 53 terms, 8 operations each. */
+#define POLYNOMIAL_MAX_CANDIDATES ((size_t)1 << 15)
+#define QUADRATURE_COST_PER_LEVEL ((uint64_t)1 << 13)
 
 /* One directed pass of PF: every number is a lower (MPFR_RNDD) or an upper
  * (MPFR_RNDU) bound of the exact one. */
@@ -397,17 +404,50 @@ static void em_enclose(const size_t *members, size_t count, mpfr_prec_t prec,
     mpfr_clears(total_lo, total_hi, term, (mpfr_ptr)0);
 }
 
-int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
-                               const uint64_t *gap, const size_t *members, size_t count,
-                               mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
-                               mpfr_t *hi)
+/* Multiply-adds of the polynomial path (1.5 n'^2 + n' m_h + n per pass, n'
+ * the candidates outside the heaviest level), saturated; UINT64_MAX past
+ * 2^15 candidates. */
+static uint64_t polynomial_cost(const size_t *members, size_t count, size_t n)
 {
-    mpfr_prec_t weight_prec = prec + 72;
+    size_t heavy = 0;
+    for (size_t l = 1; l < count; l++) {
+        heavy = members[l] > members[heavy] ? l : heavy;
+    }
+    if (n > POLYNOMIAL_MAX_CANDIDATES) {
+        return UINT64_MAX;
+    }
+    uint64_t light = (uint64_t)(n - members[heavy]);
+    return 3 * light * light / 2 + light * members[heavy] + n;
+}
+
+/* The quadrature's, in the same unit: about QUADRATURE_COST_PER_LEVEL per
+ * level (tens of pieces of tens of terms, each a few operations). */
+static uint64_t quadrature_cost(size_t count)
+{
+    return (uint64_t)count * QUADRATURE_COST_PER_LEVEL;
+}
+
+int dpsel_exact_enclose_levels_by(dpsel_mechanism mechanism, dpsel_exact_pf_path path,
+                                  uint64_t x, unsigned y, const uint64_t *gap,
+                                  const size_t *members, size_t count, mpfr_prec_t prec,
+                                  dpsel_progress *progress, mpfr_t *lo, mpfr_t *hi)
+{
+    size_t n = 0;
+    for (size_t l = 0; l < count; l++) {
+        n += members[l];
+    }
+    if (path == DPSEL_EXACT_PF_CHEAPER) {
+        path = quadrature_cost(count) < polynomial_cost(members, count, n)
+             ? DPSEL_EXACT_PF_QUADRATURE : DPSEL_EXACT_PF_POLYNOMIAL;
+    }
+    /* 72 bits for the cancellation of 1 - w (enclosure.c's header); the
+     * quadrature raises F = prod (1 - w_h t)^m_h to powers summing to n, which
+     * multiplies relative widths by up to n: bitlen(n) bits more */
+    mpfr_prec_t weight_prec = prec + 72 + (mpfr_prec_t)dpsel_core_bitlen((uint64_t)n);
     mpfr_t *w_lo = dpsel_exact_numbers_new(count, weight_prec);
     mpfr_t *w_hi = dpsel_exact_numbers_new(count, weight_prec);
     int rc = DPSEL_ENOMEM;
     if (w_lo != NULL && w_hi != NULL) {
-        size_t n = 0;
         for (size_t l = 0; l < count; l++) {
             /* beta^g = x^g / 2^(y g); the division by a power of two is exact */
             mpfr_ui_pow_ui(w_lo[l], (unsigned long)x, (unsigned long)gap[l], MPFR_RNDD);
@@ -416,16 +456,27 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
             mpfr_div_2ui(w_hi[l], w_hi[l], (unsigned long)y * gap[l], MPFR_RNDU);
             mpfr_set_prec(lo[l], prec);
             mpfr_set_prec(hi[l], prec);
-            n += members[l];
         }
         if (mechanism == DPSEL_EM) {
             em_enclose(members, count, prec, w_lo, w_hi, lo, hi);
             rc = DPSEL_OK;
+        } else if (path == DPSEL_EXACT_PF_QUADRATURE) {
+            rc = dpsel_exact_pf_quadrature(members, count, w_lo, w_hi, prec, progress, lo, hi);
         } else {
-            rc = pf_enclose(members, count, n, prec, progress, w_lo, w_hi, lo, hi);
+            rc = n > POLYNOMIAL_MAX_CANDIDATES ? DPSEL_ETOOLARGE
+               : pf_enclose(members, count, n, prec, progress, w_lo, w_hi, lo, hi);
         }
     }
     dpsel_exact_numbers_free(w_hi, count);
     dpsel_exact_numbers_free(w_lo, count);
     return rc;
+}
+
+int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y,
+                               const uint64_t *gap, const size_t *members, size_t count,
+                               mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
+                               mpfr_t *hi)
+{
+    return dpsel_exact_enclose_levels_by(mechanism, DPSEL_EXACT_PF_CHEAPER, x, y, gap, members,
+                                         count, prec, progress, lo, hi);
 }

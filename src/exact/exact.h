@@ -108,6 +108,34 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
                                mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
                                mpfr_t *hi);
 
+/* How dpsel_exact_enclose_levels_by encloses PF: by the cheaper path for
+ * the levels given (what dpsel_exact_enclose_levels does), by the
+ * polynomial expansion (enclosure.c; at most 2^15 candidates, else
+ * DPSEL_ETOOLARGE), or by certified quadrature (quadrature.c; any number of
+ * candidates, O(levels) work per piece of [0, 1]). */
+typedef enum {
+    DPSEL_EXACT_PF_CHEAPER,
+    DPSEL_EXACT_PF_POLYNOMIAL,
+    DPSEL_EXACT_PF_QUADRATURE
+} dpsel_exact_pf_path;
+
+/* dpsel_exact_enclose_levels by the given path for PF (EM ignores it). */
+int dpsel_exact_enclose_levels_by(dpsel_mechanism mechanism, dpsel_exact_pf_path path,
+                                  uint64_t x, unsigned y, const uint64_t *gap,
+                                  const size_t *members, size_t count, mpfr_prec_t prec,
+                                  dpsel_progress *progress, mpfr_t *lo, mpfr_t *hi);
+
+/* PF's bounds lo[l] <= P_l <= hi[l] (set at their precision) by certified
+ * quadrature (quadrature.c explains why), from bounds w_lo[l] <= beta^g_l <=
+ * w_hi[l] (at most 1) of the count levels' weights, members[l] >= 1 each.
+ * The relative width is about 2^-prec for weights of prec + 72 + bitlen(n)
+ * bits.  Counts levels x terms on progress per piece (NULL: none).
+ * DPSEL_ENOMEM, DPSEL_ECANCELED when progress's function asks, or
+ * DPSEL_EINTERNAL if an MPFR exception flag is raised (none can be). */
+int dpsel_exact_pf_quadrature(const size_t *members, size_t count, mpfr_t *w_lo,
+                              mpfr_t *w_hi, mpfr_prec_t prec, dpsel_progress *progress,
+                              mpfr_t *lo, mpfr_t *hi);
+
 /* The bounds a pmf holds (relative width below 1e-30) on the probability of
  * candidate r < n (of one member of its group, for dpsel_pmf_new_grouped)
  * and on the expected error: lo and hi, initialised by the caller, are set

@@ -36,7 +36,6 @@
 #define EM_WORK_LIMIT ((uint64_t)1 << 32)
 #define PF_WORK_LIMIT ((uint64_t)1 << 34)
 #define PF_MAX_CANDIDATES ((size_t)1 << 12)
-#define PF_ENCLOSURE_MAX_CANDIDATES ((size_t)1 << 15)
 #define START_PRECISION 128
 #define MAX_PRECISION 4096
 #define WIDTH_BITS 100     /* relative width at most 2^-100 < 1e-30 */
@@ -477,8 +476,8 @@ static int compute_enclosure(dpsel_pmf *pmf, dpsel_progress *progress)
         }
     }
     /* A decimal that no precision decides comes from the exact value when
-     * it is asked for.  Too wide bounds cannot happen for n <= 2^15 (width a
-     * few n 2^-prec). */
+     * it is asked for.  Too wide bounds cannot happen (width a few n 2^-prec
+     * by the polynomial path, n <= 2^15; about 2^-(prec - 20) by quadrature). */
     return narrow ? DPSEL_OK : DPSEL_EINTERNAL;
 }
 
@@ -537,9 +536,6 @@ int dpsel_exact_check_distribution(const dpsel_params *params, dpsel_mechanism m
  * params and mechanism are set, in MPFR's widest exponent range. */
 static int pmf_build(dpsel_pmf *pmf, const int64_t *scores, dpsel_progress *progress)
 {
-    if (pmf->mechanism == DPSEL_PF && pmf->points > PF_ENCLOSURE_MAX_CANDIDATES) {
-        return DPSEL_ETOOLARGE;
-    }
     pmf->level_of = calloc(pmf->n, sizeof *pmf->level_of);
     pmf->exact = exact_values_new();
     if (pmf->level_of == NULL || pmf->exact == NULL) {
