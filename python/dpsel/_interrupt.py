@@ -56,15 +56,20 @@ class _Interrupt:
     def arm(self, pointer: Any, check: Any) -> None:
         """Before a C call: defer SIGINT on the main thread, and give the C
         source the check only when something can ask it to stop."""
+        wanted = self.watch() or self.user is not None
+        if wanted != self._installed:
+            lib.dpsel_rng_set_interrupt(pointer, check if wanted else _NO_CHECK, None)
+            self._installed = wanted
+
+    def watch(self) -> bool:
+        """Before a C call that asks check: defers SIGINT when the call runs
+        on the main thread under a Python handler (True), as arm does."""
         handler = signal.getsignal(signal.SIGINT)
         watch = callable(handler) and threading.current_thread() is threading.main_thread()
         if watch:
             self._previous, self._pid = handler, os.getpid()
             signal.signal(signal.SIGINT, self.defer)
-        wanted = watch or self.user is not None
-        if wanted != self._installed:
-            lib.dpsel_rng_set_interrupt(pointer, check if wanted else _NO_CHECK, None)
-            self._installed = wanted
+        return watch
 
     def disarm(self) -> Optional[BaseException]:
         """After the C call: SIGINT's handler back, a signal noted after the

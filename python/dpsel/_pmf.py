@@ -12,12 +12,14 @@ from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
-from ._lib import DECIMAL, RATIONAL, lib
+from ._lib import DECIMAL, RATIONAL, InterruptFunction, lib
 from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
+from ._progress import Report, Reporting
 from ._scores import Scores, as_counts, as_scores
 
 Probability = Union[Fraction, float, str]
+_NO_REPORT = InterruptFunction()  # NULL: no progress report
 
 
 def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, ...]:
@@ -103,8 +105,13 @@ class _Distribution(Owned):
         are beyond dpsel's limits (the enclosure, :meth:`bounds`, always
         exists); RangeError for i out of range."""
         form = _form(exact)
-        return _value(_take_strings(type(self)._probability, self._handle, self._outcome(i),
-                                    form)[0], exact)
+        with explained(self._diagnose):
+            text = _take_strings(type(self)._probability, self._handle, self._outcome(i), form)
+        return _value(text[0], exact)
+
+    def _diagnose(self, code: int) -> Optional[str]:
+        """The fix for a getter's error (explained): none said here."""
+        return None
 
     def probability_text(self, i: int) -> str:
         """The probability of outcome i as a decimal str of 17 significant
@@ -130,7 +137,31 @@ class Pmf(_Distribution):
     _maker = "pmf"
     _probability = lib.dpsel_pmf_probability
     _bounds = lib.dpsel_pmf_probability_bounds
-    __slots__ = ()
+    __slots__ = ("_exact_size",)
+
+    @classmethod
+    def _made(cls, handle: int, size: int, exact_size: Tuple[int, int]) -> "Pmf":
+        """A Pmf that owns handle, whose exact rationals' (work, limit) is
+        exact_size."""
+        made = cls._adopt(handle, size)
+        made._exact_size = exact_size
+        return made
+
+    def exact_size(self) -> Tuple[int, int]:
+        """``(work, limit)``: the bits of weight arithmetic the exact
+        rationals take and the most dpsel computes (dpsel_pmf_exact_work),
+        known before any is asked for: exact values (``exact=True``) are
+        refused with TooLargeError, at once, exactly when work > limit."""
+        return self._exact_size
+
+    def _diagnose(self, code: int) -> Optional[str]:
+        work, limit = self._exact_size
+        if code != ErrorCode.TOOLARGE or work <= limit:
+            return None
+        need = "2^64 or more" if work == 2**64 - 1 else str(work)
+        return (f"the exact rationals need {need} bits of weight arithmetic, beyond the "
+                f"limit of {limit}: ask exact=False (a float) or exact='text' (the "
+                f"17-digit decimal), or bounds()")
 
     def expected_error(self, exact: Union[bool, str] = True,
                        unit: Optional[Any] = None) -> Probability:
@@ -141,11 +172,12 @@ class Pmf(_Distribution):
         unit scores were converted with, see decimal_to_units; a Params'
         resolution) it is ``E x unit``, in the decimals' own unit."""
         form = _form(exact)
-        if unit is None:
-            text = _take_strings(lib.dpsel_pmf_expected_error, self._handle, form)[0]
-        else:
-            text = _take_strings(lib.dpsel_pmf_expected_error_in_units, self._handle,
-                                 _unit(unit), form)[0]
+        with explained(self._diagnose):
+            if unit is None:
+                text = _take_strings(lib.dpsel_pmf_expected_error, self._handle, form)[0]
+            else:
+                text = _take_strings(lib.dpsel_pmf_expected_error_in_units, self._handle,
+                                     _unit(unit), form)[0]
         return _value(text, exact)
 
     def expected_error_bounds(self, digits: int = 36,
@@ -167,32 +199,55 @@ def _unit(unit: Any) -> bytes:
     return _convert.c_text(_convert.decimal_text(unit, "unit"), "unit")
 
 
-def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf") -> Pmf:
+def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Scores],
+             progress: Optional[Report]) -> Pmf:
+    """The pmf of scores s (groups of multiplicities m, or None), reporting
+    to progress (dpsel_pmf_new_progress) when it is given."""
+    handle = ctypes.c_void_p()
+    arguments = (ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
+                 m.address if m is not None else None, s.n)
+    if progress is None:
+        lib.dpsel_pmf_new_progress(*arguments, _NO_REPORT, None)
+    else:
+        with Reporting(progress) as report:
+            lib.dpsel_pmf_new_progress(*arguments, report, None)
+    return Pmf._made(handle.value, s.n, _exact_size(params, mechanism, s, m))
+
+
+def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,
+                m: Optional[Scores]) -> Tuple[int, int]:
+    """The exact rationals' work and limit (dpsel_pmf_exact_work)."""
+    work, limit = ctypes.c_uint64(), ctypes.c_uint64()
+    lib.dpsel_pmf_exact_work(_params(params), _mechanism(mechanism), s.address,
+                             m.address if m is not None else None, s.n, ctypes.byref(work),
+                             ctypes.byref(limit))
+    return work.value, limit.value
+
+
+def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
+        progress: Optional[Report] = None) -> Pmf:
     """The exact output distribution of the mechanism with params on scores
     (dpsel_pmf_new).  Its enclosure is computed now (PF: O(n^2) work, up to
     32768 candidates, else TooLargeError; EM: linear); the exact rationals
-    on the first request that needs them.  With Params made with a
-    resolution, decimal scores in its units, as Selector takes them."""
-    s = as_scores(scores_for(params, scores))
-    handle = ctypes.c_void_p()
-    lib.dpsel_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
-                      s.n)
-    return Pmf._adopt(handle.value, s.n)
+    on the first request that needs them, within limits known now
+    (:meth:`Pmf.exact_size`).  With Params made with a resolution, decimal
+    scores in its units, as Selector takes them.  progress, a callable,
+    gets the fraction done as the work goes (a float, 1.0 at the end):
+    returning False cancels (CanceledError), raising cancels with its
+    exception."""
+    return _new_pmf(params, mechanism, as_scores(scores_for(params, scores)), None, progress)
 
 
 def pmf_grouped(params: Params, scores: Any, multiplicity: Any,
-                mechanism: MechanismArg = "pf") -> Pmf:
+                mechanism: MechanismArg = "pf", progress: Optional[Report] = None) -> Pmf:
     """The pmf of groups of alike candidates (dpsel_pmf_new_grouped):
     candidate r stands for multiplicity[r] >= 1 candidates of score
     scores[r], and its probability is the chance one of them is released.
-    Decimal scores with a resolution, as pmf."""
+    Decimal scores with a resolution, and progress, as pmf."""
     s, m = as_scores(scores_for(params, scores)), as_counts(multiplicity, "multiplicity")
     if m.n != s.n:
         raise ValueError(f"{s.n} scores but {m.n} multiplicities")
-    handle = ctypes.c_void_p()
-    lib.dpsel_pmf_new_grouped(ctypes.byref(handle), _params(params), _mechanism(mechanism),
-                              s.address, m.address, s.n)
-    return Pmf._adopt(handle.value, s.n)
+    return _new_pmf(params, mechanism, s, m, progress)
 
 
 class TopPmf(_Distribution):

@@ -360,6 +360,9 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     if not isinstance(runs, QuantileRuns):
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
     handle, m = ctypes.c_void_p(), _mechanism(mechanism)
+    work, limit = ctypes.c_uint64(), ctypes.c_uint64()
     with explained(lambda code: runs._quantile.fix(params, m, code)):
+        lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
+                                          ctypes.byref(limit))
         lib.dpsel_quantile_pmf_new(ctypes.byref(handle), c_params(params), m, runs._handle)
-    return Pmf._adopt(handle.value, len(runs))
+    return Pmf._made(handle.value, len(runs), (work.value, limit.value))
