@@ -363,15 +363,8 @@ static int distributions(quantile_job *j)
         dpsel_pmf *pmf = NULL;
         cli_progress_step(&progress, i);
         int rc = dpsel_quantile_pmf_new(&pmf, &j->q[i].params, j->o->mechanism, j->q[i].runs);
-        if (rc == DPSEL_ETOOLARGE) {
-            status = cli_fail(j->e, EXIT_BAD_INPUT, "quantile --pmf: PF's distribution is "
-                              "computed for grids of at most 32768 points; this one has %"
-                              PRIu64 ": use --mechanism em or a coarser --resolution",
-                              grid_span(&j->grid) + 1);
-        } else {
-            status = rc == DPSEL_OK ? print_pmf(j, &j->q[i], pmf)
-                                    : cli_fail_library(j->e, "quantile --pmf", rc);
-        }
+        status = rc == DPSEL_OK ? print_pmf(j, &j->q[i], pmf)
+                                : cli_fail_library(j->e, "quantile --pmf", rc);
         dpsel_pmf_free(pmf);
     }
     cli_progress_stop(&progress, status == 0);
