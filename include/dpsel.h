@@ -423,9 +423,11 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_pf_stream_finish(dpsel_pf_stream *stream, 
  * exact rationals are computed once, under a lock the pmf holds). */
 typedef struct dpsel_pmf dpsel_pmf;
 
-/* Computes the pmf's enclosure: PF needs O(n^2 log L) multiply-adds (L
- * distinct clamped gaps; n = 4096 takes seconds to tens of seconds) and is
- * limited to n <= 32768 (else DPSEL_ETOOLARGE), EM is linear.  The exact
+/* Computes the pmf's enclosure: PF by the cheaper of a polynomial
+ * expansion (O(n'^2) multiply-adds, n' the candidates outside the largest
+ * level; up to 32768 candidates) and certified quadrature (O(L) work per
+ * piece of [0, 1], L distinct clamped gaps, some tens of pieces: any n),
+ * EM in linear time.  The exact
  * rationals are not computed here: the first request that needs them (a
  * DPSEL_RATIONAL, or a decimal the enclosure leaves undecided) computes
  * them all, when they are within about 2^32 bits of weight arithmetic for
@@ -442,8 +444,8 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new(dpsel_pmf **out, const dpsel_param
  * all of them (n' = the multiplicities' sum, at most 2^62), and the pmf's
  * candidate r is the group: its probability is the chance that one of its
  * members is released, and the expected error is summed over the members.
- * The work is that of dpsel_pmf_new on the n' members for PF (so n' <=
- * 32768, else DPSEL_ETOOLARGE) and linear in n for EM, whatever the
+ * The work is linear in n for EM and, for PF, at most that of
+ * dpsel_pmf_new on n levels (the quadrature), whatever the
  * multiplicities.  Errors as dpsel_pmf_new, and DPSEL_ERANGE for a
  * multiplicity of 0 or a sum above 2^62. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
@@ -804,8 +806,7 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_select(const dpsel_selector *sele
  * (dpsel_pmf_new_grouped) whose candidate i is run i, so that
  * dpsel_pmf_probability(pmf, i, ...) is the chance that the released point
  * lies in run i, and the expected error is that of the scores.  params as
- * for dpsel_quantile_select_runs.  EM takes any grid; PF's distribution is
- * computed for grids of at most 32768 points (else DPSEL_ETOOLARGE).
+ * for dpsel_quantile_select_runs.  Both mechanisms take any grid.
  * Errors: as dpsel_pmf_new_grouped, and DPSEL_ERANGE for params not made
  * for the runs' quantile. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
@@ -1137,8 +1138,7 @@ typedef struct {
 
 /* Audits `mechanism` with `params` on scores_a[0..n-1] and scores_b[0..n-1]:
  * computes both pmfs and fills *out.  Errors as dpsel_pmf_new: DPSEL_ENULL,
- * DPSEL_EEMPTY, DPSEL_ERANGE, DPSEL_ETOOLARGE (PF beyond 32768 candidates),
- * DPSEL_ENOMEM, DPSEL_EINTERNAL. */
+ * DPSEL_EEMPTY, DPSEL_ERANGE, DPSEL_ENOMEM, DPSEL_EINTERNAL. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
                           dpsel_mechanism mechanism, const int64_t *scores_a,
                           const int64_t *scores_b, size_t n);

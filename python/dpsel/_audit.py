@@ -52,7 +52,7 @@ def audit(params: Params, scores_a: Any, scores_b: Any,
     the same in both; two pandas Series are matched by label, in
     scores_a's order): both pmfs and the verdict, whether or not a and b
     are neighbours.  Decimal scores with a resolution, as pmf.  Errors as
-    pmf (TooLargeError for PF beyond 32768)."""
+    pmf."""
     a = as_scores(scores_for(params, scores_a, "scores_a"), "scores_a")
     b = as_scores(scores_for(params, _aligned(scores_a, scores_b), "scores_b"), "scores_b")
     if a.n != b.n:

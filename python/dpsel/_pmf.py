@@ -227,8 +227,8 @@ def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,
 def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
         progress: Optional[Report] = None) -> Pmf:
     """The exact output distribution of the mechanism with params on scores
-    (dpsel_pmf_new).  Its enclosure is computed now (PF: O(n^2) work, up to
-    32768 candidates, else TooLargeError; EM: linear); the exact rationals
+    (dpsel_pmf_new).  Its enclosure is computed now (PF: by quadrature,
+    O(levels) per piece, at any size; EM: linear); the exact rationals
     on the first request that needs them, within limits known now
     (:meth:`Pmf.exact_size`).  With Params made with a resolution, decimal
     scores in its units, as Selector takes them.  progress, a callable,

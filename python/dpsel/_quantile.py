@@ -355,8 +355,7 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
 
 def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "em") -> Pmf:
     """The exact distribution of the release over the runs
-    (dpsel_quantile_pmf_new): candidate i is run i.  PF's is computed for
-    grids of at most 32768 points (else TooLargeError)."""
+    (dpsel_quantile_pmf_new): candidate i is run i, on any grid."""
     if not isinstance(runs, QuantileRuns):
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
     handle, m = ctypes.c_void_p(), _mechanism(mechanism)
