@@ -654,6 +654,19 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, si
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_exact_size(const dpsel_top_pmf *top,
                                                          uint64_t *work, uint64_t *bits);
 
+/* Lower bounds of the size dpsel_top_pmf_exact_size would give for a top
+ * pmf of these arguments, known before any work (O(n log n): the first
+ * round's pmf alone, whose work and bits every tuple shares).  When either
+ * is above its limit, DPSEL_TOP_PMF_EXACT_WORK_MAX or
+ * DPSEL_TOP_PMF_EXACT_BITS_MAX, the exact rationals will be refused: a
+ * caller that needs them refuses at once.  Errors as dpsel_top_pmf_new's
+ * checks of its arguments. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_top_pmf_exact_bound(const dpsel_params *params,
+                                                          dpsel_mechanism mechanism,
+                                                          const int64_t *scores, size_t n,
+                                                          size_t k, uint64_t *work,
+                                                          uint64_t *bits);
+
 /* Tuple t's probability as dpsel_pmf_probability gives a candidate's: a
  * decimal decided by the enclosure, else from the exact rational, or with
  * DPSEL_RATIONAL the exact rational; DPSEL_ETOOLARGE, at once, when an

@@ -1024,6 +1024,9 @@ head -n 110 "$d/spread-111.csv" > "$d/spread-110.csv"
 awk 'BEGIN { for (i = 1; i <= 146; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$d/spread-146.csv"
 expect_error pmf-top-exact-limit "spread-111.csv: pmf --top 2 --exact: 111 candidates need exact rationals of 272624880 bits in all and 50304984 bits of pmf work, beyond the limits of 268435456 and 4294967296 (a few seconds): give fewer candidates or a smaller --top, or leave out --exact (decimals and enclosures)" -- pmf --epsilon 1 --mechanism em --top 2 --exact "$d/spread-111.csv"
 expect_error pmf-top-exact-pf "146 candidates need exact rationals of" "beyond the limits of 268435456 and 4294967296" -- pmf --epsilon 1 --top 2 --exact "$d/spread-146.csv"
+# past the limits by the first round alone: refused before any pmf is made (issue 39)
+awk 'BEGIN { for (i = 0; i < 256; i++) print "c" i "," i }' > "$d/spread-256.csv"
+expect_error pmf-top-exact-before-work "spread-256.csv: pmf --top 2 --exact: 256 candidates need exact rationals of at least" "bits of pmf work, beyond the limits of 268435456 and 4294967296: give fewer" -- pmf --epsilon 0.01 --top 2 --exact "$d/spread-256.csv"
 expect_ok pmf-top-decimal-past-limit -r '^c1 > c2,' -- pmf --epsilon 1 --mechanism em --top 2 "$d/spread-111.csv"
 run pmf --epsilon 1 --mechanism em --top 2 --exact "$d/spread-110.csv"
 problems=

@@ -11,7 +11,8 @@
  *     ends the call with DPSEL_ECANCELED and *out untouched (make
  *     sanitize and valgrind see that nothing leaks);
  *   - the exact work and limit say beforehand whether the exact rationals
- *     are refused, as a request for them then does.
+ *     are refused, as a request for them then does; a top pmf's bounds
+ *     (dpsel_top_pmf_exact_bound) are at most its stated size.
  */
 #include <criterion/criterion.h>
 #include <inttypes.h>
@@ -235,4 +236,52 @@ Test(progress, the_quantile_exact_size_before_the_work)
     cr_expect_eq(dpsel_quantile_pmf_exact_work(&p, DPSEL_PF, NULL, &work[0], &limit[0]),
                  DPSEL_ENULL);
     dpsel_quantile_runs_free(runs);
+}
+
+/* The top pmf's bounds, known before the work, are at most the sizes the
+ * built top pmf states, and when they pass a limit so does the size (and
+ * an exact request is refused). */
+Test(progress, the_top_exact_bound_before_the_work)
+{
+    static const struct {
+        const char *epsilon;
+        size_t n, k;
+        int beyond;
+    } tops[] = { { "1", 6, 2, 0 }, { "1", 12, 3, 0 }, { "0.01", 100, 2, 1 }, { "0.001", 41, 3, 1 } };
+    int64_t scores[200];
+    for (size_t r = 0; r < 200; r++) {
+        scores[r] = (int64_t)r;
+    }
+    for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++) {
+        dpsel_params p;
+        cr_assert_eq(dpsel_params_from_epsilon(&p, tops[i].epsilon, 1, 0), DPSEL_OK);
+        uint64_t work = 0, bits = 0, top_work = 0, top_bits = 0;
+        cr_assert_eq(dpsel_top_pmf_exact_bound(&p, DPSEL_PF, scores, tops[i].n, tops[i].k,
+                                               &work, &bits), DPSEL_OK);
+        int beyond = work > DPSEL_TOP_PMF_EXACT_WORK_MAX || bits > DPSEL_TOP_PMF_EXACT_BITS_MAX;
+        cr_expect_eq(beyond, tops[i].beyond, "case %zu: work %" PRIu64 ", bits %" PRIu64, i,
+                     work, bits);
+        dpsel_top_pmf *top = NULL;
+        char *text = NULL;
+        cr_assert_eq(dpsel_top_pmf_new(&top, &p, DPSEL_PF, scores, tops[i].n, tops[i].k),
+                     DPSEL_OK);
+        cr_assert_eq(dpsel_top_pmf_exact_size(top, &top_work, &top_bits), DPSEL_OK);
+        cr_expect_leq(work, top_work, "case %zu: the work bound passes the size", i);
+        cr_expect_leq(bits, top_bits, "case %zu: the bits bound passes the size", i);
+        if (beyond) {
+            cr_expect_eq(dpsel_top_pmf_probability(top, 0, DPSEL_RATIONAL, &text),
+                         DPSEL_ETOOLARGE);
+        }
+        dpsel_string_free(text);
+        dpsel_top_pmf_free(top);
+    }
+    uint64_t work, bits;
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", 1, 0), DPSEL_OK);
+    cr_expect_eq(dpsel_top_pmf_exact_bound(&p, DPSEL_PF, scores, 200, 0, &work, &bits),
+                 DPSEL_ERANGE);
+    cr_expect_eq(dpsel_top_pmf_exact_bound(&p, DPSEL_PF, scores, 200, 3, &work, &bits),
+                 DPSEL_ETOOLARGE);  /* 200 x 199 x 198 tuples */
+    cr_expect_eq(dpsel_top_pmf_exact_bound(&p, DPSEL_PF, NULL, 200, 2, &work, &bits),
+                 DPSEL_ENULL);
 }

@@ -109,6 +109,30 @@ static int top_error(const options *o, const candidates *cand, const dpsel_top_p
                        dpsel_strerror(rc));
 }
 
+/* --exact: refused before any work when the first round alone passes the
+ * top pmf's limits (dpsel_top_pmf_exact_bound); 1 then, with the error. */
+static int exact_beyond_limits(const options *o, const dpsel_params *params,
+                               const candidates *cand, const char *file_name, cli_error *e)
+{
+    uint64_t work = 0, bits = 0;
+    int rc = dpsel_top_pmf_exact_bound(params, o->mechanism, cand->scores, cand->count, o->top,
+                                       &work, &bits);
+    if (rc != DPSEL_OK) {
+        top_error(o, cand, NULL, file_name, rc, e);
+        return 1;
+    }
+    if (work <= DPSEL_TOP_PMF_EXACT_WORK_MAX && bits <= DPSEL_TOP_PMF_EXACT_BITS_MAX) {
+        return 0;
+    }
+    cli_fail_at(e, EXIT_BAD_INPUT, file_name, 0, "pmf --top %" PRIu64 " --exact: %zu candidates "
+                "need exact rationals of at least %" PRIu64 " bits in all and %" PRIu64 " bits "
+                "of pmf work, beyond the limits of %" PRIu64 " and %" PRIu64 ": give fewer "
+                "candidates or a smaller --top, or leave out --exact (decimals and enclosures)",
+                o->top, cand->count, bits, work, DPSEL_TOP_PMF_EXACT_BITS_MAX,
+                DPSEL_TOP_PMF_EXACT_WORK_MAX);
+    return 1;
+}
+
 int top_check(const options *o, size_t n, const char *file_name, cli_error *error)
 {
     return o->top <= n ? 0 : cli_fail_at(error, EXIT_BAD_INPUT, file_name, 0, "--top %" PRIu64
@@ -120,6 +144,9 @@ int top_pmf_print(const options *o, const dpsel_params *params, const candidates
                   const char *file_name, FILE *out, cli_error *error)
 {
     if (top_check(o, cand->count, file_name, error) != 0) {
+        return error->status;
+    }
+    if (o->exact && exact_beyond_limits(o, params, cand, file_name, error)) {
         return error->status;
     }
     dpsel_top_pmf *top = NULL;

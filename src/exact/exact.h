@@ -155,6 +155,13 @@ int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
  * past the limits). */
 void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits);
 
+/* The same for the pmf of these arguments (as dpsel_pmf_new_grouped's),
+ * from its levels alone, before any work: O(n log n).  Errors as
+ * dpsel_pmf_new_grouped's checks of its arguments, and DPSEL_ENOMEM. */
+int dpsel_exact_exact_size_of(const dpsel_params *params, dpsel_mechanism mechanism,
+                               const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                               uint64_t *work, uint64_t *bits);
+
 /* The exact probability of candidate r < n (of one member of its group;
  * dpsel_exact_pmf_exact_ready first), or NULL when the pmf cannot hold it (see
  * dpsel_exact_pmf_exact_ready). */

@@ -176,18 +176,20 @@ static int within_limits(dpsel_mechanism mechanism, size_t n, size_t nlevels,
     return work <= (mechanism == DPSEL_EM ? EM_WORK_LIMIT : PF_WORK_LIMIT);
 }
 
-void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits)
+/* The exact size (dpsel_exact_pmf_exact_size) of the levels lv of n
+ * points, for mechanism and params. */
+static void levels_exact_size(const levels *lv, size_t points, const dpsel_params *params,
+                              dpsel_mechanism mechanism, uint64_t *work, uint64_t *bits)
 {
-    const levels *lv = &pmf->lv;
-    uint64_t scale_bits = (uint64_t)pmf->params.y * lv->gap[lv->count - 1];
-    uint64_t n = (uint64_t)pmf->points;
-    *work = exact_work(pmf->mechanism, pmf->points, lv->count, scale_bits);
+    uint64_t scale_bits = (uint64_t)params->y * lv->gap[lv->count - 1];
+    uint64_t n = (uint64_t)points;
+    *work = exact_work(mechanism, points, lv->count, scale_bits);
     /* EM: the denominator divides sum_l members_l W_l < 2^62 2^scale_bits.
      * PF: P_g = beta^g sum_k e_k / (k + 1), e_k the k-th elementary
      * symmetric sum of the others' -beta^g_j: its denominator divides
      * lcm(1..n) 2^(y G), G the sum of the n clamped gaps, and lcm(1..n) <
      * 3^n < 4^n (Hanson 1972).  A numerator is at most its denominator. */
-    if (pmf->mechanism == DPSEL_EM) {
+    if (mechanism == DPSEL_EM) {
         *bits = 2 * (scale_bits + 64);
         return;
     }
@@ -199,7 +201,12 @@ void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *
     for (size_t l = 0; l < lv->count; l++) {
         gaps += (uint64_t)lv->members[l] * lv->gap[l];
     }
-    *bits = 2 * (pmf->params.y * gaps + 2 * n + 1);
+    *bits = 2 * (params->y * gaps + 2 * n + 1);
+}
+
+void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits)
+{
+    levels_exact_size(&pmf->lv, pmf->points, &pmf->params, pmf->mechanism, work, bits);
 }
 
 /* Sets probability[l] = weight[l] / total in lowest terms, and the expected
@@ -651,13 +658,12 @@ int dpsel_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
 
 /* The exact work is that of the levels (exact_work), which take O(n log n)
  * to find and none of the enclosure's work. */
-int dpsel_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,
-                         const int64_t *scores, const uint64_t *multiplicity, size_t n,
-                         uint64_t *work, uint64_t *limit)
+int dpsel_exact_exact_size_of(const dpsel_params *params, dpsel_mechanism mechanism,
+                               const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                               uint64_t *work, uint64_t *bits)
 {
     size_t points = 0;
-    int rc = work == NULL || limit == NULL
-           ? DPSEL_ENULL : check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
+    int rc = check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
     if (rc != DPSEL_OK) {
         return rc;
     }
@@ -666,11 +672,24 @@ int dpsel_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,
     rc = level_of == NULL ? DPSEL_ENOMEM
                           : levels_build(&lv, scores, multiplicity, n, params->gap_cap, level_of);
     if (rc == DPSEL_OK) {
-        *work = exact_work(mechanism, points, lv.count, (uint64_t)params->y * lv.gap[lv.count - 1]);
-        *limit = mechanism == DPSEL_EM ? EM_WORK_LIMIT : PF_WORK_LIMIT;
+        levels_exact_size(&lv, points, params, mechanism, work, bits);
     }
     levels_free(&lv);
     free(level_of);
+    return rc;
+}
+
+int dpsel_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,
+                         const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                         uint64_t *work, uint64_t *limit)
+{
+    uint64_t bits = 0;
+    int rc = work == NULL || limit == NULL
+           ? DPSEL_ENULL
+           : dpsel_exact_exact_size_of(params, mechanism, scores, multiplicity, n, work, &bits);
+    if (rc == DPSEL_OK) {
+        *limit = mechanism == DPSEL_EM ? EM_WORK_LIMIT : PF_WORK_LIMIT;
+    }
     return rc;
 }
 

@@ -336,6 +336,34 @@ int dpsel_top_pmf_tuple(const dpsel_top_pmf *top, size_t t, size_t *indices)
     return DPSEL_OK;
 }
 
+/* The first round's pmf is the root of the tree of prefixes: build_node
+ * counts its work once and its bits once per tuple (all of them pass
+ * through it), and adds only more for the other nodes: so its share is a
+ * lower bound of each, computed from its levels alone. */
+int dpsel_top_pmf_exact_bound(const dpsel_params *params, dpsel_mechanism mechanism,
+                              const int64_t *scores, size_t n, size_t k, uint64_t *work,
+                              uint64_t *bits)
+{
+    if (params == NULL || scores == NULL || work == NULL || bits == NULL) {
+        return DPSEL_ENULL;
+    }
+    int rc = dpsel_exact_check_distribution(params, mechanism, n);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    if (k == 0 || k > n) {
+        return DPSEL_ERANGE;
+    }
+    size_t count = falling(n, k);
+    if (count == 0 || k > 64) {
+        return DPSEL_ETOOLARGE;
+    }
+    uint64_t root_bits = 0;
+    rc = dpsel_exact_exact_size_of(params, mechanism, scores, NULL, n, work, &root_bits);
+    *bits = multiply_saturated(root_bits, count);
+    return rc;
+}
+
 int dpsel_top_pmf_exact_size(const dpsel_top_pmf *top, uint64_t *work, uint64_t *bits)
 {
     if (top == NULL || work == NULL || bits == NULL) {
