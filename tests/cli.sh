@@ -460,6 +460,11 @@ expect_ok pmf-utility-widest "# t 5: B_t 11.386294361119891, P(error >= B_t) in 
 expect_ok pmf-utility-beyond "# t 1: B_t 3.1233052718912208e+19, P(error >= B_t) in [0, 0]" -- pmf --base 18446744073709551615/2^64 --mechanism em "$d/extremes.csv"
 fixture alone.csv 'solo,5\n'
 expect_ok pmf-utility-alone "n 1, |OPT| 1${nl}# t 1: B_t 2.0000000000000001, P(error >= B_t) in [0, 0]" -- pmf --epsilon 1 "$d/alone.csv"
+# a tail of 1e-86 over 10 of 11 candidates (gaps of 100 under a cap of
+# 100): 1 minus the best's probability is too wide for it, so the tail is
+# summed directly (not [-0, 1e-36])
+fixture tiny-tail.csv 'best,100\nf1,0\nf2,0\nf3,0\nf4,0\nf5,0\nf6,0\nf7,0\nf8,0\nf9,0\nf10,0\n'
+expect_ok pmf-utility-tiny-tail "# t 5: B_t 3.6989476363991853, P(error >= B_t) in [1.3838965267367375e-86, 1.3838965267367376e-86]" -- pmf --epsilon 2 --monotonic --gap-cap 100 --mechanism em "$d/tiny-tail.csv"
 expect_ok pmf-utility-resolution "# t 1: B_t 0.61067376022224086, P(error >= B_t) in [0.030417800923186175, 0.030417800923186176]" \
     -- pmf --base 1/2^1 --sensitivity 0.25 --resolution 0.25 --mechanism em "$d/basic.csv"
 expect_ok pmf-exact-pf "# mechanism pf, base 1/2^1" -r '^a,1,[0-9.]+,[0-9.]+,3/4$' -r '^b,0,[0-9.]+,[0-9.]+,1/4$' "# expected error 1/4" -- pmf --base 1/2^1 --exact "$d/two.csv"

@@ -124,30 +124,73 @@ static void display_figures(const options *o, const dpsel_params *params, size_t
     mpfr_clears(lo, hi, unit, (mpfr_ptr)0);
 }
 
-/* The sums of the printed bounds of the candidates of gap >= least (none
- * when B_t passes every gap). */
-static void tail_probability(const candidates *cand, int64_t best, uint64_t least, int none,
-                             const pmf_text *text, utility_tail *tail)
+/* The sums, rounded outwards, of the printed bounds of the candidates whose
+ * error is past B_t (side 1: gap >= least; none: no gap is) or short of it
+ * (side 0). */
+static void side_sums(const candidates *cand, int64_t best, uint64_t least, int none, int side,
+                      const pmf_text *text, mpfr_t lo, mpfr_t hi)
 {
-    mpfr_t lo, hi, term;
-    mpfr_inits2(SUM_PRECISION, lo, hi, term, (mpfr_ptr)0);
+    mpfr_t term;
+    mpfr_init2(term, SUM_PRECISION);
     mpfr_set_zero(lo, 1);
     mpfr_set_zero(hi, 1);
-    for (size_t r = 0; r < cand->count && !none; r++) {
+    for (size_t r = 0; r < cand->count; r++) {
         uint64_t gap = (uint64_t)best - (uint64_t)cand->scores[r];  /* best >= score */
-        if (gap >= least) {
+        if ((!none && gap >= least) == side) {
             mpfr_strtofr(term, text[r].lower, NULL, 10, MPFR_RNDD);
             mpfr_add(lo, lo, term, MPFR_RNDD);
             mpfr_strtofr(term, text[r].upper, NULL, 10, MPFR_RNDU);
             mpfr_add(hi, hi, term, MPFR_RNDU);
         }
     }
+    mpfr_clear(term);
+}
+
+/* Whether [lo, hi] is within 2^-80 of hi: narrow enough for 17 digits. */
+static int narrow(const mpfr_t lo, const mpfr_t hi)
+{
+    mpfr_t width;
+    mpfr_init2(width, SUM_PRECISION);
+    mpfr_sub(width, hi, lo, MPFR_RNDU);
+    mpfr_mul_2si(width, width, 80, MPFR_RNDU);
+    int narrow = mpfr_lessequal_p(width, hi);
+    mpfr_clear(width);
+    return narrow;
+}
+
+/* The tail's probability, enclosed from the pmf's printed bounds: when most
+ * candidates are past B_t, 1 minus the sums over the others (the
+ * probabilities sum to 1 exactly), which reads few of them, if that is
+ * narrow (a tiny tail of many candidates is not); else the sums over the
+ * candidates past B_t.  Rounded outwards. */
+static void tail_probability(const candidates *cand, int64_t best, uint64_t least, int none,
+                             const pmf_text *text, utility_tail *tail)
+{
+    size_t inside = 0;
+    for (size_t r = 0; r < cand->count && !none; r++) {
+        inside += (uint64_t)best - (uint64_t)cand->scores[r] >= least;
+    }
+    mpfr_t lo, hi, rest_lo, rest_hi;
+    mpfr_inits2(SUM_PRECISION, lo, hi, rest_lo, rest_hi, (mpfr_ptr)0);
+    int done = 0;
+    if (inside > cand->count / 2) {
+        side_sums(cand, best, least, none, 0, text, rest_lo, rest_hi);
+        mpfr_ui_sub(lo, 1, rest_hi, MPFR_RNDD);
+        mpfr_ui_sub(hi, 1, rest_lo, MPFR_RNDU);
+        done = narrow(lo, hi);
+    }
+    if (!done) {
+        side_sums(cand, best, least, none, 1, text, lo, hi);
+    }
+    if (mpfr_sgn(lo) <= 0) {
+        mpfr_set_zero(lo, 1);                   /* a probability, and "0", not "-0" */
+    }
     if (mpfr_cmp_ui(hi, 1) > 0) {
-        mpfr_set_ui(hi, 1, MPFR_RNDN);          /* a probability */
+        mpfr_set_ui(hi, 1, MPFR_RNDN);
     }
     number_text(lo, MPFR_RNDD, tail->lower);
     number_text(hi, MPFR_RNDU, tail->upper);
-    mpfr_clears(lo, hi, term, (mpfr_ptr)0);
+    mpfr_clears(lo, hi, rest_lo, rest_hi, (mpfr_ptr)0);
 }
 
 int utility_tails_make(const options *o, const dpsel_params *params, const candidates *cand,
