@@ -285,7 +285,10 @@ DPSEL_API void dpsel_rng_wipe(dpsel_rng *rng);
 
 /* -------------------------------------------------------------- selection */
 
-typedef enum { DPSEL_PF = 0, DPSEL_EM = 1 } dpsel_mechanism;
+/* DPSEL_RNM, report noisy max with Laplace noise, takes its epsilon as a
+ * decimal (dpsel_rnm_select): the functions that take a selector or
+ * dpsel_params refuse it with DPSEL_ERANGE. */
+typedef enum { DPSEL_PF = 0, DPSEL_EM = 1, DPSEL_RNM = 2 } dpsel_mechanism;
 
 /* A selector holds the exact powers beta^(2^i), i < bitlen(C), that the
  * samplers compare random bits against.  Immutable once made: one selector
@@ -349,6 +352,24 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_select_top(const dpsel_selector *selector,
                                                  dpsel_mechanism mechanism, const int64_t *scores,
                                                  size_t n, size_t k, dpsel_rng *rng,
                                                  size_t *indices);
+
+/* Report noisy max (spec/mechanisms.md §14): adds independent Laplace noise
+ * of scale b = 2 D / epsilon (D / epsilon if monotonic is 1) to every score
+ * and stores in *index the candidate whose noisy score is largest.  The
+ * noise is exact (a fair sign times an Exp(1) variable drawn by von
+ * Neumann's method, its digits drawn only as far as a comparison needs),
+ * and epsilon-DP holds for the decimal epsilon exactly: no base-2 rounding.
+ * One pass, no heap memory beyond the epsilon's parsing.  The notebook's
+ * scale D / epsilon on scores that are not monotonic is 2 epsilon-DP:
+ * declare monotonic only for scores that are.  Errors: DPSEL_ENULL,
+ * DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (sensitivity 0, monotonic not 0/1,
+ * n > 2^62), DPSEL_EEPSILON (epsilon not a positive decimal, or b = W / P
+ * in lowest terms with W or P at 2^62 or more), DPSEL_ENOMEM,
+ * DPSEL_ERANDOM, DPSEL_EUNLIKELY (probability below 2^-180 per
+ * candidate), DPSEL_ECANCELED (the source's interrupt check). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_select(const char *epsilon, uint64_t sensitivity,
+                                                 int monotonic, const int64_t *scores,
+                                                 size_t n, dpsel_rng *rng, size_t *index);
 
 /* ----------------------------------------------------------- streaming PF */
 
