@@ -377,7 +377,7 @@ expect_error base-x-overflow "--base" "'18446744073709551616/2^64'" -- params --
 expect_error sensitivity-zero "--sensitivity" "'0'" -- params --epsilon 1 --sensitivity 0
 expect_error gap-cap-zero "--gap-cap" "'0'" -- params --epsilon 1 --gap-cap 0
 expect_error gap-cap-too-large "--gap-cap" "'1048577'" -- pmf --epsilon 1 --gap-cap 1048577 "$d/basic.csv"
-expect_error mechanism-unknown "--mechanism must be pf or em: 'xx'" -- select --epsilon 1 --mechanism xx "$d/basic.csv"
+expect_error mechanism-unknown "--mechanism must be pf, em or rnm: 'xx'" -- select --epsilon 1 --mechanism xx "$d/basic.csv"
 expect_error epsilon-and-base "give --epsilon or --base, not both" -- select --epsilon 1 --base 1/2^1 "$d/basic.csv"
 expect_error no-privacy-parameter "a privacy parameter is required" -- select "$d/basic.csv"
 expect_error unknown-command "unknown command 'frob': the commands are select, pmf, params, curve, audit, quantile, account" -- frob --epsilon 1
@@ -409,6 +409,13 @@ expect_ok negative-scores "a,-5," "b,-7," "c,2," -s -- pmf --epsilon 1 "$d/negat
 expect_ok int64-extremes-pf "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 "$d/extremes.csv"
 expect_ok int64-extremes-em "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 --mechanism em "$d/extremes.csv"
 expect_ok int64-extremes-select -r '^(lo|hi)$' -- select --epsilon 1 --mechanism em "$d/extremes.csv"
+# report noisy max (issue 40): select only, one selection, a decimal epsilon
+expect_ok select-rnm -r '^(alice|bob|carol|dave)$' -- select --epsilon 0.7 --mechanism rnm "$d/basic.csv"
+expect_ok select-rnm-extremes -r '^(lo|hi)$' -- select --epsilon 1 --monotonic --mechanism rnm "$d/extremes.csv"
+expect_error rnm-pmf "--mechanism rnm is taken by select only (its pmf, curve and audit are not built yet): 'rnm'" -- pmf --epsilon 1 --mechanism rnm "$d/basic.csv"
+expect_error rnm-base "--mechanism rnm takes --epsilon as a decimal (realised exactly), not: '--base'" -- select --base 1/2^1 --mechanism rnm "$d/basic.csv"
+expect_error rnm-count "--mechanism rnm makes one selection: it takes no: '--count'" -- select --epsilon 1 --count 2 --mechanism rnm "$d/basic.csv"
+expect_error rnm-top "--mechanism rnm makes one selection: it takes no: '--top'" -- select --epsilon 1 --top 2 --mechanism rnm "$d/basic.csv"
 expect_ok utf8-and-spaces "$eric,3," "Jean Paul,4," -- pmf --epsilon 1 "$d/utf8.csv"
 expect_ok utf8-json "\"label\": \"$eric\"" "\"label\": \"Jean Paul\"" -- pmf --epsilon 1 --json "$d/utf8.csv"
 expect_ok longest-line "b,2," -- pmf --epsilon 1 "$d/longest.csv"

@@ -146,6 +146,10 @@ static void print_choices(run *r, const size_t *chosen, char *const *labels)
 static int draw_list(run *r, const dpsel_selector *selector, dpsel_rng *rng, size_t *list)
 {
     const options *o = &r->opt;
+    if (o->mechanism == DPSEL_RNM) {
+        return dpsel_rnm_select(o->epsilon, r->params.sensitivity, r->params.monotonic,
+                                r->cand.scores, r->cand.count, rng, list);
+    }
     if (o->top > 1) {
         return dpsel_select_top(selector, o->mechanism, r->cand.scores, r->cand.count, o->top,
                                 rng, list);

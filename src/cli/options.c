@@ -57,9 +57,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_GAP_CAP] = { "gap-cap", "C", FOR_ALL,
                       "clamp gaps at C, 1 to 1048576 (default: the least C with\n"
                       "beta^C <= 2^-64)" },
-    [OPT_MECHANISM] = { "mechanism", "pf|em", FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE,
-                        "permute-and-flip (default; quantile: em) or the\n"
-                        "exponential mechanism" },
+    [OPT_MECHANISM] = { "mechanism", "pf|em|rnm", FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE,
+                        "permute-and-flip (default; quantile: em), the\n"
+                        "exponential mechanism, or report noisy max (select)" },
     [OPT_TASK] = { "task", "mode|median", FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT,
                    "FILE is a histogram `bin,count`: score the bins for its\n"
                    "mode (monotonic) or its median (sensitivity 1 both)" },
@@ -247,8 +247,10 @@ static int set_value(options *o, int id, const char *value, cli_error *e)
             o->mechanism = DPSEL_PF;
         } else if (strcmp(value, "em") == 0) {
             o->mechanism = DPSEL_EM;
+        } else if (strcmp(value, "rnm") == 0) {
+            o->mechanism = DPSEL_RNM;
         } else {
-            return refuse(e, "--mechanism must be pf or em", value);
+            return refuse(e, "--mechanism must be pf, em or rnm", value);
         }
         return 0;
     case OPT_EPSILON:
@@ -611,6 +613,25 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
     return 0;
 }
 
+/* Report noisy max takes a decimal epsilon, exactly, and one selection:
+ * what it does not have yet is refused, not approximated. */
+static int check_rnm(const options *o, cli_error *e)
+{
+    if (o->cmd != COMMAND_SELECT) {
+        return refuse(e, "--mechanism rnm is taken by select only (its pmf, curve and audit "
+                      "are not built yet)", "rnm");
+    }
+    if (o->base_given) {
+        return refuse(e, "--mechanism rnm takes --epsilon as a decimal (realised exactly), not",
+                      "--base");
+    }
+    if (o->hardened || o->top > 1 || o->count > 1) {
+        return refuse(e, "--mechanism rnm makes one selection: it takes no",
+                      o->hardened ? "--hardened" : o->top > 1 ? "--top" : "--count");
+    }
+    return 0;
+}
+
 /* Checks that need the whole command line. */
 static int check_complete(options *o, const int *seen, cli_error *e)
 {
@@ -623,6 +644,9 @@ static int check_complete(options *o, const int *seen, cli_error *e)
     }
     if (o->top > 1 && o->hardened) {
         return refuse(e, "--top has no hardened mode", "--hardened");
+    }
+    if (o->mechanism == DPSEL_RNM && check_rnm(o, e) != 0) {
+        return e->status;
     }
     if (o->cmd == COMMAND_QUANTILE) {
         if (check_quantile(o, seen, e) != 0) {

@@ -87,7 +87,7 @@ score_format score_format_of(const options *o)
 
 const char *mechanism_name(dpsel_mechanism m)
 {
-    return m == DPSEL_EM ? "em" : "pf";
+    return m == DPSEL_RNM ? "rnm" : m == DPSEL_EM ? "em" : "pf";
 }
 
 void print_base(FILE *out, const dpsel_params *params)
