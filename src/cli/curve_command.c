@@ -38,12 +38,6 @@
 #define TARGET_MAX_POINTS 40
 #define TARGET_MAX_CANDIDATES 4096
 
-/* The candidates of one score: one of them and how many. */
-typedef struct {
-    size_t first;
-    size_t count;
-} score_group;
-
 typedef struct {
     const options *opt;
     const candidates *cand;
@@ -54,8 +48,7 @@ typedef struct {
     double unit;         /* the scores' unit (1 for integers), for the
                             em_bound column alone (display) */
     cli_progress *progress;  /* a step per pmf */
-    const score_group *groups;  /* the distinct scores, for the tail column */
-    size_t group_count;
+    const size_t *first;  /* first_of_equal_scores, for the tail column */
 } curve;
 
 /* One epsilon: its parameters and, per mechanism (indexed by
@@ -113,15 +106,21 @@ static int pmf_outcome(const curve *c, const dpsel_params *params, dpsel_mechani
     int rc = dpsel_pmf_new_progress(&pmf, params, m, c->cand->scores, NULL, c->cand->count,
                                     cli_progress_report, c->progress);
     cli_progress_step(c->progress, c->progress->step + 1);
-    /* one probability per distinct score: candidates of a score share it */
-    for (size_t g = 0; rc == DPSEL_OK && g < c->group_count; g++) {
-        size_t r = c->groups[g].first;
+    /* one decimal per distinct score: candidates of a score share it */
+    double *value = malloc((c->cand->count > 0 ? c->cand->count : 1) * sizeof *value);
+    rc = value == NULL && rc == DPSEL_OK ? DPSEL_ENOMEM : rc;
+    for (size_t r = 0; rc == DPSEL_OK && r < c->cand->count; r++) {
         uint64_t gap = (uint64_t)c->best - (uint64_t)c->cand->scores[r];
-        if ((double)gap >= p->bound && (rc = dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text)) == DPSEL_OK) {
-            tail += (double)c->groups[g].count * strtod(text, NULL);
+        if ((double)gap < p->bound) {
+            continue;
+        }
+        if (c->first[r] == r && (rc = dpsel_pmf_probability(pmf, r, DPSEL_DECIMAL, &text)) == DPSEL_OK) {
+            value[r] = strtod(text, NULL);
             dpsel_string_free(text);
         }
+        tail += value[c->first[r]];
     }
+    free(value);
     if (rc == DPSEL_OK) {  /* in the scores' own unit, exactly: E x unit */
         rc = dpsel_pmf_expected_error_in_units(pmf, score_unit_text(c->opt), DPSEL_DECIMAL,
                                                &p->error[m]);
@@ -415,40 +414,6 @@ static int print_target(const curve *c, FILE *out)
     return 0;
 }
 
-static int compare_scored(const void *a, const void *b)
-{
-    const int64_t *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-/* The candidates grouped by score (*count groups), or NULL if out of
- * memory. */
-static score_group *group_scores(const candidates *cand, size_t *count)
-{
-    size_t n = cand->count;
-    int64_t (*scored)[2] = malloc(n * sizeof *scored);    /* score, position */
-    score_group *groups = malloc(n * sizeof *groups);
-    *count = 0;
-    if (scored == NULL || groups == NULL) {
-        free(scored);
-        free(groups);
-        return NULL;
-    }
-    for (size_t r = 0; r < n; r++) {
-        scored[r][0] = cand->scores[r];
-        scored[r][1] = (int64_t)r;
-    }
-    qsort(scored, n, sizeof *scored, compare_scored);
-    for (size_t r = 0; r < n; r++) {
-        if (r == 0 || scored[r][0] != scored[r - 1][0]) {
-            groups[(*count)++] = (score_group){ (size_t)scored[r][1], 0 };
-        }
-        groups[*count - 1].count++;
-    }
-    free(scored);
-    return groups;
-}
-
 int curve_print(const options *o, const candidates *cand, const char *file_name,
                 FILE *out, cli_error *error)
 {
@@ -457,13 +422,13 @@ int curve_print(const options *o, const candidates *cand, const char *file_name,
     cli_progress_start(&progress, "curve", o->progress,
                        2 * (o->target != NULL ? TARGET_MAX_POINTS : epsilon_count(o)));
     curve c = { o, cand, file_name, error, cand->scores[0], 0,
-                strtod(score_unit_text(o), NULL), &progress, NULL, 0 };
-    score_group *groups = group_scores(cand, &c.group_count);
-    if (groups == NULL) {
+                strtod(score_unit_text(o), NULL), &progress, NULL };
+    size_t *first = first_of_equal_scores(cand->scores, cand->count);
+    if (first == NULL) {
         cli_progress_stop(&progress, 0);
         return cli_fail_library(error, "curve", DPSEL_ENOMEM);
     }
-    c.groups = groups;
+    c.first = first;
     for (size_t r = 0; r < cand->count; r++) {
         c.best = cand->scores[r] > c.best ? cand->scores[r] : c.best;
     }
@@ -471,7 +436,7 @@ int curve_print(const options *o, const candidates *cand, const char *file_name,
         c.best_count += cand->scores[r] == c.best;
     }
     int rc = o->target != NULL ? print_target(&c, out) : print_curve(&c, out);
-    free(groups);
+    free(first);
     cli_progress_stop(&progress, rc == 0);
     return rc == 0 ? 0 : error->status;
 }

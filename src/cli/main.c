@@ -349,10 +349,14 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
     size_t n = r->cand.count;
     dpsel_format format = r->opt.exact ? DPSEL_RATIONAL : DPSEL_DECIMAL;
     pmf_text *text = calloc(n + 1, sizeof *text);
-    int rc = text == NULL ? DPSEL_ENOMEM : DPSEL_OK;
+    size_t *first = first_of_equal_scores(r->cand.scores, n);
+    int rc = text == NULL || first == NULL ? DPSEL_ENOMEM : DPSEL_OK;
     for (size_t i = 0; i < n && rc == DPSEL_OK; i++) {
-        rc = pmf_text_make(pmf, i, n, format, &text[i]);
+        /* candidates of one score have one probability: its text once */
+        rc = first[i] == i ? pmf_text_make(pmf, i, n, format, &text[i])
+                           : pmf_text_copy(&text[first[i]], &text[i]);
     }
+    free(first);
     if (rc == DPSEL_OK) {
         rc = pmf_error_text_make(pmf, score_unit_text(&r->opt), format, &text[n]);
     }

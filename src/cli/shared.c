@@ -160,6 +160,42 @@ int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format,
     return rc;
 }
 
+int pmf_text_copy(const pmf_text *from, pmf_text *t)
+{
+    t->value = strdup(from->value);
+    t->lower = strdup(from->lower);
+    t->upper = strdup(from->upper);
+    return t->value != NULL && t->lower != NULL && t->upper != NULL ? DPSEL_OK : DPSEL_ENOMEM;
+}
+
+static int compare_scored(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]) + (x[0] == y[0]) * ((x[1] > y[1]) - (x[1] < y[1]));
+}
+
+size_t *first_of_equal_scores(const int64_t *scores, size_t n)
+{
+    int64_t (*scored)[2] = malloc((n > 0 ? n : 1) * sizeof *scored);  /* score, position */
+    size_t *first = malloc((n > 0 ? n : 1) * sizeof *first);
+    if (scored == NULL || first == NULL) {
+        free(scored);
+        free(first);
+        return NULL;
+    }
+    for (size_t r = 0; r < n; r++) {
+        scored[r][0] = scores[r];
+        scored[r][1] = (int64_t)r;
+    }
+    qsort(scored, n, sizeof *scored, compare_scored);   /* by score, then position */
+    for (size_t k = 0; k < n; k++) {
+        size_t r = (size_t)scored[k][1];
+        first[r] = k > 0 && scored[k][0] == scored[k - 1][0] ? first[scored[k - 1][1]] : r;
+    }
+    free(scored);
+    return first;
+}
+
 int pmf_error_text_make(const dpsel_pmf *pmf, const char *unit, dpsel_format format,
                         pmf_text *t)
 {

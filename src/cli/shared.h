@@ -63,6 +63,14 @@ typedef struct {
  * for i == n: a library code. */
 int pmf_text_make(const dpsel_pmf *pmf, size_t i, size_t n, dpsel_format format, pmf_text *t);
 
+/* t = a copy of the texts of from (DPSEL_ENOMEM). */
+int pmf_text_copy(const pmf_text *from, pmf_text *t);
+
+/* For each of the n scores, the first position with the same score (so
+ * first[r] == r for the first of each value; candidates of one score have
+ * one probability): a new array, or NULL if out of memory.  O(n log n). */
+size_t *first_of_equal_scores(const int64_t *scores, size_t n);
+
 /* The expected error in the scores' own unit (the decimal `unit`, "1" for
  * integer scores) and its enclosure: a library code. */
 int pmf_error_text_make(const dpsel_pmf *pmf, const char *unit, dpsel_format format,
