@@ -11,7 +11,7 @@
 # chance of each price and the expected revenue lost) and one release
 # (select, reading the revenues from a pipe: the in-memory selection,
 # the one dpsel.best_price makes in Python).  Report noisy max joins the
-# mechanisms when the tool's select takes --mechanism rnm.
+# mechanisms when the tool's pmf takes --mechanism rnm.
 #
 #   sh examples/pricing.sh [TOOL]
 # Environment: BIDS (default examples/pricing.csv: a 'bid' column of
@@ -71,8 +71,9 @@ done
 # The same parameters for every mechanism: dpsel params states them.
 set -- --epsilon "$epsilon" --monotonic --sensitivity "$(decimal $highest)" --resolution 0.01
 mechanisms="pf em"
-# Report noisy max (issue 40): here as soon as the tool has it.
-if "$tool" select --help | grep -q 'rnm'; then
+# Report noisy max (issue 40): here as soon as the tool's pmf takes it (its
+# select comes first; the exact distribution is what this example shows).
+if "$tool" pmf "$@" --mechanism rnm "$work/revenues.csv" > /dev/null 2>&1; then
     mechanisms="$mechanisms rnm"
 fi
 for mechanism in $mechanisms; do
