@@ -50,6 +50,7 @@ from ._pmf import Pmf, TopPmf, pmf, pmf_grouped, top_pmf
 from ._quantile import (Grid, QuantileFraction, QuantileRuns, Run, quantile_fraction,
                         quantile_pmf, quantile_select)
 from ._rng import Rng
+from ._rnm import rnm_select
 from ._select import PfStream, Selector
 from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, units_to_decimal
 
@@ -57,7 +58,7 @@ __version__ = VERSION  # DPSEL_VERSION of include/dpsel.h (test_layout.py compar
 
 __all__ = [
     "mode", "quantile", "quantiles", "median", "select", "top_k", "best_price",
-    "Params", "Selector", "PfStream", "Rng", "Mechanism",
+    "Params", "Selector", "PfStream", "Rng", "Mechanism", "rnm_select",
     "pmf", "pmf_grouped", "Pmf", "top_pmf", "TopPmf",
     "audit", "AuditResult", "Verdict",
     "task_scores", "task_params", "TaskParams", "Task",

@@ -8,9 +8,12 @@ from ._convert import choice
 
 
 class Mechanism(enum.IntEnum):
-    """dpsel_mechanism: permute-and-flip or the exponential mechanism."""
+    """dpsel_mechanism: permute-and-flip, the exponential mechanism, or
+    report noisy max (taken by dpsel.rnm_select only: its epsilon is a
+    decimal, not a Params)."""
     PF = 0
     EM = 1
+    RNM = 2
 
 
 class Task(enum.IntEnum):

@@ -178,6 +178,8 @@ _PROTOTYPES = {
     "dpsel_select_hardened": (_CODE, [_HANDLE, c_int, _DATA, c_size_t, _P(CRng), _P(c_size_t)]),
     "dpsel_select_top": (_CODE, [_HANDLE, c_int, _DATA, c_size_t, c_size_t, _P(CRng),
                                  _P(c_size_t)]),
+    "dpsel_rnm_select": (_CODE, [_STR, c_uint64, c_int, _DATA, c_size_t, _P(CRng),
+                                 _P(c_size_t)]),
     "dpsel_pf_stream_start": (_CODE, [_P(CPfStream), _HANDLE, c_int64]),
     "dpsel_pf_stream_add": (_CODE, [_P(CPfStream), c_int64, _P(CRng)]),
     "dpsel_pf_stream_add_scores": (_CODE, [_P(CPfStream), _DATA, c_size_t, _P(CRng)]),
