@@ -34,7 +34,7 @@ _dpsel() {
         *) return ;;
     esac
     case $prev in
-        --mechanism) mapfile -t COMPREPLY < <(compgen -W "pf em" -- "$cur"); return ;;
+        --mechanism) mapfile -t COMPREPLY < <(compgen -W "pf em rnm" -- "$cur"); return ;;
         --task) mapfile -t COMPREPLY < <(compgen -W "mode median" -- "$cur"); return ;;
         --*) _dpsel_takes_value "$tool" "$command" "$prev" && return ;;  # a number: none offered
     esac
