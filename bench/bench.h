@@ -57,4 +57,7 @@ int run_command(const char *const *argv, const char *stdin_path, double *seconds
  * `dpsel quantile` on a file of the values.  quick: smaller cells. */
 void bench_quantiles(const char *tool, int quick);
 
+/* rnm.c: report noisy max beside PF at 10^6 candidates (quick: 10^5). */
+void bench_rnm(int quick);
+
 #endif

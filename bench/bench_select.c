@@ -809,6 +809,7 @@ int main(int argc, char **argv)
         bench_cli(s.cli, s.cli_n);
     }
     bench_quantiles(s.cli, s.quick);
+    bench_rnm(s.quick);
     print_load("at the end");
     fclose(csv);
     for (size_t e = 0; e < s.eps_count; e++) {

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: ISC */
+/* Report noisy max (dpsel_rnm_select) beside PF (dpsel_select) at 10^6
+ * candidates, on three score vectors: random scores below 1000, all equal,
+ * and increasing (every candidate a new leader): the mean over alternating
+ * runs and the ratio, against issue 40's target of 3. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bench.h"
+
+#define RNM_BENCH_ROUNDS 5
+
+/* Adds to *elapsed the seconds of one selection by RNM or PF. */
+static void timed_selection(int rnm, const dpsel_selector *pf, const int64_t *scores, size_t n,
+                            dpsel_rng *rng, double *elapsed)
+{
+    struct timespec start, end;
+    size_t index;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int rc = rnm ? dpsel_rnm_select("1", 1, 0, scores, n, rng, &index)
+                 : dpsel_select(pf, DPSEL_PF, scores, n, rng, &index);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    if (rc != DPSEL_OK) {
+        fprintf(stderr, "bench: %s: %s\n", rnm ? "rnm" : "pf", dpsel_strerror(rc));
+        exit(1);
+    }
+    *elapsed += (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+}
+
+static void fill_scores(int64_t *scores, size_t n, int shape)
+{
+    uint64_t state[4];
+    prng_seed(state, 40);
+    for (size_t i = 0; i < n; i++) {
+        scores[i] = shape == 0 ? (int64_t)(prng_next(state) % 1000) : shape == 1 ? 0 : (int64_t)i;
+    }
+}
+
+void bench_rnm(int quick)
+{
+    static const char *const shapes[3] = { "random below 1000", "all equal", "increasing" };
+    size_t n = quick ? 100000 : 1000000;
+    int64_t *scores = malloc(n * sizeof *scores);
+    dpsel_params params;
+    dpsel_selector *pf = NULL;
+    dpsel_rng rng;
+    if (scores == NULL || dpsel_params_from_epsilon(&params, "1", 1, 0) != DPSEL_OK ||
+        dpsel_selector_new(&pf, &params) != DPSEL_OK || dpsel_rng_init_os(&rng) != DPSEL_OK) {
+        fprintf(stderr, "bench: rnm: cannot set up\n");
+        exit(1);
+    }
+    printf("\nreport noisy max against PF, epsilon 1, n = %zu (means of %d alternating runs; "
+           "target: rnm within 3x of pf)\n", n, RNM_BENCH_ROUNDS);
+    for (int shape = 0; shape < 3; shape++) {
+        fill_scores(scores, n, shape);
+        double seconds[2] = { 0, 0 };
+        for (int round = 0; round < RNM_BENCH_ROUNDS; round++) {
+            timed_selection(0, pf, scores, n, &rng, &seconds[0]);
+            timed_selection(1, pf, scores, n, &rng, &seconds[1]);
+        }
+        printf("  %-18s pf %8.2f ms  rnm %8.2f ms  (%.0f ns a candidate)  ratio %.1f\n",
+               shapes[shape], 1e3 * seconds[0] / RNM_BENCH_ROUNDS,
+               1e3 * seconds[1] / RNM_BENCH_ROUNDS, 1e9 * seconds[1] / RNM_BENCH_ROUNDS / (double)n,
+               seconds[1] / seconds[0]);
+    }
+    dpsel_rng_wipe(&rng);
+    dpsel_selector_free(pf);
+    free(scores);
+}
