@@ -90,7 +90,9 @@ state_new(FunctionCallInfo fcinfo, const StateKind *kind, MemoryContext cxt,
  * The transition: the first row makes the state from its parameters (every
  * one checked then), every later row must repeat them, and the row's item
  * is added (a NULL item is skipped by the kind; a NULL parameter is an
- * error).
+ * error).  Parameters that are constants of the query repeat by
+ * construction: later rows skip reading them (a tenth of the quantile's
+ * transition, its four texts compared).
  */
 Datum
 pg_dpsel_trans(FunctionCallInfo fcinfo, const StateKind *kind)
@@ -99,13 +101,19 @@ pg_dpsel_trans(FunctionCallInfo fcinfo, const StateKind *kind)
 	RowParams	row;
 	RowParams  *state;
 
-	kind->read_row(fcinfo, &row);
 	if (PG_ARGISNULL(0))
+	{
+		kind->read_row(fcinfo, &row);
 		state = state_new(fcinfo, kind, cxt, &row, 0);
+	}
 	else
 	{
 		state = (RowParams *) PG_GETARG_POINTER(0);
-		row_params_check(fcinfo, state, &row, kind->names);
+		if (!pg_dpsel_args_stable(fcinfo, kind->first_param))
+		{
+			kind->read_row(fcinfo, &row);
+			row_params_check(fcinfo, state, &row, kind->names);
+		}
 	}
 	kind->add(fcinfo, state);
 	PG_RETURN_POINTER(state);

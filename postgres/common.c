@@ -162,21 +162,46 @@ pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name)
 				 errmsg("%s: %s must not be NULL", pg_dpsel_aggregate(fcinfo), name)));
 }
 
-/* The type of argument arg, looked up once per call site (the transition
- * function's fn_extra keeps the types of all its arguments). */
+/* What a call site's expression tells of its arguments, found once (the
+ * function's fn_extra): their types, and from which argument on they are
+ * all stable (constants or external parameters: one value for the whole
+ * query; PG_NARGS() when the last one is not). */
+typedef struct CallSite
+{
+	int			stable_from;
+	Oid			types[FLEXIBLE_ARRAY_MEMBER];
+} CallSite;
+
+static const CallSite *
+call_site(FunctionCallInfo fcinfo)
+{
+	CallSite   *site = (CallSite *) fcinfo->flinfo->fn_extra;
+
+	if (site == NULL)
+	{
+		site = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+								  offsetof(CallSite, types) + PG_NARGS() * sizeof(Oid));
+		for (int i = 0; i < PG_NARGS(); i++)
+			site->types[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
+		site->stable_from = PG_NARGS();
+		while (site->stable_from > 0
+			   && get_fn_expr_arg_stable(fcinfo->flinfo, site->stable_from - 1))
+			site->stable_from--;
+		fcinfo->flinfo->fn_extra = site;
+	}
+	return site;
+}
+
 static Oid
 arg_type(FunctionCallInfo fcinfo, int arg)
 {
-	Oid		   *types = (Oid *) fcinfo->flinfo->fn_extra;
+	return call_site(fcinfo)->types[arg];
+}
 
-	if (types == NULL)
-	{
-		types = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, PG_NARGS() * sizeof(Oid));
-		for (int i = 0; i < PG_NARGS(); i++)
-			types[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
-		fcinfo->flinfo->fn_extra = types;
-	}
-	return types[arg];
+bool
+pg_dpsel_args_stable(FunctionCallInfo fcinfo, int first)
+{
+	return call_site(fcinfo)->stable_from <= first;
 }
 
 Oid

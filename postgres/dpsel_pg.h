@@ -65,6 +65,11 @@ extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
 /* The type of argument arg (looked up once per call site). */
 extern Oid	pg_dpsel_arg_type(FunctionCallInfo fcinfo, int arg);
 
+/* Whether arguments first .. PG_NARGS() - 1 are all constants of the query
+ * (Consts or external Params: get_fn_expr_arg_stable; found once per call
+ * site). */
+extern bool pg_dpsel_args_stable(FunctionCallInfo fcinfo, int first);
+
 /* Argument arg (named `name`: text, numeric or float8) as parameter i of
  * row: a view of its bytes; ERROR if it is NULL or of another type. */
 extern void pg_dpsel_param_arg(FunctionCallInfo fcinfo, int arg, const char *name, RowParams *row,
@@ -123,6 +128,10 @@ typedef struct StateKind
 	 * from alloc, in the current memory context) */
 	void		(*send) (FunctionCallInfo fcinfo, StringInfo buf, const RowParams *state);
 	void		(*receive) (FunctionCallInfo fcinfo, StringInfo msg, RowParams *state);
+	/* the first argument read_row reads: from it on, arguments that are
+	 * constants of the query are read and checked on a state's first row
+	 * only */
+	int			first_param;
 } StateKind;
 
 /* ERROR for a malformed serialised state. */

@@ -251,7 +251,7 @@ mode_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
 
 static const StateKind mode_kind = {
 	M_TEXTS, mode_names, mode_read_row, mode_alloc, mode_start, mode_add, mode_merge,
-	mode_send, mode_receive
+	mode_send, mode_receive, ARG_EPSILON
 };
 
 DPSEL_PG_STATE_FUNCTIONS(mode, mode_kind)

@@ -226,7 +226,7 @@ quantile_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
 
 static const StateKind quantile_kind = {
 	Q_TEXTS, quantile_names, quantile_read_row, quantile_alloc, quantile_start, quantile_add,
-	quantile_merge, quantile_send, quantile_receive
+	quantile_merge, quantile_send, quantile_receive, ARG_FIRST_TEXT
 };
 
 DPSEL_PG_STATE_FUNCTIONS(quantile, quantile_kind)

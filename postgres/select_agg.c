@@ -464,7 +464,7 @@ static const char *const select_names[] = {"epsilon", "the sensitivity", "the re
 
 static const StateKind select_kind = {
 	3, select_names, select_read_row, select_alloc, select_start, select_add, select_merge,
-	select_send, select_receive
+	select_send, select_receive, ARG_EPSILON
 };
 
 DPSEL_PG_STATE_FUNCTIONS(select, select_kind)
