@@ -24,6 +24,8 @@ typedef struct {
     dpsel_progress_fn fn;  /* NULL: nothing reported, never cancelled */
     void *context;
     uint64_t reported;     /* the last done passed to fn, in scale units */
+    uint64_t window_from;  /* the share of the scale this part of the work */
+    uint64_t window_to;    /* takes (all of it unless a caller splits it) */
     uint64_t from, to;     /* the current phase's share of the scale */
     uint64_t done, total;  /* the current phase's work units */
     uint64_t since;        /* units since the last report */
@@ -33,17 +35,34 @@ typedef struct {
 /* A meter for fn (NULL allowed), before any phase. */
 static inline void dpsel_progress_init(dpsel_progress *p, dpsel_progress_fn fn, void *context)
 {
-    *p = (dpsel_progress){ .fn = fn, .context = context };
+    *p = (dpsel_progress){ .fn = fn, .context = context, .window_to = DPSEL_PROGRESS_SCALE };
 }
 
-/* Starts a phase that takes the scale from `from` to `to` (from <= to <=
- * DPSEL_PROGRESS_SCALE), of no work units until dpsel_progress_expect says
- * how many; p may be NULL. */
+/* The part of the scale, from `from` to `to`, that the next piece of work
+ * (a pmf of an audit's two) takes: its phases and its finish fall in it.
+ * p may be NULL. */
+static inline void dpsel_progress_window(dpsel_progress *p, uint64_t from, uint64_t to)
+{
+    if (p != NULL) {
+        p->window_from = from;
+        p->window_to = to;
+    }
+}
+
+/* x of the scale within the window (the product is below 2^40). */
+static inline uint64_t dpsel_progress_in_window_(const dpsel_progress *p, uint64_t x)
+{
+    return p->window_from + (p->window_to - p->window_from) * x / DPSEL_PROGRESS_SCALE;
+}
+
+/* Starts a phase that takes the window from `from` to `to` of the scale
+ * (from <= to <= DPSEL_PROGRESS_SCALE), of no work units until
+ * dpsel_progress_expect says how many; p may be NULL. */
 static inline void dpsel_progress_phase(dpsel_progress *p, uint64_t from, uint64_t to)
 {
     if (p != NULL) {
-        p->from = from;
-        p->to = to;
+        p->from = dpsel_progress_in_window_(p, from);
+        p->to = dpsel_progress_in_window_(p, to);
         p->done = 0;
         p->total = 0;
     }
@@ -99,12 +118,11 @@ static inline int dpsel_progress_add(dpsel_progress *p, uint64_t units)
     return dpsel_progress_report_(p, p->from + dpsel_progress_share_(p));
 }
 
-/* The end of the work: reports the whole scale (its only report), with
- * the same answer as dpsel_progress_add. */
+/* The end of the window's work: reports its end (the whole scale, once,
+ * at the end of all the work), with the same answer as dpsel_progress_add. */
 static inline int dpsel_progress_finish(dpsel_progress *p)
 {
-    return p == NULL || p->fn == NULL ? DPSEL_OK
-                                      : dpsel_progress_report_(p, DPSEL_PROGRESS_SCALE);
+    return p == NULL || p->fn == NULL ? DPSEL_OK : dpsel_progress_report_(p, p->window_to);
 }
 
 #endif

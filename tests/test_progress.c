@@ -285,3 +285,36 @@ Test(progress, the_top_exact_bound_before_the_work)
     cr_expect_eq(dpsel_top_pmf_exact_bound(&p, DPSEL_PF, NULL, 200, 2, &work, &bits),
                  DPSEL_ENULL);
 }
+
+/* An audit reports through both pmfs and its comparisons, and cancels. */
+Test(progress, an_audit_reports_and_cancels)
+{
+    enum { N = 1024 };
+    static int64_t a[N], b[N];
+    for (size_t r = 0; r < N; r++) {
+        a[r] = (int64_t)r;
+        b[r] = (int64_t)r + (r == 7);
+    }
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "0.01", 1, 0), DPSEL_OK);
+    dpsel_audit_result reported, plain;
+    probe seen = { 0 };
+    cr_assert_eq(dpsel_audit_progress(&reported, &p, DPSEL_PF, a, b, N, probe_report, &seen),
+                 DPSEL_OK);
+    cr_assert_eq(dpsel_audit(&plain, &p, DPSEL_PF, a, b, N), DPSEL_OK);
+    cr_expect_geq(seen.calls, 20, "%" PRIu64 " calls only", seen.calls);
+    cr_expect_eq(seen.backwards + seen.new_totals + seen.beyond, 0);
+    cr_expect_eq(seen.complete, 1);
+    cr_expect_eq(seen.last_done, seen.total);
+    cr_expect_str_eq(reported.loss_upper, plain.loss_upper);
+    uint64_t stops[3] = { 1, (seen.calls + 1) / 2, seen.calls };
+    for (int k = 0; k < 3; k++) {
+        probe stopping = { .stop_at = stops[k] };
+        dpsel_audit_result untouched = { .distance = 12345 };
+        cr_expect_eq(dpsel_audit_progress(&untouched, &p, DPSEL_PF, a, b, N, probe_report,
+                                          &stopping), DPSEL_ECANCELED, "stopped at %" PRIu64,
+                     stops[k]);
+        cr_expect_eq(untouched.distance, 12345, "*out written on cancel");
+        cr_expect_eq(stopping.calls, stops[k]);
+    }
+}

@@ -184,10 +184,10 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
 {
     dpsel_audit_result result;
     char epsilon[EPSILON_TEXT];
-    cli_progress progress;  /* the library's audit reports nothing within: its start, its end */
+    cli_progress progress;
     cli_progress_start(&progress, "audit", o->progress, 1);
-    cli_progress_step(&progress, 0);
-    int rc = dpsel_audit(&result, params, o->mechanism, p->scores_a, p->scores_b, p->a->count);
+    int rc = dpsel_audit_progress(&result, params, o->mechanism, p->scores_a, p->scores_b,
+                                  p->a->count, cli_progress_report, &progress);
     cli_progress_stop(&progress, rc == DPSEL_OK);
     if (rc == DPSEL_OK) {
         rc = dpsel_params_epsilon(params, EPSILON_DIGITS, epsilon, sizeof epsilon);

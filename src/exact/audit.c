@@ -231,8 +231,9 @@ static void audit_pair(const audit *a, size_t r, int f, loss_max *max, mpfr_t lo
     mpfr_max(max->hi, max->hi, hi, MPFR_RNDU);
 }
 
-/* Every comparison; the loss bounds as text into out. */
-static int audit_all(const audit *a, dpsel_audit_result *out)
+/* Every comparison, one unit each on progress; the loss bounds as text
+ * into out. */
+static int audit_all(const audit *a, dpsel_audit_result *out, dpsel_progress *progress)
 {
     loss_max max = { .output = 0, .a_over_b = 1 };
     mpfr_t lo, hi;
@@ -241,14 +242,17 @@ static int audit_all(const audit *a, dpsel_audit_result *out)
     /* the loss is >= 0: both pmfs sum to 1, so some P_a(r) >= P_b(r) */
     mpfr_set_ui(max.lo, 0, MPFR_RNDD);
     mpfr_set_ui(max.hi, 0, MPFR_RNDU);
-    for (size_t r = 0; r < a->n; r++) {
+    int rc = DPSEL_OK;
+    dpsel_progress_expect(progress, 2 * (uint64_t)a->n);
+    for (size_t r = 0; r < a->n && rc == DPSEL_OK; r++) {
         for (int f = 0; f < 2; f++) {
             audit_pair(a, r, f, &max, lo, hi);
         }
+        rc = dpsel_progress_add(progress, 2);
     }
     char *lo_text = NULL;
     char *hi_text = NULL;
-    int rc = max.failure != DPSEL_OK ? max.failure
+    rc = rc != DPSEL_OK ? rc : max.failure != DPSEL_OK ? max.failure
            : dpsel_exact_mpfr_to_string(max.lo, LOSS_DIGITS, MPFR_RNDD, &lo_text);
     if (rc == DPSEL_OK) {
         rc = dpsel_exact_mpfr_to_string(max.hi, LOSS_DIGITS, MPFR_RNDU, &hi_text);
@@ -268,9 +272,12 @@ static int audit_all(const audit *a, dpsel_audit_result *out)
     return rc;
 }
 
+/* The two pmfs take 7/16 of the progress scale each, the comparisons
+ * (linear in n) the last eighth. */
 static int audit_run(audit *a, dpsel_mechanism mechanism, const int64_t *const scores[2],
-                     dpsel_audit_result *out)
+                     dpsel_audit_result *out, dpsel_progress *progress)
 {
+    const uint64_t share = DPSEL_PROGRESS_SCALE / 16;
     for (int s = 0; s < 2; s++) {
         a->gap[s] = calloc(a->n, sizeof *a->gap[s]);
         a->sorted[s] = calloc(a->n, sizeof *a->sorted[s]);
@@ -278,19 +285,32 @@ static int audit_run(audit *a, dpsel_mechanism mechanism, const int64_t *const s
             return DPSEL_ENOMEM;
         }
         clamped_gaps(scores[s], a->n, a->params->gap_cap, a->gap[s], a->sorted[s]);
-        int rc = dpsel_pmf_new(&a->pmf[s], a->params, mechanism, scores[s], a->n);
+        dpsel_progress_window(progress, (uint64_t)s * 7 * share, (uint64_t)(s + 1) * 7 * share);
+        int rc = dpsel_exact_pmf_new_metered(&a->pmf[s], a->params, mechanism, scores[s], NULL,
+                                             a->n, progress);
         if (rc != DPSEL_OK) {
             return rc;
         }
     }
+    dpsel_progress_window(progress, 0, DPSEL_PROGRESS_SCALE);
+    dpsel_progress_phase(progress, 14 * share, DPSEL_PROGRESS_SCALE);
     enclose_epsilon(a);
     neighbour_check(scores[0], scores[1], a->n, a->params, out);
-    return audit_all(a, out);
+    int rc = audit_all(a, out, progress);
+    return rc == DPSEL_OK ? dpsel_progress_finish(progress) : rc;
 }
 
 int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
                 dpsel_mechanism mechanism, const int64_t *scores_a,
                 const int64_t *scores_b, size_t n)
+{
+    return dpsel_audit_progress(out, params, mechanism, scores_a, scores_b, n, NULL, NULL);
+}
+
+int dpsel_audit_progress(dpsel_audit_result *out, const dpsel_params *params,
+                         dpsel_mechanism mechanism, const int64_t *scores_a,
+                         const int64_t *scores_b, size_t n, dpsel_progress_fn progress,
+                         void *context)
 {
     if (out == NULL || params == NULL || scores_a == NULL || scores_b == NULL) {
         return DPSEL_ENULL;
@@ -307,7 +327,9 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
     mpfr_inits2(EPSILON_PRECISION, a.eps_lo, a.eps_hi, (mpfr_ptr)0);
     dpsel_audit_result result;
     const int64_t *const scores[2] = { scores_a, scores_b };
-    int rc = audit_run(&a, mechanism, scores, &result);
+    dpsel_progress meter;
+    dpsel_progress_init(&meter, progress, context);
+    int rc = audit_run(&a, mechanism, scores, &result, &meter);
     for (int s = 0; s < 2; s++) {
         dpsel_pmf_free(a.pmf[s]);
         free(a.gap[s]);

@@ -155,6 +155,14 @@ int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf);
  * past the limits). */
 void dpsel_exact_pmf_exact_size(const dpsel_pmf *pmf, uint64_t *work, uint64_t *bits);
 
+/* dpsel_pmf_new_grouped (multiplicity NULL: dpsel_pmf_new), counting its
+ * work on the meter progress (NULL: none) within its window, which it
+ * finishes. */
+int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
+                                dpsel_mechanism mechanism, const int64_t *scores,
+                                const uint64_t *multiplicity, size_t n,
+                                dpsel_progress *progress);
+
 /* The same for the pmf of these arguments (as dpsel_pmf_new_grouped's),
  * from its levels alone, before any work: O(n log n).  Errors as
  * dpsel_pmf_new_grouped's checks of its arguments, and DPSEL_ENOMEM. */

@@ -588,11 +588,10 @@ static int check_pmf_args(const dpsel_params *params, dpsel_mechanism mechanism,
     return *points == 0 ? DPSEL_ERANGE : DPSEL_OK;
 }
 
-/* A pmf of groups (multiplicity NULL: of single candidates), reporting its
- * progress to the meter progress (NULL: none). */
-static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
-                   const int64_t *scores, const uint64_t *multiplicity, size_t n,
-                   dpsel_progress *progress)
+int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
+                                dpsel_mechanism mechanism, const int64_t *scores,
+                                const uint64_t *multiplicity, size_t n,
+                                dpsel_progress *progress)
 {
     size_t points = 0;
     int checked = out == NULL ? DPSEL_ENULL
@@ -635,7 +634,7 @@ static int new_pmf(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism 
 int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                   dpsel_mechanism mechanism, const int64_t *scores, size_t n)
 {
-    return new_pmf(out, params, mechanism, scores, NULL, n, NULL);
+    return dpsel_exact_pmf_new_metered(out, params, mechanism, scores, NULL, n, NULL);
 }
 
 int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
@@ -643,7 +642,8 @@ int dpsel_pmf_new_grouped(dpsel_pmf **out, const dpsel_params *params,
                           const uint64_t *multiplicity, size_t n)
 {
     return multiplicity == NULL ? DPSEL_ENULL
-                                : new_pmf(out, params, mechanism, scores, multiplicity, n, NULL);
+                                : dpsel_exact_pmf_new_metered(out, params, mechanism, scores,
+                                                              multiplicity, n, NULL);
 }
 
 int dpsel_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
@@ -653,7 +653,7 @@ int dpsel_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
 {
     dpsel_progress meter;
     dpsel_progress_init(&meter, progress, context);
-    return new_pmf(out, params, mechanism, scores, multiplicity, n, &meter);
+    return dpsel_exact_pmf_new_metered(out, params, mechanism, scores, multiplicity, n, &meter);
 }
 
 /* The exact work is that of the levels (exact_work), which take O(n log n)
