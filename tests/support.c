@@ -228,6 +228,32 @@ dpsel_rng seeded_rng(uint64_t seed)
     return rng;
 }
 
+uint64_t lcg_next(uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return *state >> 33;
+}
+
+void expect_narrow_1e30(const mpfr_t lo, const mpfr_t hi, const char *what)
+{
+    mpfr_t width, allowed;
+    mpfr_inits2(mpfr_get_prec(lo) + 64, width, allowed, (mpfr_ptr)0);
+    mpfr_sub(width, hi, lo, MPFR_RNDU);
+    mpfr_set_str(allowed, "1e-30", 10, MPFR_RNDD);
+    mpfr_mul(allowed, allowed, lo, MPFR_RNDD);
+    cr_expect(mpfr_lessequal_p(width, allowed), "%s: enclosure wider than 1e-30", what);
+    cr_expect(mpfr_lessequal_p(lo, hi), "%s: lo > hi", what);
+    mpfr_clears(width, allowed, (mpfr_ptr)0);
+}
+
+const int64_t pmf_test_vectors[PMF_TEST_VECTORS][6] = {
+    { 5, 5, 5, 5, 5, 5 },
+    { -3, -1, -7, -1, -2, -40 },
+    { INT64_MAX, INT64_MIN, 0, INT64_MAX - 1, -1, INT64_MIN + 1 },
+    { 100, 0, 99, 1, 98, 2 },
+    { 7, 3, 7, 3, 7, 3 },
+};
+
 dpsel_params pmf_test_params(size_t i)
 {
     dpsel_params p;

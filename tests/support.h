@@ -4,6 +4,7 @@
 #define DPSEL_TEST_SUPPORT_H
 
 #include <gmp.h>
+#include <mpfr.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,18 @@ dpsel_params base_params(uint64_t x, unsigned y, uint64_t sensitivity, int monot
  * sensitivity 1000 (y = 64: 4-megabit weights), 3/4 with an explicit cap 3. */
 #define PMF_TEST_PARAMS 5
 dpsel_params pmf_test_params(size_t i);
+
+/* A deterministic pseudo-random sequence (64-bit LCG, top bits). */
+uint64_t lcg_next(uint64_t *state);
+
+/* cr_expect that lo <= hi and hi - lo <= 1e-30 lo (1e-30 rounded down: the
+ * check is not looser), naming `what`. */
+void expect_narrow_1e30(const mpfr_t lo, const mpfr_t hi, const char *what);
+
+/* Small score vectors the enclosure tests share: all tied, negative ones,
+ * the int64 extremes, pairs near and far, two values alternating. */
+#define PMF_TEST_VECTORS 5
+extern const int64_t pmf_test_vectors[PMF_TEST_VECTORS][6];
 
 /* The seeded stream with the 8 little-endian bytes of seed as its seed. */
 dpsel_rng seeded_rng(uint64_t seed);

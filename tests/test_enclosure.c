@@ -14,33 +14,13 @@
 
 #define REFERENCE_BITS 3000
 
-/* A deterministic pseudo-random sequence (64-bit LCG, top bits). */
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005u + 1442695040888963407u;
-    return *state >> 33;
-}
-
-/* hi - lo <= 1e-30 lo (1e-30 rounded down: the check is not looser). */
-static void check_narrow(const mpfr_t lo, const mpfr_t hi, const char *what)
-{
-    mpfr_t width, allowed;
-    mpfr_inits2(mpfr_get_prec(lo) + 64, width, allowed, (mpfr_ptr)0);
-    mpfr_sub(width, hi, lo, MPFR_RNDU);
-    mpfr_set_str(allowed, "1e-30", 10, MPFR_RNDD);
-    mpfr_mul(allowed, allowed, lo, MPFR_RNDD);
-    cr_expect(mpfr_lessequal_p(width, allowed), "%s: enclosure wider than 1e-30", what);
-    cr_expect(mpfr_lessequal_p(lo, hi), "%s: lo > hi", what);
-    mpfr_clears(width, allowed, (mpfr_ptr)0);
-}
-
 static void check_contains_exact(const mpfr_t lo, const mpfr_t hi, const mpq_t exact,
                                  const char *what)
 {
     cr_expect(mpfr_cmp_q(lo, exact) <= 0, "%s: lower bound above the exact value", what);
     cr_expect(mpfr_cmp_q(hi, exact) >= 0, "%s: upper bound below the exact value", what);
     if (mpq_sgn(exact) != 0) {
-        check_narrow(lo, hi, what);
+        expect_narrow_1e30(lo, hi, what);
     }
 }
 
@@ -99,13 +79,6 @@ static dpsel_params small_params(size_t i)
 
 Test(enclosure, contains_the_exact_rationals)
 {
-    static const int64_t fixed[][6] = {
-        { 5, 5, 5, 5, 5, 5 },
-        { -3, -1, -7, -1, -2, -40 },
-        { INT64_MAX, INT64_MIN, 0, INT64_MAX - 1, -1, INT64_MIN + 1 },
-        { 100, 0, 99, 1, 98, 2 },
-        { 7, 3, 7, 3, 7, 3 },
-    };
     uint64_t state = 1;
     for (size_t pi = 0; pi < 8; pi++) {
         dpsel_params p = small_params(pi);
@@ -114,17 +87,17 @@ Test(enclosure, contains_the_exact_rationals)
             /* sensitivity 1000 has 4-megabit rationals: kept small */
             size_t fixed_largest = pi == 3 ? 3 : 6;
             size_t largest = pi == 3 ? 0 : 40;
-            for (size_t v = 0; v < sizeof fixed / sizeof *fixed; v++) {
+            for (size_t v = 0; v < PMF_TEST_VECTORS; v++) {
                 for (size_t n = 1; n <= fixed_largest; n++) {
-                    check_pmf_against_exact(&p, mech, fixed[v], n);
+                    check_pmf_against_exact(&p, mech, pmf_test_vectors[v], n);
                 }
             }
             /* random vectors with ties */
             for (size_t n = 7; n <= largest; n += 11) {
                 int64_t scores[40];
-                uint64_t spread = 1 + next_random(&state) % 60;
+                uint64_t spread = 1 + lcg_next(&state) % 60;
                 for (size_t r = 0; r < n; r++) {
-                    scores[r] = (int64_t)(next_random(&state) % spread);
+                    scores[r] = (int64_t)(lcg_next(&state) % spread);
                 }
                 check_pmf_against_exact(&p, mech, scores, n);
             }
@@ -222,7 +195,7 @@ static void check_contains_reference(const mpfr_t lo, const mpfr_t hi, const mpf
     mpfr_div_2ui(slack, ref, 1000, MPFR_RNDN);
     mpfr_sub(slack, ref, slack, MPFR_RNDN);
     cr_expect(mpfr_greaterequal_p(hi, slack), "%s: upper bound below the reference", what);
-    check_narrow(lo, hi, what);
+    expect_narrow_1e30(lo, hi, what);
     mpfr_clear(slack);
 }
 
@@ -267,7 +240,7 @@ Test(enclosure, contains_a_high_precision_computation_at_a_thousand_candidates)
     static int64_t spread[N], blocks[N + 76];
     uint64_t state = 7;
     for (size_t r = 0; r < N; r++) {
-        spread[r] = (int64_t)(next_random(&state) % 3000);    /* hundreds of levels */
+        spread[r] = (int64_t)(lcg_next(&state) % 3000);    /* hundreds of levels */
     }
     for (size_t r = 0; r < N + 76; r++) {
         blocks[r] = r < 3 ? 500 : r < 40 ? 480 + (int64_t)(r % 7) : 0;  /* ties, many at the cap */
@@ -331,10 +304,10 @@ Test(enclosure, holds_at_low_precision)
     for (mpfr_prec_t prec = 8; prec <= 32; prec += 8) {
         for (size_t trial = 0; trial < 60; trial++) {
             dpsel_params p = params[trial % 3];
-            size_t n = 2 + next_random(&state) % 30;
+            size_t n = 2 + lcg_next(&state) % 30;
             int64_t scores[32];
             for (size_t r = 0; r < n; r++) {
-                scores[r] = (int64_t)(next_random(&state) % (1 + trial % 13));
+                scores[r] = (int64_t)(lcg_next(&state) % (1 + trial % 13));
             }
             dpsel_pmf *pmf = NULL;
             cr_assert_eq(dpsel_pmf_new(&pmf, &p, (trial / 3) % 2 ? DPSEL_EM : DPSEL_PF,

@@ -18,13 +18,6 @@
 
 #define CHECK_BITS 512
 
-/* A deterministic pseudo-random sequence (64-bit LCG, top bits). */
-static uint64_t next_random(uint64_t *state)
-{
-    *state = *state * 6364136223846793005u + 1442695040888963407u;
-    return *state >> 33;
-}
-
 /* The levels of scores: distinct clamped gaps (increasing) and their
  * candidates; level_of[r] for each candidate.  Returns the count. */
 static size_t make_levels(const dpsel_params *p, const int64_t *s, size_t n, uint64_t *gap,
@@ -87,18 +80,6 @@ static void expect_contains(const mpfr_t lo, const mpfr_t hi, const mpfr_t inner
     mpfr_clears(width, end, (mpfr_ptr)0);
 }
 
-/* hi - lo <= 1e-30 lo (1e-30 rounded down). */
-static void expect_narrow(const mpfr_t lo, const mpfr_t hi, const char *what)
-{
-    mpfr_t width, allowed;
-    mpfr_inits2(mpfr_get_prec(lo) + 64, width, allowed, (mpfr_ptr)0);
-    mpfr_sub(width, hi, lo, MPFR_RNDU);
-    mpfr_set_str(allowed, "1e-30", 10, MPFR_RNDD);
-    mpfr_mul(allowed, allowed, lo, MPFR_RNDD);
-    cr_expect(mpfr_lessequal_p(width, allowed), "%s: wider than 1e-30", what);
-    mpfr_clears(width, allowed, (mpfr_ptr)0);
-}
-
 /* Each path at prec contains the exact rationals and the other path at
  * CHECK_BITS (and is narrow at prec >= 128). */
 static void check_paths(const dpsel_params *p, const int64_t *s, size_t n, mpfr_prec_t prec)
@@ -128,7 +109,7 @@ static void check_paths(const dpsel_params *p, const int64_t *s, size_t n, mpfr_
             cr_expect(mpfr_cmp_q(at[k].hi[l], exact) >= 0, "%s: upper bound below exact", what);
             expect_contains(at[k].lo[l], at[k].hi[l], fine[1 - k].lo[l], fine[1 - k].hi[l], what);
             if (prec >= 128) {
-                expect_narrow(at[k].lo[l], at[k].hi[l], what);
+                expect_narrow_1e30(at[k].lo[l], at[k].hi[l], what);
             }
         }
     }
@@ -156,28 +137,22 @@ static dpsel_params params_for(size_t i)
 
 Test(quadrature, both_paths_contain_the_exact_rationals_and_each_other)
 {
-    static const int64_t fixed[][6] = {
-        { 5, 5, 5, 5, 5, 5 },
-        { -3, -1, -7, -1, -2, -40 },
-        { INT64_MAX, INT64_MIN, 0, INT64_MAX - 1, -1, INT64_MIN + 1 },
-        { 100, 0, 99, 1, 98, 2 },
-    };
     uint64_t state = 5;
     for (size_t pi = 0; pi < PMF_TEST_PARAMS + 2; pi++) {
         dpsel_params p = params_for(pi);
         if (p.y * p.gap_cap > 4096) {
             continue;  /* 4-megabit exact rationals: test_enclosure.c's */
         }
-        for (size_t v = 0; v < sizeof fixed / sizeof *fixed; v++) {
+        for (size_t v = 0; v < PMF_TEST_VECTORS; v++) {
             for (size_t n = 1; n <= 6; n += 5) {
-                check_paths(&p, fixed[v], n, 128);
+                check_paths(&p, pmf_test_vectors[v], n, 128);
             }
         }
         for (size_t n = 9; n <= 40; n += 31) {
             int64_t scores[40];
-            uint64_t spread = 1 + next_random(&state) % 60;
+            uint64_t spread = 1 + lcg_next(&state) % 60;
             for (size_t r = 0; r < n; r++) {
-                scores[r] = (int64_t)(next_random(&state) % spread);
+                scores[r] = (int64_t)(lcg_next(&state) % spread);
             }
             check_paths(&p, scores, n, 128);
         }
@@ -191,10 +166,10 @@ Test(quadrature, holds_at_low_precision)
                                params_for(PMF_TEST_PARAMS + 1) };
     for (mpfr_prec_t prec = 8; prec <= 32; prec += 8) {
         for (size_t trial = 0; trial < 12; trial++) {
-            size_t n = 2 + next_random(&state) % 30;
+            size_t n = 2 + lcg_next(&state) % 30;
             int64_t scores[32];
             for (size_t r = 0; r < n; r++) {
-                scores[r] = (int64_t)(next_random(&state) % (1 + trial % 13));
+                scores[r] = (int64_t)(lcg_next(&state) % (1 + trial % 13));
             }
             check_paths(&params[trial % 3], scores, n, prec);
         }
@@ -211,7 +186,7 @@ Test(quadrature, contains_the_polynomial_path_at_1024_bits)
     dpsel_params p;
     for (int v = 0; v < 2; v++) {
         for (size_t r = 0; r < N; r++) {
-            scores[r] = v == 0 ? (int64_t)(next_random(&state) % 3000)
+            scores[r] = v == 0 ? (int64_t)(lcg_next(&state) % 3000)
                                : r < 3 ? 500 : r < 40 ? 480 + (int64_t)(r % 7) : 0;
         }
         cr_assert_eq(dpsel_params_from_epsilon(&p, v == 0 ? "0.01" : "1", 1, 0), DPSEL_OK);
@@ -224,7 +199,7 @@ Test(quadrature, contains_the_polynomial_path_at_1024_bits)
             char what[64];
             snprintf(what, sizeof what, "vector %d level %zu", v, l);
             expect_contains(quad.lo[l], quad.hi[l], poly.lo[l], poly.hi[l], what);
-            expect_narrow(quad.lo[l], quad.hi[l], what);
+            expect_narrow_1e30(quad.lo[l], quad.hi[l], what);
         }
         path_bounds_free(&quad, count);
         path_bounds_free(&poly, count);
@@ -261,7 +236,7 @@ static void expect_total(const dpsel_pmf *pmf, const uint64_t *multiplicity, siz
     for (size_t r = 0; r < n; r++) {
         unsigned long m = multiplicity != NULL ? (unsigned long)multiplicity[r] : 1;
         dpsel_exact_pmf_probability_mpfr(pmf, r, lo, hi);
-        expect_narrow(lo, hi, what);
+        expect_narrow_1e30(lo, hi, what);
         mpfr_mul_ui(lo, lo, m, MPFR_RNDD);
         mpfr_mul_ui(hi, hi, m, MPFR_RNDU);
         mpfr_add(total_lo, total_lo, lo, MPFR_RNDD);
