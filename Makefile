@@ -321,6 +321,7 @@ $(BUILD)/bench_select: $(wildcard bench/*.c) bench/bench.h $(STATIC)
 
 bench: $(BUILD)/bench_select $(TOOL)
 	$(BUILD)/bench_select $(if $(filter 1,$(BENCH_QUICK)),--quick) --cli $(TOOL) $(BENCH_ARGS)
+	sh bench/pmf_scale.sh $(TOOL) $(if $(filter 1,$(BENCH_QUICK)),1,3)
 	$(MAKE) bench-python
 
 # Selector.select from Python against dpsel_select called directly, on 10^6
