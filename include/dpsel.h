@@ -847,6 +847,16 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new(dpsel_pmf **out, const dp
                                                        dpsel_mechanism mechanism,
                                                        const dpsel_quantile_runs *runs);
 
+/* dpsel_quantile_pmf_new reporting its progress to `progress` (NULL:
+ * none) with context, as dpsel_pmf_new_progress does, and cancelled the
+ * same way (DPSEL_ECANCELED, *out untouched). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_new_progress(dpsel_pmf **out,
+                                                                const dpsel_params *params,
+                                                                dpsel_mechanism mechanism,
+                                                                const dpsel_quantile_runs *runs,
+                                                                dpsel_progress_fn progress,
+                                                                void *context);
+
 /* dpsel_pmf_exact_work for the pmf dpsel_quantile_pmf_new makes: the size
  * of its exact rationals and the limit, before any work.  Errors as
  * dpsel_quantile_pmf_new (DPSEL_ETOOLARGE excepted). */

@@ -294,13 +294,21 @@ int dpsel_quantile_select(const dpsel_selector *selector, dpsel_mechanism mechan
 int dpsel_quantile_pmf_new(dpsel_pmf **out, const dpsel_params *params,
                            dpsel_mechanism mechanism, const dpsel_quantile_runs *runs)
 {
+    return dpsel_quantile_pmf_new_progress(out, params, mechanism, runs, NULL, NULL);
+}
+
+int dpsel_quantile_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
+                                    dpsel_mechanism mechanism, const dpsel_quantile_runs *runs,
+                                    dpsel_progress_fn progress, void *context)
+{
     if (out == NULL || params == NULL || runs == NULL) {
         return DPSEL_ENULL;
     }
     if (!made_for(params, runs)) {
         return DPSEL_ERANGE;
     }
-    return dpsel_pmf_new_grouped(out, params, mechanism, runs->score, runs->length, runs->count);
+    return dpsel_pmf_new_progress(out, params, mechanism, runs->score, runs->length, runs->count,
+                                  progress, context);
 }
 
 int dpsel_quantile_pmf_exact_work(const dpsel_params *params, dpsel_mechanism mechanism,

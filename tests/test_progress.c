@@ -318,3 +318,33 @@ Test(progress, an_audit_reports_and_cancels)
         cr_expect_eq(stopping.calls, stops[k]);
     }
 }
+
+/* A quantile's pmf reports as a pmf does, and cancels. */
+Test(progress, a_quantile_pmf_reports_and_cancels)
+{
+    int64_t values[500];
+    for (size_t i = 0; i < 500; i++) {
+        values[i] = (int64_t)(i * 7 % 3001);
+    }
+    uint64_t a = 0, b = 0, sensitivity = 0;
+    dpsel_params p;
+    dpsel_quantile_runs *runs = NULL;
+    cr_assert_eq(dpsel_quantile_fraction("0.9", &a, &b, &sensitivity), DPSEL_OK);
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "0.1", sensitivity, 0), DPSEL_OK);
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, a, b, values, 500, 0, 3000), DPSEL_OK);
+    probe seen = { 0 }, stopping = { .stop_at = 1 };
+    dpsel_pmf *pmf = NULL;
+    cr_assert_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs, probe_report, &seen),
+                 DPSEL_OK);
+    dpsel_pmf_free(pmf);
+    cr_expect_eq(seen.backwards + seen.new_totals + seen.beyond, 0);
+    cr_expect_eq(seen.complete, 1);
+    cr_expect_eq(seen.last_done, seen.total);
+    pmf = NULL;
+    cr_expect_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs, probe_report,
+                                                 &stopping), DPSEL_ECANCELED);
+    cr_expect(pmf == NULL);
+    cr_expect_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, NULL, NULL, NULL),
+                 DPSEL_ENULL);
+    dpsel_quantile_runs_free(runs);
+}

@@ -362,7 +362,8 @@ static int distributions(quantile_job *j)
     for (size_t i = 0; i < j->count && status == 0; i++) {
         dpsel_pmf *pmf = NULL;
         cli_progress_step(&progress, i);
-        int rc = dpsel_quantile_pmf_new(&pmf, &j->q[i].params, j->o->mechanism, j->q[i].runs);
+        int rc = dpsel_quantile_pmf_new_progress(&pmf, &j->q[i].params, j->o->mechanism,
+                                                 j->q[i].runs, cli_progress_report, &progress);
         status = rc == DPSEL_OK ? print_pmf(j, &j->q[i], pmf)
                                 : cli_fail_library(j->e, "quantile --pmf", rc);
         dpsel_pmf_free(pmf);
