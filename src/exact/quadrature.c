@@ -21,14 +21,16 @@
  * when E <= (K + 3) / 2.  So the moments M_i = int_0^1 x^i G(x) dx are
  * enclosed, and with G_l = G / (1 + e_l x) = G sum_i (-e_l x)^i,
  *   int_0^1 G_l = sum_{i < I} (-e_l)^i M_i + R,  |R| <= 2 e_l^I M_0
- * (M_i <= M_0, e_l <= 1/2).  The terms of q_j below 2^-(work) are bounded
- * instead of computed (sum_{j > J} m e^j <= 2 m e^(J+1)), and I is the
- * least with e_l^I below 2^-(prec + TAIL_BITS + 4): a level far below the
- * best costs a few operations per piece.  The pieces are chosen with
- * E <= STEP_MASS and every e_h < 1/4 (which bounds the cancellation of
- * Newton's identity and of the alternating sums), from t = 0 until the rest
- * [T, 1] is negligible: F_l is non-increasing, so 0 <= int_T^1 F_l <=
- * (1 - T) F_l(T) <= F(T).
+ * (M_i <= M_0, e_l <= 1/2).  The terms m e^j of q_j below 2^-(work) are
+ * bounded instead of computed (each later one is at most the first of them,
+ * as e < 1), and I is the least with e_l^I below 2^-(prec + TAIL_BITS + 4):
+ * a level far below the best costs a few operations per piece.  The pieces
+ * are chosen with E <= STEP_MASS and every e_h < 1/4 (which bounds the
+ * cancellation of Newton's identity and of the alternating sums), from
+ * t = 0 until the final piece [a, 1] fits (there the top level, of weight 1,
+ * has 1 - t = delta x: its factor is the monomial (delta x)^m, taken into
+ * the moments' powers) or the rest [T, 1] is negligible: F_l is
+ * non-increasing, so 0 <= int_T^1 F_l <= (1 - T) F_l(T) <= F(T).
  */
 #include <stdlib.h>
 
