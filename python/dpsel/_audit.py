@@ -6,11 +6,12 @@ from __future__ import annotations
 import ctypes
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 from ._enums import MechanismArg, Verdict, mechanism as _mechanism
 from ._lib import CAuditResult, lib
 from ._params import Params, c_params, scores_for
+from ._progress import Report, call_reporting
 from ._scores import as_scores
 
 
@@ -47,19 +48,19 @@ class AuditResult:
 
 
 def audit(params: Params, scores_a: Any, scores_b: Any,
-          mechanism: MechanismArg = "pf") -> AuditResult:
+          mechanism: MechanismArg = "pf", progress: Optional[Report] = None) -> AuditResult:
     """Audits the mechanism with params on two score vectors (candidate r
     the same in both; two pandas Series are matched by label, in
     scores_a's order): both pmfs and the verdict, whether or not a and b
-    are neighbours.  Decimal scores with a resolution, as pmf.  Errors as
-    pmf."""
+    are neighbours.  Decimal scores with a resolution, and progress, as
+    pmf (dpsel_audit_progress).  Errors as pmf."""
     a = as_scores(scores_for(params, scores_a, "scores_a"), "scores_a")
     b = as_scores(scores_for(params, _aligned(scores_a, scores_b), "scores_b"), "scores_b")
     if a.n != b.n:
         raise ValueError(f"scores_a has {a.n} candidates, scores_b {b.n}")
     c = CAuditResult()
-    lib.dpsel_audit(ctypes.byref(c), c_params(params), _mechanism(mechanism), a.address,
-                    b.address, a.n)
+    call_reporting(lib.dpsel_audit_progress, progress, ctypes.byref(c), c_params(params),
+                   _mechanism(mechanism), a.address, b.address, a.n)
     return AuditResult(Verdict(c.verdict), c.distance, bool(c.b_at_least_a),
                        bool(c.b_at_most_a), bool(c.neighbours), a.label(c.output),
                        bool(c.a_over_b), c.decided_exactly, c.loss_lower.decode(),

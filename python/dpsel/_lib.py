@@ -210,6 +210,8 @@ _PROTOTYPES = {
     "dpsel_top_pmf_probability": (_CODE, [_HANDLE, c_size_t, c_int, _OUT]),
     "dpsel_top_pmf_probability_bounds": (_CODE, [_HANDLE, c_size_t, c_uint, _OUT, _OUT]),
     "dpsel_top_pmf_exact_size": (_CODE, [_HANDLE, _P(c_uint64), _P(c_uint64)]),
+    "dpsel_top_pmf_exact_bound": (_CODE, [_P(CParams), c_int, _DATA, c_size_t, c_size_t,
+                                          _P(c_uint64), _P(c_uint64)]),
     "dpsel_grid_init": (_CODE, [_P(CGrid), _STR, _STR, _STR]),
     "dpsel_grid_point": (_CODE, [_P(CGrid), _STR, _P(c_int64)]),
     "dpsel_grid_points": (_CODE, [_P(CGrid), _P(c_char_p), c_size_t, _DATA, _P(c_size_t)]),
@@ -224,6 +226,8 @@ _PROTOTYPES = {
     "dpsel_quantile_select": (_CODE, [_HANDLE, c_int, c_uint64, c_uint64, _DATA, c_size_t,
                                       c_int64, c_int64, _P(CRng), _P(c_int64)]),
     "dpsel_quantile_pmf_new": (_CODE, [_OUT, _P(CParams), c_int, _HANDLE]),
+    "dpsel_quantile_pmf_new_progress": (_CODE, [_OUT, _P(CParams), c_int, _HANDLE,
+                                                InterruptFunction, c_void_p]),
     "dpsel_quantile_pmf_exact_work": (_CODE, [_P(CParams), c_int, _HANDLE, _P(c_uint64),
                                               _P(c_uint64)]),
     "dpsel_accountant_new": (_CODE, [_OUT]),
@@ -248,6 +252,8 @@ _PROTOTYPES = {
     "dpsel_partial_deserialize_keyed": (_CODE, [_OUT, _P(CParams), c_char_p, c_size_t, c_char_p,
                                                 c_size_t]),
     "dpsel_audit": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA, c_size_t]),
+    "dpsel_audit_progress": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA,
+                                     c_size_t, InterruptFunction, c_void_p]),
 }
 BOUND = frozenset(_PROTOTYPES)
 

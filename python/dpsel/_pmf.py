@@ -12,14 +12,13 @@ from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
-from ._lib import DECIMAL, RATIONAL, InterruptFunction, lib
+from ._lib import DECIMAL, RATIONAL, lib
 from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
-from ._progress import Report, Reporting
+from ._progress import Report, call_reporting
 from ._scores import Scores, as_counts, as_scores
 
 Probability = Union[Fraction, float, str]
-_NO_REPORT = InterruptFunction()  # NULL: no progress report
 
 
 def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, ...]:
@@ -204,13 +203,8 @@ def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Sco
     """The pmf of scores s (groups of multiplicities m, or None), reporting
     to progress (dpsel_pmf_new_progress) when it is given."""
     handle = ctypes.c_void_p()
-    arguments = (ctypes.byref(handle), _params(params), _mechanism(mechanism), s.address,
-                 m.address if m is not None else None, s.n)
-    if progress is None:
-        lib.dpsel_pmf_new_progress(*arguments, _NO_REPORT, None)
-    else:
-        with Reporting(progress) as report:
-            lib.dpsel_pmf_new_progress(*arguments, report, None)
+    call_reporting(lib.dpsel_pmf_new_progress, progress, ctypes.byref(handle), _params(params),
+                   _mechanism(mechanism), s.address, m.address if m is not None else None, s.n)
     return Pmf._made(handle.value, s.n, _exact_size(params, mechanism, s, m))
 
 

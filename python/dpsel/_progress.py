@@ -17,6 +17,7 @@ from ._interrupt import _Interrupt
 from ._lib import InterruptFunction
 
 Report = Callable[[float], Any]
+_NO_REPORT = InterruptFunction()  # NULL: no progress report
 
 
 class Reporting:
@@ -44,3 +45,13 @@ class Reporting:
         caught = self._interrupt.disarm()
         if caught is not None:
             raise caught from error
+
+
+def call_reporting(function: Any, progress: Optional[Report], *arguments: Any) -> Any:
+    """function(*arguments, report, NULL): a C call that takes a
+    dpsel_progress_fn and its context last, reporting to progress (None:
+    no report)."""
+    if progress is None:
+        return function(*arguments, _NO_REPORT, None)
+    with Reporting(progress) as report:
+        return function(*arguments, report, None)

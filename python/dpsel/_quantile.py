@@ -23,6 +23,7 @@ from ._lib import CGrid, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import Pmf
+from ._progress import Report, call_reporting
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
 from ._select import Selector
@@ -353,9 +354,11 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     return value.value
 
 
-def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "em") -> Pmf:
+def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "em",
+                 progress: Optional[Report] = None) -> Pmf:
     """The exact distribution of the release over the runs
-    (dpsel_quantile_pmf_new): candidate i is run i, on any grid."""
+    (dpsel_quantile_pmf_new): candidate i is run i, on any grid.  progress
+    as pmf's (dpsel_quantile_pmf_new_progress)."""
     if not isinstance(runs, QuantileRuns):
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
     handle, m = ctypes.c_void_p(), _mechanism(mechanism)
@@ -363,5 +366,6 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     with explained(lambda code: runs._quantile.fix(params, m, code)):
         lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
                                           ctypes.byref(limit))
-        lib.dpsel_quantile_pmf_new(ctypes.byref(handle), c_params(params), m, runs._handle)
+        call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),
+                       c_params(params), m, runs._handle)
     return Pmf._made(handle.value, len(runs), (work.value, limit.value))

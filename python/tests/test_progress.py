@@ -112,3 +112,19 @@ def test_a_quantile_pmf_knows_its_exact_size():
     assert work > limit == 2**34  # 10001 grid points
     work, limit = dpsel.quantile_pmf(params, runs, "em").exact_size()
     assert work <= limit == 2**32
+
+
+def test_an_audit_and_a_quantile_pmf_report():
+    seen = []
+    result = dpsel.audit(EPSILON, SPREAD, SPREAD[:-1] + [1024], progress=seen.append)
+    assert result.loss_upper == dpsel.audit(EPSILON, SPREAD, SPREAD[:-1] + [1024]).loss_upper
+    assert seen == sorted(seen) and seen[-1] == 1.0 and seen.count(1.0) == 1
+    with pytest.raises(dpsel.CanceledError):
+        dpsel.audit(EPSILON, SPREAD, SPREAD, progress=lambda fraction: False)
+    params = dpsel.Params.from_epsilon("1", 1)
+    runs = dpsel.QuantileRuns(1, 2, [3, 1, 4, 1, 5], 0, 3000)
+    seen = []
+    dpsel.quantile_pmf(params, runs, "pf", progress=seen.append)
+    assert seen[-1] == 1.0 and seen.count(1.0) == 1
+    with pytest.raises(dpsel.CanceledError):
+        dpsel.quantile_pmf(params, runs, "pf", progress=lambda fraction: False)
