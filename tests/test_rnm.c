@@ -371,3 +371,25 @@ Test(rnm, bad_input)
     dpsel_selector_free(selector);
     dpsel_rng_wipe(&rng);
 }
+
+/* ------------------------------------------------------------- interrupt */
+
+static int stop_at_once(void *context, uint64_t done, uint64_t total)
+{
+    (void)done;
+    *(uint64_t *)context = total;
+    return 1;
+}
+
+Test(rnm, interrupt_check_cancels)
+{
+    static int64_t scores[5000];
+    dpsel_rng rng = seeded_rng(7);
+    uint64_t total = 0;
+    cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_at_once, &total), DPSEL_OK);
+    size_t index = 99;
+    cr_expect_eq(dpsel_rnm_select("1", 1, 0, scores, 5000, &rng, &index), DPSEL_ECANCELED);
+    cr_expect_eq(index, 99, "written on cancel");
+    cr_expect_eq(total, 5000, "the check is told the candidates in all");
+    dpsel_rng_wipe(&rng);
+}

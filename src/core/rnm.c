@@ -44,6 +44,22 @@ static int urand_digit(dpsel_rng *rng, dpsel_urand *u, unsigned i, unsigned *dig
     return DPSEL_OK;
 }
 
+/* Digit i of a and of b (i <= both counts of digits drawn). */
+/*@ requires valid: urand_ok(a) && urand_ok(b) && \valid(rng) && \valid(da) && \valid(db);
+    requires apart: \separated(a, b, rng, da, db);
+    requires next: i <= a->nbits && i <= b->nbits;
+    assigns *a, *b, *rng, *da, *db;
+    ensures status: sampler_status(\result);
+    ensures kept: urand_ok(a) && urand_ok(b);
+    ensures grown: \result == DPSEL_OK ==> a->nbits > i && b->nbits > i && *da <= 1 && *db <= 1;
+*/
+static int digit_pair(dpsel_rng *rng, dpsel_urand *a, dpsel_urand *b, unsigned i, unsigned *da,
+                      unsigned *db)
+{
+    int rc = urand_digit(rng, a, i, da);
+    return rc == DPSEL_OK ? urand_digit(rng, b, i, db) : rc;
+}
+
 int dpsel_core_urand_less(dpsel_rng *rng, dpsel_urand *a, dpsel_urand *b, int *less)
 {
     /*@ loop invariant 0 <= i <= DPSEL_URAND_BITS;
@@ -55,10 +71,7 @@ int dpsel_core_urand_less(dpsel_rng *rng, dpsel_urand *a, dpsel_urand *b, int *l
     for (unsigned i = 0; i < DPSEL_URAND_BITS; i++) {
         unsigned da;
         unsigned db;
-        int rc = urand_digit(rng, a, i, &da);
-        if (rc == DPSEL_OK) {
-            rc = urand_digit(rng, b, i, &db);
-        }
+        int rc = digit_pair(rng, a, b, i, &da, &db);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -159,10 +172,7 @@ int dpsel_core_rnm_beats(dpsel_rng *rng, int whole, uint64_t rem, uint64_t den,
         }
         unsigned da;
         unsigned db;
-        int rc = urand_digit(rng, a, i, &da);
-        if (rc == DPSEL_OK) {
-            rc = urand_digit(rng, b, i, &db);
-        }
+        int rc = digit_pair(rng, a, b, i, &da, &db);
         if (rc != DPSEL_OK) {
             return rc;
         }
