@@ -91,8 +91,8 @@ state_new(FunctionCallInfo fcinfo, const StateKind *kind, MemoryContext cxt,
  * one checked then), every later row must repeat them, and the row's item
  * is added (a NULL item is skipped by the kind; a NULL parameter is an
  * error).  Parameters that are constants of the query repeat by
- * construction: later rows skip reading them (a tenth of the quantile's
- * transition, its four texts compared).
+ * construction: later rows skip reading them (about a tenth of the
+ * quantile's transition, its four texts compared).
  */
 Datum
 pg_dpsel_trans(FunctionCallInfo fcinfo, const StateKind *kind)

@@ -164,13 +164,28 @@ pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name)
 
 /* What a call site's expression tells of its arguments, found once (the
  * function's fn_extra): their types, and from which argument on they are
- * all stable (constants or external parameters: one value for the whole
- * query; PG_NARGS() when the last one is not). */
+ * all stable (agg_arg_stable; PG_NARGS() when the last one is not). */
 typedef struct CallSite
 {
 	int			stable_from;
 	Oid			types[FLEXIBLE_ARRAY_MEMBER];
 } CallSite;
+
+/* Whether argument arg (1 on) of an aggregate's transition function is a
+ * constant or an external parameter in the Aggref: one value for the whole
+ * query.  The transition's own expression cannot tell: Postgres builds it
+ * with placeholder parameters (build_aggregate_transfn_expr). */
+static bool
+agg_arg_stable(FunctionCallInfo fcinfo, int arg)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Node	   *expr;
+
+	if (aggref == NULL || arg < 1 || arg > list_length(aggref->args))
+		return false;
+	expr = (Node *) list_nth_node(TargetEntry, aggref->args, arg - 1)->expr;
+	return IsA(expr, Const) || (IsA(expr, Param) && ((Param *) expr)->paramkind == PARAM_EXTERN);
+}
 
 static const CallSite *
 call_site(FunctionCallInfo fcinfo)
@@ -184,8 +199,7 @@ call_site(FunctionCallInfo fcinfo)
 		for (int i = 0; i < PG_NARGS(); i++)
 			site->types[i] = get_fn_expr_argtype(fcinfo->flinfo, i);
 		site->stable_from = PG_NARGS();
-		while (site->stable_from > 0
-			   && get_fn_expr_arg_stable(fcinfo->flinfo, site->stable_from - 1))
+		while (site->stable_from > 0 && agg_arg_stable(fcinfo, site->stable_from - 1))
 			site->stable_from--;
 		fcinfo->flinfo->fn_extra = site;
 	}

@@ -65,9 +65,9 @@ extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
 /* The type of argument arg (looked up once per call site). */
 extern Oid	pg_dpsel_arg_type(FunctionCallInfo fcinfo, int arg);
 
-/* Whether arguments first .. PG_NARGS() - 1 are all constants of the query
- * (Consts or external Params: get_fn_expr_arg_stable; found once per call
- * site). */
+/* Whether arguments first .. PG_NARGS() - 1 of an aggregate's transition
+ * are all constants of the query (Consts or external Params in its Aggref;
+ * found once per call site). */
 extern bool pg_dpsel_args_stable(FunctionCallInfo fcinfo, int first);
 
 /* Argument arg (named `name`: text, numeric or float8) as parameter i of
