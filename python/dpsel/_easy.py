@@ -90,7 +90,11 @@ def _candidates(candidates: Any) -> List[Any]:
 
 
 def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[int]:
-    counts = collections.Counter(_python_list(values))
+    records = _python_list(values)
+    try:
+        counts = collections.Counter(records)
+    except TypeError:  # a value that cannot be hashed: a list, a signaling NaN
+        counts = collections.Counter(_Unhashable.wrap(value) for value in records)
     if refuse_unknown:
         known = set(labels)
         for value, rows in counts.items():
@@ -99,6 +103,30 @@ def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[in
                     f"values holds {value!r} ({rows} rows), which is not among the candidates: "
                     "add it to them, or give unknown='drop' (DP-safe) to drop such rows"))
     return [counts.get(label, 0) for label in labels]
+
+
+class _Unhashable:
+    """A value of mode that cannot be hashed, and so is none of the
+    candidates (a set holds them: each is hashable): counted apart, by
+    identity, never refused for itself (unknown="drop" drops it)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    @classmethod
+    def wrap(cls, value: Any) -> Any:
+        return value if _hashable(value) else cls(value)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _python_list(values: Any) -> List[Any]:
@@ -184,8 +212,11 @@ def _records(values: Any) -> List[Any]:
 
 
 def _missing(value: Any) -> bool:
-    pandas = sys.modules.get("pandas")
-    return value is None or (pandas is not None and (value is pandas.NA or value is pandas.NaT))
+    """None, pandas' NA and NaT, and numpy's NaT: an absent record."""
+    pandas, numpy = sys.modules.get("pandas"), sys.modules.get("numpy")
+    return value is None or (pandas is not None and (value is pandas.NA or value is pandas.NaT)) \
+        or (numpy is not None and isinstance(value, (numpy.datetime64, numpy.timedelta64))
+            and bool(numpy.isnat(value)))
 
 
 def _exact(value: Any, exact_floats: bool, what: str) -> Any:

@@ -47,14 +47,13 @@ except ImportError as _missing:  # pragma: no cover - the tests run with dask
                       f"{_missing}") from _missing
 
 from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
-from ._easy import _candidates, _exact_values, _missing as _missing_value
+from ._easy import _candidates, _exact_values, _hashable, _missing as _missing_value
 from ._errors import EmptyError, RangeError
 from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
 from ._convert import INT64_MAX, INT64_MIN
 from ._params import Number, Params, in_units
 from ._partial import Partial, _key
 from ._quantile import Grid, quantile_fraction, quantile_select
-from ._scores import as_scores
 from ._select import Selector
 from ._tasks import task_params, units_to_decimal
 
@@ -119,15 +118,16 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
       bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
       at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
     - ``epsilon``, ``sensitivity``, ``monotonic``, ``resolution``: as
-      :meth:`dpsel.Params.from_epsilon` (the default gap cap).  Decimal
-      scores: with ``resolution`` or a decimal ``sensitivity`` ("0.5": a
-      unit of 0.1), the scores are data in that unit, as SQL's numeric
-      scores: each is taken as ``floor(score / unit)``, exactly, clamped
-      into the int64 range (Grid.point over it: infinities to their end; a
-      float read as its repr, or at its exact binary value with
-      ``floats="exact"``), never refused for its value (rounding down keeps
-      the sensitivity, a whole number of units); the sensitivity, a public
-      parameter, must be a whole multiple of the unit (UnitError).
+      :meth:`dpsel.Params.from_epsilon` (the default gap cap).  The scores
+      are data in a unit, as SQL's numeric scores: 1, or with
+      ``resolution`` or a decimal ``sensitivity`` ("0.5": a unit of 0.1)
+      that unit.  Each is taken as ``floor(score / unit)``, exactly,
+      clamped into the int64 range (Grid.point over it: infinities to
+      their end, a text "NaN" the largest; a float read as its repr, or at
+      its exact binary value with ``floats="exact"``), never refused for
+      its value (rounding down keeps the sensitivity, a whole number of
+      units); the sensitivity, a public parameter, must be a whole
+      multiple of the unit (UnitError).
     - ``mechanism``: "pf" (permute-and-flip) or "em" (the exponential
       mechanism).
     - ``by``: None for one selection among all rows, returning the released
@@ -144,18 +144,18 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
       the task graph.
 
     Each release has exactly the distribution of ``Selector.select`` on
-    the scores of its group's rows, whatever the partitions.  Missing
-    values are refused rather than dropped (ValueError: a label, score or
-    group key that is None, NaN, NaT or NA), as are, without a unit, scores
-    that are not integers (TypeError; floats only when each is exactly an
-    integer, as for Selector.select) or outside int64 (RangeError), a
-    score that is not a number (DecimalError, TypeError), and labels over
-    PARTIAL_MEMBER_MAX bytes encoded (RangeError).
+    the scores of its group's rows, whatever the partitions.  A row whose
+    label, score or group key is missing for pandas (None, NaN, NaT, NA:
+    isna) is skipped, as SQL's aggregates skip NULLs: the row is an absent
+    record, and a NaN score is pandas' "no value" (the mean of no rows),
+    SQL's NULL.  Only what is not a number at all is refused: a score
+    that is a text of no number (DecimalError) or a bool (TypeError), and
+    labels over PARTIAL_MEMBER_MAX bytes encoded (RangeError).
     Columns that do not exist are a KeyError, parameters as for Params
-    (EpsilonError, RangeError), and EmptyError when there is no row at all
-    (without ``by``).  Column names and dtypes are checked on the driver;
-    checks on values run in the workers, and their exceptions reach the
-    caller.
+    (EpsilonError, RangeError), and EmptyError when no row is left
+    (without ``by``; SQL returns NULL).  Column names and dtypes are
+    checked on the driver; values are read in the workers, and their
+    exceptions reach the caller.
 
     Privacy: the scores must have the sensitivity given (one person changes
     each score by at most ``sensitivity``; monotonic: all in one direction);
@@ -166,7 +166,7 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     """
     groups = _checked_groups(frame, by, [label, score])
     decimals = Params.from_epsilon(epsilon, sensitivity, monotonic, resolution)
-    _check_score_dtype(frame._meta[score].dtype, score, decimals.resolution is not None)
+    _check_score_dtype(frame._meta[score].dtype, score)
     _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
     params, chosen = in_units(decimals), _mechanism(mechanism)
     key = None if key is None else _key(key)
@@ -185,11 +185,12 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     _refuse_repeated_labels(repeated, label, groups)
     released.name = label
     # A group of no row (an unobserved category, which pandas may still
-    # group) releases nothing: None, never a label (missing ones are refused).
+    # group) releases nothing: None, never a label (missing ones are skipped).
     released = released[released.notna()]
     if not groups:
         if len(released) == 0:
-            raise EmptyError("dpsel.dask.select: the frame has no rows")
+            raise EmptyError("dpsel.dask.select: the frame has no rows with a label and a "
+                             "score")
         return released.iloc[0]
     return _as_dtype(released, frame._meta[label].dtype)
 
@@ -230,9 +231,10 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
     ``Categorical``'s categories); on a numeric or datetime column each
     must be a value of the column's dtype (TypeError on the driver naming
     the column, its dtype and the candidate: "3" is not a candidate of an
-    int64 column).  Rows whose value is none of the candidates, or missing,
-    are dropped: whether a row is dropped depends on that row alone, so the
-    release stays epsilon-DP.
+    int64 column).  Rows whose value is none of the candidates (a value
+    that cannot be hashed, such as a list, is none), or missing, and rows
+    of a missing group key, are dropped: whether a row is dropped depends
+    on that row alone, so the release stays epsilon-DP.
 
     Privacy: one person adds or removes one row (their data in one group
     only makes the groups' releases epsilon-DP together); the candidates
@@ -268,10 +270,11 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
 
     Every value is taken, as a grid point (Grid.point): clamped into the
     grid, infinities to the end of their sign, NaN to the upper end;
-    missing values (None, NA, NaT; NaN of a float column is a value) are
-    skipped, as SQL skips NULLs.  An int, Decimal, Fraction or decimal str
-    is exact; a float is read as the decimal it prints as (its shortest
-    repr: 0.1 is 0.1), or with ``floats="exact"`` at its exact binary value
+    missing values (None, NA, NaT; NaN of a float column is a value) and
+    rows of a missing group key are skipped, as SQL skips NULLs.  An int,
+    Decimal, Fraction or decimal str is exact; a float is read as the
+    decimal it prints as (its shortest repr: 0.1 is 0.1), or with
+    ``floats="exact"`` at its exact binary value
     (0.1000000000000000055511151231257827...), as :func:`dpsel.quantile`.
     The column must be of an integer, float, object or string dtype
     (TypeError on the driver naming the column and its dtype); object
@@ -415,19 +418,18 @@ def _check_columns(frame: dd.DataFrame, names: Sequence[Hashable]) -> None:
                            f"{', '.join(map(repr, frame.columns))})")
 
 
-def _check_score_dtype(dtype: Any, score: Hashable, decimals: bool) -> None:
-    """Integer dtypes (numpy's and pandas' nullable ones), floats and
-    objects pass here, and strings for decimal scores; their values are
-    checked in the workers."""
+def _check_score_dtype(dtype: Any, score: Hashable) -> None:
+    """Integer dtypes (numpy's and pandas' nullable ones), floats, objects
+    and strings (decimal texts) pass here; their values are read in the
+    workers."""
     api = pandas.api.types
-    kind = "numbers" if decimals else "integers"
     if api.is_bool_dtype(dtype):
         raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
-                        f"{kind} (give .astype(int) to mean 1 and 0)")
+                        "numbers (give .astype(int) to mean 1 and 0)")
     if not (api.is_integer_dtype(dtype) or api.is_float_dtype(dtype)
-            or api.is_object_dtype(dtype) or (decimals and api.is_string_dtype(dtype))):
+            or api.is_object_dtype(dtype) or api.is_string_dtype(dtype)):
         raise TypeError(f"the score column {score!r} is of dtype {dtype}: scores must be "
-                        f"{kind}")
+                        "numbers")
 
 
 def _as_dtype(released: pandas.Series, dtype: Any) -> pandas.Series:
@@ -444,11 +446,24 @@ def _as_dtype(released: pandas.Series, dtype: Any) -> pandas.Series:
 # ------------------------------------------------------------ the workers
 
 
-def _missing(values: pandas.Series, what: str) -> None:
-    missing = values.isna()
-    if missing.any():
-        raise ValueError(f"{what} has a missing value (None, NaN, NaT or NA) at index "
-                         f"{missing.idxmax()!r}: refused rather than dropped")
+def _present(part: pandas.DataFrame, columns: List[Hashable]) -> Any:
+    """The rows (a bool array) with a value in every one of columns: a row
+    where one is missing for pandas (None, NaN, NaT, NA: isna) is an absent
+    record, skipped as pandas' groupby skips missing keys and idxmax NaN,
+    and as SQL's aggregates skip NULLs."""
+    present = numpy.ones(len(part), dtype=bool)
+    for column in columns:
+        present &= part[column].notna().to_numpy(dtype=bool)
+    return present
+
+
+def _absent(values: pandas.Series) -> Any:
+    """The values (a bool array) that are absent records: None, NA or NaT.
+    A float's NaN is a value (Grid.point: the upper end), as in SQL."""
+    dtype = values.dtype
+    if dtype.kind in "iuf" and not isinstance(dtype, pandas.api.extensions.ExtensionDtype):
+        return numpy.zeros(len(values), dtype=bool)
+    return values.map(_missing_value, na_action=None).to_numpy(dtype=bool)
 
 
 def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
@@ -457,13 +472,11 @@ def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
     """A partition as the aggregation reads it: the group columns, the
     labels (as Python objects) and their members (_member: bytes, which
     group and sort as one type, for the check of repeated labels), indexed
-    by the scores (int64, in units of unit: _score_units)."""
-    for group in groups:
-        _missing(part[group], f"the group column {group!r}")
-    labels = part[label]
-    _missing(labels, f"the label column {label!r}")
-    scores = part[score]
-    _missing(scores, f"the score column {score!r}")
+    by the scores (int64, in units of unit: _score_units).  A row whose
+    group key, label or score is missing is skipped (_present)."""
+    present = _present(part, [*groups, label, score])
+    part = part if present.all() else part[present]
+    labels, scores = part[label], part[score]
     index = pandas.Index(_score_units(scores, f"the score column {score!r}", unit, floats),
                          dtype=numpy.int64)
     if groups:
@@ -476,19 +489,46 @@ def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
 
 
 def _score_units(scores: pandas.Series, what: str, unit: Optional[str], floats: str) -> Any:
-    """The scores (none missing) as int64: integers exactly, as
-    Selector.select takes them; with a unit, every number rounded down to
-    whole units of it and clamped into int64 (the points of the grid of
-    every int64 unit), as select's docstring says."""
-    if unit is not None:
-        grid = Grid(units_to_decimal(INT64_MIN, unit), units_to_decimal(INT64_MAX, unit), unit)
-        return numpy.asarray(grid.points(_exact_values(scores, floats, what, scores.index)), dtype=numpy.int64)
-    if isinstance(scores.dtype, pandas.api.extensions.ExtensionDtype) and hasattr(
-            scores.dtype, "numpy_dtype"):
-        values = scores.to_numpy(dtype=scores.dtype.numpy_dtype)  # no NA left
-    else:
-        values = scores.to_numpy()
-    return numpy.asarray(as_scores(values, what).keep, dtype=numpy.int64)
+    """The scores (none missing) as int64 in whole units of unit (1 when
+    None): every number rounded down to whole units and clamped into int64
+    (the points of the grid of every int64 unit: a NaN that isna does not
+    see, a text, the largest), as SQL's numeric scores; without a unit,
+    scores whose points numpy computes exactly (_whole_units) are taken
+    without the conversion of each value."""
+    if unit is None:
+        whole = _whole_units(scores)
+        if whole is not None:
+            return whole
+        unit = "1"
+    grid = Grid(units_to_decimal(INT64_MIN, unit), units_to_decimal(INT64_MAX, unit), unit)
+    return numpy.asarray(grid.points(_exact_values(scores, floats, what, scores.index)),
+                         dtype=numpy.int64)
+
+
+def _whole_units(scores: pandas.Series) -> Any:
+    """floor(score) of each score as int64 when numpy gives it exactly and
+    as the grid does (none missing), else None: integers of a dtype inside
+    int64, Python ints inside it, and floats below 2^p in magnitude (p the
+    float's precision: there a float's repr and its binary value have one
+    floor, and floor is exact)."""
+    dtype = getattr(scores.dtype, "numpy_dtype", scores.dtype)
+    if dtype.kind in "iu":
+        values = scores.to_numpy(dtype=dtype)
+        inside = dtype.kind == "i" or values.max(initial=0) <= INT64_MAX
+        return values.astype(numpy.int64) if inside else None
+    if dtype.kind == "f":
+        values = scores.to_numpy(dtype=dtype)
+        exact = numpy.abs(values) < 2.0 ** (numpy.finfo(dtype).nmant + 1)  # False for inf
+        return numpy.floor(values).astype(numpy.int64) if exact.all() else None
+    if dtype.kind != "O":
+        return None
+    values = scores.tolist()
+    if not all(type(value) is int for value in values):  # a bool is no int here
+        return None
+    try:
+        return numpy.array(values, dtype=numpy.int64)
+    except OverflowError:  # beyond int64: clamped by the grid
+        return None
 
 
 def _member(label: Any) -> bytes:
@@ -550,8 +590,14 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
     """A partition's rows per group and candidate, named by its position
     in candidates (-1: none of them).  The raw values are tallied first
     (as value_counts does), then each distinct value looked up once;
-    missing values are dropped by the tally."""
-    tallies = _tallied(part, groups, part[column], _CODE)
+    missing values, values that cannot be hashed (none of the candidates,
+    which are: a list, a signaling NaN) and rows of a missing group key are
+    dropped."""
+    part = part[_present(part, groups)]
+    values = part[column]
+    if pandas.api.types.is_object_dtype(values.dtype):
+        values = values.where(values.map(_hashable, na_action=None).astype(bool), None)
+    tallies = _tallied(part, groups, values, _CODE)
     tallies[_CODE] = candidates.get_indexer(tallies[_CODE]).astype(numpy.int64)
     return tallies
 
@@ -559,10 +605,9 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
 def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: str,
                  groups: List[Hashable]) -> pandas.DataFrame:
     """A partition's rows per group and grid point (one C call for the
-    partition's values, read as dpsel.quantile reads them), missing values
-    skipped."""
-    present = ~part[column].map(_missing_value, na_action=None).to_numpy(dtype=bool)
-    kept = part[present]
+    partition's values, read as dpsel.quantile reads them), rows of a
+    missing value or group key skipped."""
+    kept = part[_present(part, groups) & ~_absent(part[column])]
     values = _exact_values(kept[column], floats)
     points = Grid(*ends).points(values) if values else []
     return _tallied(kept, groups, numpy.asarray(points, dtype=numpy.int64), _POINT)
@@ -570,11 +615,9 @@ def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: 
 
 def _tallied(part: pandas.DataFrame, groups: List[Hashable], values: Any,
              column: str) -> pandas.DataFrame:
-    """The partition's rows per group (each key checked for missing
-    values) and value (named column; missing values not counted), in
-    _ROWS; without groups, the one group _ALL."""
-    for group in groups:
-        _missing(part[group], f"the group column {group!r}")
+    """The partition's rows per group (no key missing) and value (named
+    column; missing values not counted), in _ROWS; without groups, the one
+    group _ALL."""
     if groups:
         keyed = part[groups].reset_index(drop=True)
         keyed[column] = numpy.asarray(values)

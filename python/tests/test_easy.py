@@ -64,6 +64,15 @@ def test_a_value_outside_the_candidates_is_dropped_or_named():
         dpsel.mode(STATUS, ["married", "single"], "1", unknown="error")
 
 
+def test_a_value_that_cannot_be_hashed_is_no_candidate():
+    # A signaling NaN or a list equals no candidate (each is hashed): it is
+    # dropped, never refused; unknown="error" names it as any other.
+    rows = STATUS * 50 + [Decimal("sNaN"), [1], numpy.datetime64("NaT")]
+    assert dpsel.mode(rows, ["married", "single"], "1") == "married"  # 450 rows against 350
+    with pytest.raises(dpsel.RangeError, match="values holds Decimal\\('sNaN'\\) \\(1 rows\\)"):
+        dpsel.mode(rows, CANDIDATES, "1", unknown="error")
+
+
 @pytest.mark.parametrize("call, error, message", [
     (lambda: dpsel.mode(STATUS, "married", "1"), TypeError, "candidates must be a list"),
     (lambda: dpsel.mode(STATUS, ["a", "b", "a"], "1"), dpsel.RangeError, "holds 'a' twice"),
@@ -176,6 +185,7 @@ def test_floats_by_their_repr_or_exactly():
     numpy.full(99, 7.0), numpy.full(99, "7"), numpy.array([Decimal(7)] * 99, dtype=object),
     pandas.Series([7] * 99 + [None], dtype="Int64"),  # a missing value is skipped
     pandas.Series([Fraction(7)] * 99), ["7.0"] * 99 + [None], (7 for _ in range(99)),
+    [7] * 99 + [numpy.datetime64("NaT"), numpy.timedelta64("NaT")],  # numpy's missing values
 ])
 def test_values_of_every_kind(values):
     assert dpsel.median(values, 0, 10, "40", rng=dpsel.Rng.seeded(b"kinds")) == 7
@@ -256,7 +266,8 @@ def test_bad_selections_are_named(call, error, message):
 
 
 def test_best_price_fits_the_pmf_of_the_revenues():
-    bids = [1, 2.5, 3, 10, Decimal("7.25"), "4", float("nan"), None, 0.99]
+    bids = [1, 2.5, 3, 10, Decimal("7.25"), "4", float("nan"), None, 0.99, Decimal("sNaN"),
+            numpy.datetime64("NaT")]
     prices = ["1", "2.5", 3, Decimal("7.3")]
     # Revenue in units of 0.1: p * #{bids >= p} (a bid equal to p buys);
     # sensitivity max(prices), 73 units.
