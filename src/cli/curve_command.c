@@ -261,6 +261,7 @@ static int print_curve(const curve *c, FILE *out)
             return -1;
         }
         fputs(c->opt->json && i > 0 ? ", " : "", out);
+        cli_progress_clear(c->progress);
         print_point(out, &p, c->unit, c->opt->json);
         point_free(&p);
     }

@@ -103,6 +103,16 @@ int cli_progress_report(void *context, uint64_t done, uint64_t total)
     return 0;
 }
 
+void cli_progress_clear(cli_progress *p)
+{
+    if (p->terminal && p->width > 0) {
+        fprintf(p->out, "\r%*s\r", (int)p->width, "");
+        fflush(p->out);
+        p->width = 0;
+        p->shown_ms = 0;  /* written again at the next report */
+    }
+}
+
 void cli_progress_stop(cli_progress *p, int done)
 {
     if (done) {

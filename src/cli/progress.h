@@ -36,6 +36,10 @@ void cli_progress_step(cli_progress *p, uint64_t step);
  * never cancels (Ctrl-C ends it). */
 int cli_progress_report(void *context, uint64_t done, uint64_t total);
 
+/* Before output on stdout, which may be the same terminal: a line shown
+ * there is erased, to be written again on the next report. */
+void cli_progress_clear(cli_progress *p);
+
 /* The end of the work: a line that was shown ends, at 100% when done is
  * 1, where it stood otherwise (before an error message). */
 void cli_progress_stop(cli_progress *p, int done);

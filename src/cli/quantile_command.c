@@ -364,6 +364,7 @@ static int distributions(quantile_job *j)
         cli_progress_step(&progress, i);
         int rc = dpsel_quantile_pmf_new_progress(&pmf, &j->q[i].params, j->o->mechanism,
                                                  j->q[i].runs, cli_progress_report, &progress);
+        cli_progress_clear(&progress);
         status = rc == DPSEL_OK ? print_pmf(j, &j->q[i], pmf)
                                 : cli_fail_library(j->e, "quantile --pmf", rc);
         dpsel_pmf_free(pmf);
