@@ -173,7 +173,7 @@ sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_CC := clang -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_HARNESSES := input params select stream rng partial
+FUZZ_HARNESSES := input params select stream rng partial rnm
 fuzz-build:
 	$(call quiet,MAKE,$(FUZZ_BUILD))$(MAKE) -j2 BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" LTO= \
 	    $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/fuzz-%)

@@ -3,7 +3,7 @@
 # Runs each libFuzzer harness for a bounded time, one after another.
 #   sh tests/fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]
 # BUILD_DIR holds the harness binaries (fuzz-input, fuzz-params, fuzz-select,
-# fuzz-stream, fuzz-rng, fuzz-partial).
+# fuzz-stream, fuzz-rng, fuzz-partial, fuzz-rnm).
 # The shipped seeds in tests/fuzz/corpus/<harness>/ are read, never written:
 # new inputs go to BUILD_DIR/corpus/<harness>/, a crash to
 # BUILD_DIR/crash-<harness>-*.  Prints libFuzzer's final statistics (runs, and
@@ -14,7 +14,7 @@ set -u
 build=$1
 seconds=$2
 shift 2
-[ $# -gt 0 ] || set -- input params select stream rng partial
+[ $# -gt 0 ] || set -- input params select stream rng partial rnm
 seeds=$(dirname "$0")/corpus
 # ASan's leak checker runs after every input; a huge allocation the library
 # is meant to refuse must come back as NULL, not stop the run.
