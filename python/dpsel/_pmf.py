@@ -138,14 +138,6 @@ class Pmf(_Distribution):
     _bounds = lib.dpsel_pmf_probability_bounds
     __slots__ = ("_exact_size",)
 
-    @classmethod
-    def _made(cls, handle: int, size: int, exact_size: Tuple[int, int]) -> "Pmf":
-        """A Pmf that owns handle, whose exact rationals' (work, limit) is
-        exact_size."""
-        made = cls._adopt(handle, size)
-        made._exact_size = exact_size
-        return made
-
     def exact_size(self) -> Tuple[int, int]:
         """``(work, limit)``: the bits of weight arithmetic the exact
         rationals take and the most dpsel computes (dpsel_pmf_exact_work),
@@ -205,7 +197,9 @@ def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Sco
     handle = ctypes.c_void_p()
     call_reporting(lib.dpsel_pmf_new_progress, progress, ctypes.byref(handle), _params(params),
                    _mechanism(mechanism), s.address, m.address if m is not None else None, s.n)
-    return Pmf._made(handle.value, s.n, _exact_size(params, mechanism, s, m))
+    made = Pmf._adopt(handle.value, s.n)  # owned before anything else can raise
+    made._exact_size = _exact_size(params, mechanism, s, m)
+    return made
 
 
 def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,

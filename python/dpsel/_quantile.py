@@ -364,8 +364,10 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     handle, m = ctypes.c_void_p(), _mechanism(mechanism)
     work, limit = ctypes.c_uint64(), ctypes.c_uint64()
     with explained(lambda code: runs._quantile.fix(params, m, code)):
-        lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
-                                          ctypes.byref(limit))
         call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),
                        c_params(params), m, runs._handle)
-    return Pmf._made(handle.value, len(runs), (work.value, limit.value))
+    made = Pmf._adopt(handle.value, len(runs))  # owned before anything else can raise
+    lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
+                                      ctypes.byref(limit))
+    made._exact_size = (work.value, limit.value)
+    return made

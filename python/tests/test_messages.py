@@ -44,7 +44,8 @@ CASES = [
      "9/10's: make the Params with sensitivity=9 (quantile_fraction(q).sensitivity) and "
      "monotonic=False"),
     (lambda: dpsel.quantile_pmf(P, RUNS_90), dpsel.RangeError,
-     "dpsel_quantile_pmf_new: argument out of range: sensitivity 1 is below 9, the quantile "
+     "dpsel_quantile_pmf_new_progress: argument out of range: sensitivity 1 is below 9, the "
+     "quantile "
      "9/10's: make the Params with sensitivity=9 (quantile_fraction(q).sensitivity) and "
      "monotonic=False"),
     (lambda: dpsel.quantile_select(MONOTONIC, 1, 2, [3], 0, 10), dpsel.RangeError,
