@@ -283,12 +283,11 @@ static int build(dpsel_top_pmf *top, const dpsel_params *params, dpsel_mechanism
     return rc;
 }
 
-int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
-                      const int64_t *scores, size_t n, size_t k)
+/* The checks of a top-k request before any work: *count receives the
+ * number of ordered k-tuples, n! / (n - k)!. */
+static int check_top_request(const dpsel_params *params, dpsel_mechanism mechanism, size_t n,
+                             size_t k, size_t *count)
 {
-    if (out == NULL || params == NULL || scores == NULL) {
-        return DPSEL_ENULL;
-    }
     int rc = dpsel_exact_check_distribution(params, mechanism, n);
     if (rc != DPSEL_OK) {
         return rc;
@@ -296,9 +295,20 @@ int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params, dpsel_mec
     if (k == 0 || k > n) {
         return DPSEL_ERANGE;
     }
-    size_t count = falling(n, k);
-    if (count == 0 || k > 64) {
-        return DPSEL_ETOOLARGE;
+    *count = falling(n, k);
+    return *count == 0 || k > 64 ? DPSEL_ETOOLARGE : DPSEL_OK;
+}
+
+int dpsel_top_pmf_new(dpsel_top_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
+                      const int64_t *scores, size_t n, size_t k)
+{
+    if (out == NULL || params == NULL || scores == NULL) {
+        return DPSEL_ENULL;
+    }
+    size_t count = 0;
+    int rc = check_top_request(params, mechanism, n, k, &count);
+    if (rc != DPSEL_OK) {
+        return rc;
     }
     dpsel_top_pmf *top = calloc(1, sizeof *top);
     if (top == NULL) {
@@ -347,16 +357,10 @@ int dpsel_top_pmf_exact_bound(const dpsel_params *params, dpsel_mechanism mechan
     if (params == NULL || scores == NULL || work == NULL || bits == NULL) {
         return DPSEL_ENULL;
     }
-    int rc = dpsel_exact_check_distribution(params, mechanism, n);
+    size_t count = 0;
+    int rc = check_top_request(params, mechanism, n, k, &count);
     if (rc != DPSEL_OK) {
         return rc;
-    }
-    if (k == 0 || k > n) {
-        return DPSEL_ERANGE;
-    }
-    size_t count = falling(n, k);
-    if (count == 0 || k > 64) {
-        return DPSEL_ETOOLARGE;
     }
     uint64_t root_bits = 0;
     rc = dpsel_exact_exact_size_of(params, mechanism, scores, NULL, n, work, &root_bits);
