@@ -359,13 +359,29 @@ static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
 static int64_t span_max(const int64_t *scores, size_t from, size_t to)
 {
     int64_t best = scores[from];
+    size_t i = from + 1;
+    /* Four at a time, as a tree: the chain of comparisons through best is
+     * a quarter as long (a pass at about the speed of reading). */
     /*@ loop invariant from + 1 <= i <= to;
         loop invariant \forall integer k; from <= k < i ==> scores[k] <= best;
         loop invariant \exists integer k; from <= k < i && scores[k] == best;
         loop assigns i, best;
         loop variant to - i;
     */
-    for (size_t i = from + 1; i < to; i++) {
+    while (to - i >= 4) {
+        int64_t first = scores[i] > scores[i + 1] ? scores[i] : scores[i + 1];
+        int64_t second = scores[i + 2] > scores[i + 3] ? scores[i + 2] : scores[i + 3];
+        int64_t four = first > second ? first : second;
+        best = four > best ? four : best;
+        i += 4;
+    }
+    /*@ loop invariant from + 1 <= i <= to;
+        loop invariant \forall integer k; from <= k < i ==> scores[k] <= best;
+        loop invariant \exists integer k; from <= k < i && scores[k] == best;
+        loop assigns i, best;
+        loop variant to - i;
+    */
+    for (; i < to; i++) {
         best = scores[i] > best ? scores[i] : best;
     }
     return best;
@@ -439,9 +455,31 @@ static unsigned span_level(const dpsel_decay *decay, const int64_t *scores, int6
     return dpsel_core_thin_level(dpsel_core_lead_bound(decay, (uint64_t)*bar));
 }
 
-/* A block of candidates start .. start + len - 1: thinned as a whole if its
- * level allows, else in sub-blocks of DPSEL_RACE_SUBBLOCK, each thinned if
- * its own level allows and raced one by one if not. */
+/* Whether len candidates are thinned at this level as one piece: a level
+ * takes pieces of at most 2^(level + 1) positions, a coin each, so a low
+ * level on a long span (a candidate near the leader with the rest far
+ * below) would cost a coin per few candidates; such a span is better split,
+ * unless its level's pieces are long enough (DPSEL_THIN_WHOLE_LEVEL) that its
+ * coins cost less than reading its scores again. */
+#define DPSEL_THIN_WHOLE_LEVEL 6u
+#define DPSEL_THIN_PIECES_MAX 4u
+/*@ assigns \nothing;
+    ensures thinned: \result != 0 ==> level < DPSEL_THIN_LEVELS;
+*/
+static int thinned_whole(unsigned level, size_t len)
+{
+    if (level >= DPSEL_THIN_LEVELS) {
+        return 0;
+    }
+    return level >= DPSEL_THIN_WHOLE_LEVEL || (len >> (level + 1)) <= DPSEL_THIN_PIECES_MAX;
+}
+
+/* A block of candidates start .. start + len - 1 in pieces: the whole block
+ * first; a piece thinned whole (thinned_whole) makes the next one twice as
+ * long, a piece with a candidate near the leader is halved, down to one
+ * candidate, which is thinned or raced plainly.  A lone near candidate then costs about
+ * two coins per halving around it (2 log2(len)) instead of a coin for each
+ * candidate of its sub-block and one for each other sub-block. */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
@@ -461,10 +499,10 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
     size_t end = start + len;
     size_t sub = start;
     size_t piece = len;  /* the whole block first */
-    /*@ loop invariant start <= sub <= end && 1 <= piece;
+    /*@ loop invariant start <= sub <= end && 1 <= piece <= 2 * len;
         loop invariant pass_state(race, decay, n, first, sub, visited, count, next);
         loop assigns sub, piece, *rng, *race, *next;
-        loop variant 2 * (end - sub) + (piece > DPSEL_RACE_SUBBLOCK ? 1 : 0);
+        loop variant 3 * (end - sub) + piece;
     */
     while (sub < end) {
         if (piece > end - sub) {
@@ -479,8 +517,9 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
         //@ assert pass: pass_call(rng, decay, scores, n, visited, count, race, next);
         int64_t bar;
         unsigned level = span_level(decay, scores, best, top, race, sub, piece, &bar);
-        if (level == DPSEL_THIN_LEVELS && piece > DPSEL_RACE_SUBBLOCK) {
-            piece = DPSEL_RACE_SUBBLOCK;
+        int whole = thinned_whole(level, piece);
+        if (!whole && piece > 1) {
+            piece /= 2;
             continue;
         }
         int rc;
@@ -501,6 +540,7 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
             return rc;
         }
         sub += piece;
+        piece *= 2;
     }
     return DPSEL_OK;
 }
@@ -629,7 +669,7 @@ static int race_span(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinn
         unsigned level = bar > 0
             ? dpsel_core_thin_level(dpsel_core_lead_bound(decay, (uint64_t)bar))
             : DPSEL_THIN_LEVELS;
-        if (level < DPSEL_THIN_LEVELS) {
+        if (thinned_whole(level, len)) {
             /* The level's table apart from what race_thinned writes, one
              * fact at a time (together they time out). */
             //@ assert level_apart_rng: powers_apart(thinning->levels[level], level + 2, rng);

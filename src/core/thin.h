@@ -8,9 +8,9 @@
 #include "core.h"
 
 /* The race takes blocks of this many candidates; a block it cannot thin as
- * a whole, it takes in sub-blocks of DPSEL_RACE_SUBBLOCK. */
+ * a whole, it takes in pieces halved around the candidates near the leader
+ * (thin.c, race_block). */
 #define DPSEL_RACE_BLOCK 1024u
-#define DPSEL_RACE_SUBBLOCK 32u
 
 /* The length of the spans for n candidates: the least number of whole
  * blocks that makes at most DPSEL_RACE_SPANS spans. */
