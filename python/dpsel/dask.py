@@ -592,12 +592,19 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
     (as value_counts does), then each distinct value looked up once;
     missing values, values that cannot be hashed (none of the candidates,
     which are: a list, a signaling NaN) and rows of a missing group key are
-    dropped."""
-    part = part[_present(part, groups)]
+    dropped.  The values are first tallied as they are; only a partition
+    where that fails (TypeError: a value that cannot be hashed) is checked
+    value by value, a Python call per row that would otherwise cost mode
+    several times value_counts' time."""
+    present = _present(part, groups)
+    if not present.all():  # a copy of the partition only when a key is missing
+        part = part[present]
     values = part[column]
-    if pandas.api.types.is_object_dtype(values.dtype):
+    try:
+        tallies = _tallied(part, groups, values, _CODE)
+    except TypeError:
         values = values.where(values.map(_hashable, na_action=None).astype(bool), None)
-    tallies = _tallied(part, groups, values, _CODE)
+        tallies = _tallied(part, groups, values, _CODE)
     tallies[_CODE] = candidates.get_indexer(tallies[_CODE]).astype(numpy.int64)
     return tallies
 
