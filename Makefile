@@ -10,7 +10,8 @@
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 #   make plots      the paper's DPBench experiments exactly: tables and a PNG in
 #                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024),
-#                   and private quantiles' errors in examples/quantiles/
+#                   private quantiles' errors in examples/quantiles/, and the
+#                   paper's Figure 4 (RNM, EM, PF) in examples/figure4/
 #   make install PREFIX=/usr/local   (with the man pages and the bash completion)
 #   make man-lint   the man pages (mandoc -Tlint, a page per command and function)
 #   make clean
@@ -300,10 +301,11 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-# The permute-and-flip paper's DPBench experiments (examples/paper.sh) and the
-# quantiles' errors over epsilon (examples/quantiles.sh); gnuplot draws
-# examples/paper/paper.png and examples/quantiles/quantiles.png.  Not part of
-# `make check`.
+# The permute-and-flip paper's DPBench experiments (examples/paper.sh), the
+# quantiles' errors over epsilon (examples/quantiles.sh) and the paper's
+# Figure 4, report noisy max against EM and PF (examples/figure4.py); gnuplot
+# draws examples/paper/paper.png, examples/quantiles/quantiles.png and
+# examples/figure4/figure4.png.  Not part of `make check`.
 BINS ?= 1024
 plots: all
 	@command -v gnuplot > /dev/null 2>&1 || { [ "$$(id -u)" = 0 ] \
@@ -312,6 +314,7 @@ plots: all
 	    || echo "plots: install gnuplot-nox for the PNG"
 	BINS=$(BINS) sh examples/paper.sh $(TOOL)
 	sh examples/quantiles.sh $(TOOL)
+	$(PYTHON) examples/figure4.py $(TOOL)
 
 # dpsel against textbook floating-point code (see bench/ and README.md); built by `all`
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:
