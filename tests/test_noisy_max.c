@@ -206,7 +206,6 @@ static void noisy_max_enclosure(noise_kind kind, const interval *w, size_t n, in
 /* ------------------------------------------------- the comparison with dpsel */
 
 typedef struct {
-    const char *epsilon;
     uint64_t sensitivity;
     uint64_t gap_cap; /* 0: the default */
     size_t n;
@@ -227,12 +226,12 @@ static const char *const EPSILONS[] = { "0.5", "3" };
 /* Ties, a staircase, gaps past the default cap (and the int64 extremes),
  * sensitivity 3, and gaps past an explicit cap of 3. */
 static const noisy_case CASES[] = {
-    { NULL, 1, 0, 4, { 5, 5, 3, 0 } },
-    { NULL, 1, 0, 6, { 7, 6, 5, 4, 3, 2 } },
-    { NULL, 1, 0, 5, { 1000000, 999999, 0, -200, 1000000 } },
-    { NULL, 1, 0, 3, { INT64_MAX, INT64_MIN, INT64_MAX - 2 } },
-    { NULL, 3, 0, 4, { 12, 9, 11, 0 } },
-    { NULL, 1, 3, 4, { 10, 9, 2, 0 } },
+    { 1, 0, 4, { 5, 5, 3, 0 } },
+    { 1, 0, 6, { 7, 6, 5, 4, 3, 2 } },
+    { 1, 0, 5, { 1000000, 999999, 0, -200, 1000000 } },
+    { 1, 0, 3, { INT64_MAX, INT64_MIN, INT64_MAX - 2 } },
+    { 3, 0, 4, { 12, 9, 11, 0 } },
+    { 1, 3, 4, { 10, 9, 2, 0 } },
 };
 #define CASE_COUNT (sizeof CASES / sizeof CASES[0])
 
