@@ -40,7 +40,7 @@ VECTORS = [
     ("staircase", [-i for i in range(10)]),
 ]
 MECHANISMS = ("pf", "em", "rnm")
-TABLE_EPSILONS = ("0.1", "0.5", "1", "2", "5")
+TABLE_EPSILONS = ("0.1", "0.5", "1", "2", "5", "10")
 BISECTION_STEPS = 30
 
 
