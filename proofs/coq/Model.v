@@ -251,3 +251,10 @@ rewrite (@eq_expect _ t _ (fun b => h true * b%:R + h false * (1 - b%:R))) => [|
 rewrite expectD !expectZ expectB expect_const /prob.
 by rewrite [h true * _]mulrC [h false * _]mulrC.
 Qed.
+
+Lemma outcomes_bind (A B : eqType) (t : tree A) (f : A -> tree B) b :
+  b \in outcomes (bind t f) -> exists2 a, a \in outcomes t & b \in outcomes (f a).
+Proof.
+elim: t => [a|k IH] /=; first by exists a; rewrite ?mem_seq1.
+rewrite mem_cat => /orP [] /IH [a X Y]; exists a => //; rewrite mem_cat X ?orbT //.
+Qed.
