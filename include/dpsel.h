@@ -865,6 +865,58 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_exact_work(const dpsel_params
                                                               const dpsel_quantile_runs *runs,
                                                               uint64_t *work, uint64_t *limit);
 
+/* ------------------------------------------ many quantiles: JointExp */
+
+/* JointExp (spec/quantiles.md §8; Gillenwater, Joseph and Kulesza 2021):
+ * m quantiles p_1 < ... < p_m released together, as one non-decreasing
+ * tuple of grid points o_1 <= ... <= o_m chosen by the exponential
+ * mechanism with the utility -sum_(i = 1 .. m + 1) |B (k_i - k_(i-1)) - B
+ * (p_i - p_(i-1)) n| (k_i the values below o_i, k_0 = 0, k_(m+1) = n, B
+ * the least common denominator of the p_i, n the values), of sensitivity
+ * 2 (B - min_i B (p_i - p_(i-1))) (p_0 = 0, p_(m+1) = 1) under adding or
+ * removing one value, not monotonic: one epsilon for all m quantiles.
+ * Exact: the dynamic program's sums are MPFR enclosures and every draw a
+ * lazily read uniform against them.  Work O(m^2 n) and memory about
+ * 160 m n bytes, whatever the grid. */
+
+/* The most quantiles one JointExp release takes. */
+#define DPSEL_JOINT_QUANTILES_MAX 1024u
+
+/* The largest B n (B the quantiles' least common denominator, n the
+ * values): the weights' exponents then stay within MPFR's range. */
+#define DPSEL_JOINT_SCALE_MAX ((uint64_t)1 << 52)
+
+/* The sensitivity of JointExp's utility for the quantiles a[i] / b[i]
+ * (each in lowest terms, 0 < a[i] < b[i] <= DPSEL_QUANTILE_DENOMINATOR_MAX,
+ * increasing, 1 <= m <= DPSEL_JOINT_QUANTILES_MAX): make the selector's
+ * parameters with it and monotonic 0.  Errors: DPSEL_ENULL; DPSEL_ERANGE
+ * (m out of range, a quantile not as above, not above the one before it,
+ * or a least common denominator above DPSEL_QUANTILE_DENOMINATOR_MAX). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_sensitivity(const uint64_t *a,
+                                                                  const uint64_t *b, size_t m,
+                                                                  uint64_t *sensitivity);
+
+/* One epsilon-DP JointExp release of the m quantiles a[i] / b[i] (as for
+ * dpsel_quantiles_joint_sensitivity) of values[0 .. n - 1] (grid points,
+ * each clamped into [lower, upper]; values may be NULL when n is 0, and no
+ * values give a uniform tuple) on the grid lower .. upper: out[0 .. m - 1]
+ * receives the released grid points, non-decreasing.  The selector's
+ * parameters must have at least the sensitivity of
+ * dpsel_quantiles_joint_sensitivity and monotonic 0: their epsilon is
+ * then the release's, for all m quantiles together (the gap cap is not
+ * used).  rng's interrupt check (dpsel_rng_set_interrupt) is asked every
+ * few thousand values and ranks.  Errors: DPSEL_ENULL; DPSEL_ERANGE (the
+ * quantiles, a selector not made for them, lower > upper, a grid of more
+ * than 2^62 points, B n above DPSEL_JOINT_SCALE_MAX); DPSEL_ENOMEM;
+ * DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_ECANCELED; DPSEL_EINTERNAL (a
+ * bug).  out is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select(const dpsel_selector *selector,
+                                                             const uint64_t *a, const uint64_t *b,
+                                                             size_t m, const int64_t *values,
+                                                             size_t n, int64_t lower,
+                                                             int64_t upper, dpsel_rng *rng,
+                                                             int64_t *out);
+
 /* ------------------------------------------------ partial selections */
 
 /* A selection split over shards (spec/partial.md): each shard adds its

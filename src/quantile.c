@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact/joint.h"
 #include "interrupt.h"
 #include "runs.h"
 #include "selector.h"
@@ -323,4 +324,54 @@ int dpsel_quantile_pmf_exact_work(const dpsel_params *params, dpsel_mechanism me
     }
     return dpsel_pmf_exact_work(params, mechanism, runs->score, runs->length, runs->count, work,
                                 limit);
+}
+
+int dpsel_quantiles_joint_sensitivity(const uint64_t *a, const uint64_t *b, size_t m,
+                                      uint64_t *sensitivity)
+{
+    uint64_t denominator;
+    size_t bad;
+    return dpsel_exact_joint_quantiles(a, b, m, &denominator, sensitivity, &bad);
+}
+
+/* The checks of the public parameters before the values are sorted. */
+static int joint_checks(const dpsel_selector *selector, const uint64_t *a, const uint64_t *b,
+                        size_t m, size_t n, int64_t lower, int64_t upper)
+{
+    uint64_t denominator, sensitivity;
+    size_t bad;
+    int rc = dpsel_exact_joint_quantiles(a, b, m, &denominator, &sensitivity, &bad);
+    if (rc == DPSEL_OK
+        && (selector->params.sensitivity < sensitivity || selector->params.monotonic
+            || (n > 0 && denominator > DPSEL_JOINT_SCALE_MAX / n) || lower > upper
+            || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES)) {
+        rc = DPSEL_ERANGE;
+    }
+    return rc;
+}
+
+int dpsel_quantiles_joint_select(const dpsel_selector *selector, const uint64_t *a,
+                                 const uint64_t *b, size_t m, const int64_t *values, size_t n,
+                                 int64_t lower, int64_t upper, dpsel_rng *rng, int64_t *out)
+{
+    if (selector == NULL || rng == NULL || out == NULL || (values == NULL && n > 0)) {
+        return DPSEL_ENULL;
+    }
+    int rc = joint_checks(selector, a, b, m, n, lower, upper);
+    int64_t *sorted = NULL;
+    if (rc == DPSEL_OK) {
+        rc = sorted_on_grid(values, n, lower, upper, rng, &sorted);
+    }
+    dpsel_joint_problem problem;
+    memset(&problem, 0, sizeof problem);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_exact_joint_problem_init(&problem, selector->params.x, selector->params.y, a,
+                                            b, m, sorted, n, lower, upper);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_exact_joint_sample(&problem, rng, out);
+    }
+    dpsel_exact_joint_problem_free(&problem);
+    free(sorted);
+    return rc;
 }
