@@ -926,6 +926,16 @@ expect_error quantile-hardened "option does not apply to this command: '--harden
 expect_error quantile-no-epsilon "a privacy parameter is required: give --epsilon E (such as --epsilon 1) or --base X/2^Y" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
 expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
 expect_ok quantile-pf-any-base -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
+# JointExp: all the quantiles in one release (issue 41; spec/quantiles.md §8)
+expect_ok quantile-joint -r '^[0-9]+$' -e 'quantiles 0.25,0.5,0.75 jointly: 1 release, each epsilon <= 1.0000000000000000 for all 3' -- quantile --joint --quantile 0.25,0.5,0.75 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_ok quantile-joint-json -r '^\{"quantile": "0\.5", "values": \["[0-9]+", "[0-9]+"\]\}$' -r '^\{"quantile": "0\.9", "values": \["[0-9]+", "[0-9]+"\]\}$' -e 'quantiles 0.5,0.9 jointly: 2 releases, each epsilon <= 2.0000000000000000 for all 2' -e 'together epsilon <= 4.0000000000000000 (basic composition)' -- quantile --joint --quantile 0.5,0.9 --lower 0 --upper 120 --epsilon 2 --count 2 --json "$d/ages.csv"
+expect_ok quantile-joint-2-to-62 -r '^-?[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.1,0.5 --lower -2305843009213693952 --upper 2305843009213693951 --epsilon 1 "$d/ages.csv"
+expect_ok quantile-joint-no-values -r '^-?[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.25,0.75 --lower -5 --upper 5 --epsilon 1 "$d/values-empty.csv"
+expect_error quantile-joint-unsorted "--joint takes the quantiles in increasing order, each once: '0.5' comes after '0.9'" -- quantile --joint --quantile 0.9,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-joint-repeated "--joint takes the quantiles in increasing order, each once: '0.50' comes after '0.5'" -- quantile --joint --quantile 0.5,0.50 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-joint-pf "--joint is the exponential mechanism over tuples (JointExp, no PF form is defined): it takes --mechanism em only, not: 'pf'" -- quantile --joint --mechanism pf --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-joint-scale "ages.csv: --joint over 10 values: B n passes 2^52 (B = the least common denominator of the quantiles 0.000000000000001,0.5): use quantiles of fewer digits" -- quantile --joint --quantile 0.000000000000001,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
+expect_error quantile-joint-grid "has more than 2^62 points" -- quantile --joint --quantile 0.5 --lower -9223372036854775808 --upper 9223372036854775807 --epsilon 1 "$d/ages.csv"
 
 # One record never decides whether a release happens (issue 35, item 1;
 # spec/quantiles.md §6): every number is a value, clamped and rounded down,

@@ -78,6 +78,8 @@ static const command_help helps[COMMAND_COUNT] = {
         "    examples/ages.csv\n"
         "dpsel quantile --quantile 0.5,0.99 --lower 0 --upper 100 --resolution 0.01 \\\n"
         "    --epsilon 1 examples/latencies.csv\n"
+        "dpsel quantile --joint --quantile 0.5,0.95,0.99 --lower 0 --upper 100 \\\n"
+        "    --resolution 0.01 --epsilon 1 examples/latencies.csv\n"
         "dpsel quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf \\\n"
         "    examples/ages.csv\n",
     },

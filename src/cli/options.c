@@ -14,7 +14,7 @@
 /* In the order help lists them. */
 enum {
     OPT_EPSILON, OPT_BASE, OPT_SENSITIVITY, OPT_RESOLUTION, OPT_MONOTONIC, OPT_GAP_CAP,
-    OPT_MECHANISM, OPT_TASK, OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_PMF, OPT_COUNT, OPT_TOP,
+    OPT_MECHANISM, OPT_TASK, OPT_QUANTILE, OPT_LOWER, OPT_UPPER, OPT_JOINT, OPT_PMF, OPT_COUNT, OPT_TOP,
     OPT_DELTA, OPT_NONADAPTIVE, OPT_GROUP, OPT_SEED, OPT_HARDENED, OPT_EXACT, OPT_EPSILONS, OPT_TARGET,
     OPT_PROGRESS, OPT_JSON, OPT_HELP, OPT_VERSION,
     OPT_COUNT_OF_OPTIONS
@@ -68,6 +68,9 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
                        "median); one release each" },
     [OPT_LOWER] = { "lower", "A", FOR_QUANTILE, "the grid's lower end (values below are clamped)" },
     [OPT_UPPER] = { "upper", "B", FOR_QUANTILE, "the grid's upper end (values above are clamped)" },
+    [OPT_JOINT] = { "joint", NULL, FOR_QUANTILE,
+                    "all the quantiles in one release (JointExp, EM): one\n"
+                    "epsilon for them all" },
     [OPT_PMF] = { "pmf", NULL, FOR_QUANTILE,
                   "the exact distribution over the runs instead of a\n"
                   "release" },
@@ -321,6 +324,7 @@ static void set_flag(options *o, int id)
     case OPT_HELP: o->help = 1; break;
     case OPT_VERSION: o->version = 1; break;
     case OPT_HARDENED: o->hardened = 1; break;
+    case OPT_JOINT: o->joint = 1; break;
     case OPT_PMF: o->pmf = 1; break;
     case OPT_NONADAPTIVE: o->nonadaptive = 1; break;
     default: break;
@@ -609,6 +613,11 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
     }
     if (o->exact && !o->pmf) {
         return refuse(e, "--exact applies to --pmf", "--exact");
+    }
+    if (o->joint && o->mechanism != DPSEL_EM) {
+        return refuse(e, "--joint is the exponential mechanism over tuples (JointExp, no PF "
+                      "form is defined): it takes --mechanism em only, not",
+                      o->mechanism == DPSEL_PF ? "pf" : "rnm");
     }
     return 0;
 }

@@ -57,6 +57,7 @@ typedef struct {
     const char *lower;          /* quantile: --lower A, --upper B as given */
     const char *upper;
     int pmf;                    /* quantile: --pmf, the distribution instead */
+    int joint;                  /* quantile: --joint, one JointExp release of all */
     uint64_t top;               /* select, pmf: --top K (1: one choice) */
     const char *delta;          /* select, quantile, account: --delta, or NULL */
     int nonadaptive;            /* account: --nonadaptive */

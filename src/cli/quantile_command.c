@@ -44,6 +44,8 @@ typedef struct {
     char *list;                  /* a copy of --quantile, cut at the commas */
     quantile *q;
     size_t count;
+    dpsel_params joint_params;   /* --joint: with the utility's sensitivity */
+    dpsel_selector *joint_selector;
 } quantile_job;
 
 static int refuse(quantile_job *j, const char *what, const char *value)
@@ -141,13 +143,22 @@ static int read_values(quantile_job *j)
     return status;
 }
 
+/* A grid of at most 2^62 points, the limit named. */
+static int check_grid_size(quantile_job *j)
+{
+    if (grid_span(&j->grid) >= (uint64_t)1 << 62) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "the grid from --lower %s to --upper %s has more "
+                        "than 2^62 points: use a coarser --resolution", j->o->lower, j->o->upper);
+    }
+    return 0;
+}
+
 /* Quantile q's runs and selector, with the limits named. */
 static int prepare(quantile_job *j, quantile *q)
 {
     uint64_t span = grid_span(&j->grid);
-    if (span >= (uint64_t)1 << 62) {
-        return cli_fail(j->e, EXIT_BAD_INPUT, "the grid from --lower %s to --upper %s has more "
-                        "than 2^62 points: use a coarser --resolution", j->o->lower, j->o->upper);
+    if (check_grid_size(j) != 0) {
+        return j->e->status;
     }
     if (j->o->mechanism == DPSEL_EM && span >= DPSEL_QUANTILE_EM_GRID_MAX) {
         return cli_fail(j->e, EXIT_BAD_INPUT, "--mechanism em takes grids of at most %" PRIu64
@@ -373,12 +384,147 @@ static int distributions(quantile_job *j)
     return status;
 }
 
+/* ---------------------------------------------------------- --joint */
+
+/* The quantiles' fractions, as the library takes them (a and b, count
+ * each), or NULL out of memory. */
+static uint64_t *joint_fractions(const quantile_job *j)
+{
+    uint64_t *f = malloc(2 * j->count * sizeof *f);
+    for (size_t i = 0; f != NULL && i < j->count; i++) {
+        f[i] = j->q[i].a;
+        f[j->count + i] = j->q[i].b;
+    }
+    return f;
+}
+
+/* 128-bit integers, a GCC and clang extension: a / b against c / d */
+__extension__ typedef unsigned __int128 wide;
+
+/* Why the quantiles cannot be released jointly, named. */
+static int refuse_joint_quantiles(quantile_job *j)
+{
+    for (size_t i = 1; i < j->count; i++) {
+        const quantile *q = &j->q[i], *before = &j->q[i - 1];
+        if ((wide)q->a * before->b <= (wide)before->a * q->b) {
+            return cli_fail(j->e, EXIT_BAD_INPUT, "--joint takes the quantiles in increasing "
+                            "order, each once: '%s' comes after '%s'", q->text, before->text);
+        }
+    }
+    return cli_fail(j->e, EXIT_BAD_INPUT, "--joint: the least common denominator of the "
+                    "quantiles %s passes 10^18: use quantiles of fewer digits", j->o->quantiles);
+}
+
+/* The joint selector, and the limits of the grid and of B n named. */
+static int joint_prepare(quantile_job *j, const uint64_t *f)
+{
+    uint64_t sensitivity;
+    if (check_grid_size(j) != 0) {
+        return j->e->status;
+    }
+    if (dpsel_quantiles_joint_sensitivity(f, f + j->count, j->count, &sensitivity) != DPSEL_OK) {
+        return refuse_joint_quantiles(j);
+    }
+    if (params_from_options(j->o, sensitivity, 0, &j->joint_params, j->e) != 0) {
+        return j->e->status;
+    }
+    int rc = dpsel_selector_new(&j->joint_selector, &j->joint_params);
+    return rc == DPSEL_OK ? 0 : cli_fail_library(j->e, "quantile --joint", rc);
+}
+
+/* The epsilon of the joint releases, once, and the accountant's line for
+ * several. */
+static int print_joint_epsilon(quantile_job *j)
+{
+    char epsilon[EPSILON_TEXT];
+    if (epsilon_text(&j->joint_params, epsilon, j->e) != 0) {
+        return j->e->status;
+    }
+    fprintf(stderr, "dpsel: quantiles %s jointly: %" PRIu64 " release%s, each epsilon <= %s "
+            "for all %zu\n", j->o->quantiles, j->o->count, j->o->count == 1 ? "" : "s", epsilon,
+            j->count);
+    if (j->o->count == 1) {
+        return 0;
+    }
+    return account_state(j->o, &j->joint_params, 1, j->o->count, DPSEL_NONADAPTIVE,
+                         "joint releases", j->e);
+}
+
+/* Quantile i's values of the releases (release r's in released[r m + i]),
+ * as release prints one quantile's. */
+static int print_joint_quantile(quantile_job *j, const int64_t *released, size_t i)
+{
+    const options *o = j->o;
+    if (o->json) {
+        fputs("{\"quantile\": ", j->out);
+        json_string(j->out, j->q[i].text);
+        fputs(o->count == 1 ? ", \"value\": " : ", \"values\": [", j->out);
+    }
+    for (uint64_t r = 0; r < o->count; r++) {
+        if (print_value(j, released[r * j->count + i], r) != 0) {
+            return j->e->status;
+        }
+    }
+    if (o->json) {
+        fputs(o->count == 1 ? "}\n" : "]}\n", j->out);
+    }
+    return 0;
+}
+
+/* --count joint releases of all the quantiles, then each quantile's values. */
+static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
+{
+    dpsel_rng rng;
+    memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
+    int status = init_rng(j->o, &rng, j->e);
+    for (uint64_t r = 0; r < j->o->count && status == 0; r++) {
+        int rc = dpsel_quantiles_joint_select(j->joint_selector, f, f + j->count, j->count,
+                                              j->points, j->m, j->grid.lower, j->grid.upper,
+                                              &rng, &released[r * j->count]);
+        if (rc == DPSEL_ERANGE) {
+            status = cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "--joint over %zu "
+                                 "values: B n passes 2^52 (B = the least common denominator "
+                                 "of the quantiles %s): use quantiles of fewer digits", j->m,
+                                 j->o->quantiles);
+        } else if (rc != DPSEL_OK) {
+            status = cli_fail_library(j->e, "quantile --joint", rc);
+        }
+    }
+    dpsel_rng_wipe(&rng);
+    for (size_t i = 0; i < j->count && status == 0; i++) {
+        status = print_joint_quantile(j, released, i);
+    }
+    return status == 0 ? print_joint_epsilon(j) : status;
+}
+
+static int joint_release_all(quantile_job *j)
+{
+    if (j->o->pmf) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--joint --pmf (each quantile's marginal) is not "
+                        "built yet: '%s'", "--pmf");
+    }
+    uint64_t *f = joint_fractions(j);
+    int64_t *released = NULL;
+    if (f != NULL && j->o->count <= SIZE_MAX / sizeof *released / j->count) {
+        released = malloc(j->o->count * j->count * sizeof *released);
+    }
+    int status = released == NULL ? cli_fail(j->e, EXIT_CANNOT_COMPLETE, "out of memory")
+                                   : joint_prepare(j, f);
+    if (status == 0) {
+        status = joint_releases(j, f, released);
+    }
+    free(released);
+    free(f);
+    return status;
+}
+
 static void job_free(quantile_job *j)
 {
     for (size_t i = 0; i < j->count; i++) {
         dpsel_selector_free(j->q[i].selector);
         dpsel_quantile_runs_free(j->q[i].runs);
     }
+    dpsel_selector_free(j->joint_selector);
     free(j->q);
     free(j->list);
     free(j->points);
@@ -398,11 +544,15 @@ int quantile_print(const options *o, FILE *out, cli_error *error)
     if (status == 0) {
         status = read_values(&j);
     }
-    for (size_t i = 0; i < j.count && status == 0; i++) {
-        status = prepare(&j, &j.q[i]);
-    }
-    if (status == 0) {
-        status = o->pmf ? distributions(&j) : release_all(&j);
+    if (o->joint) {
+        status = status == 0 ? joint_release_all(&j) : status;
+    } else {
+        for (size_t i = 0; i < j.count && status == 0; i++) {
+            status = prepare(&j, &j.q[i]);
+        }
+        if (status == 0) {
+            status = o->pmf ? distributions(&j) : release_all(&j);
+        }
     }
     job_free(&j);
     return status;
