@@ -43,7 +43,7 @@ _dpsel() {
         *)
             case $command in
                 params) ;;
-                account) mapfile -t COMPREPLY < <(compgen -W "em: pf:" -- "$cur")
+                account) mapfile -t COMPREPLY < <(compgen -W "em: pf: rnm:" -- "$cur")
                          compopt -o nospace ;;
                 *) compopt -o filenames
                    mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;

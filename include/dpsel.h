@@ -377,6 +377,30 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_select(const char *epsilon, uint64_t s
  * to hold in memory: PF's race of geometric noise (spec/mechanisms.md §10,
  * §13) in about 8 KiB, whatever n.  The caller passes the largest score
  * first (a first pass over its data), then every score in order; the
+/* The k best by report noisy max, by peeling (spec/accounting.md §1): k
+ * rounds of dpsel_rnm_select with the same epsilon, each over the candidates
+ * not chosen yet and with fresh noise, so that indices[0 .. k - 1] receives
+ * k distinct candidates in the order chosen.  Each round is epsilon-DP for
+ * the decimal epsilon exactly; the rounds compose adaptively (k epsilon in
+ * all by basic composition, exact for a decimal: dpsel_accountant_add with
+ * DPSEL_RNM states it).  Memory: 16 bytes per candidate unless k is 1.
+ * Errors: as dpsel_rnm_select, and DPSEL_ERANGE for k = 0 or k > n.
+ * indices is written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_select_top(const char *epsilon, uint64_t sensitivity,
+                                                     int monotonic, const int64_t *scores,
+                                                     size_t n, size_t k, dpsel_rng *rng,
+                                                     size_t *indices);
+
+/* Report noisy max's Laplace scale b = c D / epsilon (c = 1 if monotonic,
+ * else 2) as *w / *p in lowest terms, the rational dpsel_rnm_select uses:
+ * a check of the public parameters before any data is read.  Errors as
+ * dpsel_rnm_select's for them: DPSEL_ENULL, DPSEL_ERANGE (sensitivity 0,
+ * monotonic not 0/1), DPSEL_EEPSILON (epsilon not a positive decimal, or W
+ * or P of 2^62 or more), DPSEL_ENOMEM.  *w and *p are written only on
+ * success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_scale(const char *epsilon, uint64_t sensitivity,
+                                                int monotonic, uint64_t *w, uint64_t *p);
+
  * released index is the 0-based position of a score in that order, with
  * exactly the distribution of dpsel_select's PF on the same scores.  The
  * stream holds up to DPSEL_PF_STREAM_BLOCK scores and races them when the
@@ -917,6 +941,71 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select(const dpsel_selecto
                                                              int64_t upper, dpsel_rng *rng,
                                                              int64_t *out);
 
+/* JointExp's exact distribution, each quantile's marginal: for quantile i
+ * and run r, the chance that the joint release's o_i lies in run r, where
+ * the runs are the non-empty sets of grid points with the same count k of
+ * values below them (at most n + 1 runs, whatever the grid), and each
+ * quantile's expected rank error E |k_i - p_i n| (the values between its
+ * release and the true quantile).  Enclosures of relative width below
+ * 1e-30 from a forward and a backward pass over the sampler's dynamic
+ * program (spec/quantiles.md §8): O(m^2 n) MPFR operations, O(m n)
+ * numbers.  No exact rationals: a decimal comes from the enclosure, and
+ * one it cannot decide is DPSEL_ETOOLARGE, never a guess.  Immutable once
+ * made; the getters may be called from several threads at once. */
+typedef struct dpsel_joint_pmf dpsel_joint_pmf;
+
+/* The marginals of dpsel_quantiles_joint_select with these params (at
+ * least the sensitivity of dpsel_quantiles_joint_sensitivity, monotonic
+ * 0; the gap cap is not used) and the same quantiles, values and grid,
+ * reporting its progress to `progress` (NULL: none) with context, which
+ * can cancel (DPSEL_ECANCELED, *out untouched).  Errors: DPSEL_ENULL;
+ * DPSEL_ERANGE (as dpsel_quantiles_joint_select's, and params not valid or
+ * not made for the quantiles); DPSEL_ENOMEM; DPSEL_ECANCELED;
+ * DPSEL_EINTERNAL (a bug). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_pmf_new(dpsel_joint_pmf **out,
+                                                              const dpsel_params *params,
+                                                              const uint64_t *a,
+                                                              const uint64_t *b, size_t m,
+                                                              const int64_t *values, size_t n,
+                                                              int64_t lower, int64_t upper,
+                                                              dpsel_progress_fn progress,
+                                                              void *context);
+
+/* Frees it; safe on NULL. */
+DPSEL_API void dpsel_joint_pmf_free(dpsel_joint_pmf *pmf);
+
+/* The number of quantiles m, and of runs; 0 for NULL. */
+DPSEL_API size_t dpsel_joint_pmf_quantiles(const dpsel_joint_pmf *pmf);
+DPSEL_API size_t dpsel_joint_pmf_runs(const dpsel_joint_pmf *pmf);
+
+/* Run r (0 <= r < runs, in the grid's order): its first grid point, its
+ * number of points and its rank k (the values below it).  Any output may
+ * be NULL.  Errors: DPSEL_ENULL (pmf NULL), DPSEL_ERANGE (r out of
+ * range). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_joint_pmf_run(const dpsel_joint_pmf *pmf, size_t r,
+                                                    int64_t *first, uint64_t *points,
+                                                    uint64_t *rank);
+
+/* The chance that quantile i's release (0 <= i < m) lies in run r, as a
+ * new string of 17 significant digits correctly rounded (release it with
+ * dpsel_string_free()), decided by the enclosure, else DPSEL_ETOOLARGE.
+ * DPSEL_ENULL, DPSEL_ERANGE (i or r out of range), DPSEL_ENOMEM. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_joint_pmf_probability(const dpsel_joint_pmf *pmf, size_t i,
+                                                            size_t r, char **out);
+
+/* Its enclosure, as dpsel_pmf_probability_bounds (digits 1..100). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_joint_pmf_probability_bounds(const dpsel_joint_pmf *pmf,
+                                                                   size_t i, size_t r,
+                                                                   unsigned digits, char **lo,
+                                                                   char **hi);
+
+/* Quantile i's expected rank error E |k_i - p_i n|, likewise. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_joint_pmf_rank_error(const dpsel_joint_pmf *pmf, size_t i,
+                                                           char **out);
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_joint_pmf_rank_error_bounds(const dpsel_joint_pmf *pmf,
+                                                                  size_t i, unsigned digits,
+                                                                  char **lo, char **hi);
+
 /* ------------------------------------------------ partial selections */
 
 /* A selection split over shards (spec/partial.md): each shard adds its
@@ -1116,7 +1205,8 @@ DPSEL_API void dpsel_accountant_free(dpsel_accountant *accountant);
 
 /* count releases of the mechanism, each at `epsilon`, a decimal as for
  * dpsel_params_from_epsilon ("0.5", "1e-3"): an eps-DP EM (eps-bounded
- * range) or PF.  Errors: DPSEL_ENULL; DPSEL_ERANGE (an unknown mechanism,
+ * range), PF or RNM (report noisy max, charged as PF: a generic eps-DP
+ * release).  Errors: DPSEL_ENULL; DPSEL_ERANGE (an unknown mechanism,
  * count 0, or more than 2^62 releases in all); DPSEL_EEPSILON (epsilon not
  * such a decimal, or 0); DPSEL_ENOMEM.  On failure nothing is added. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add(dpsel_accountant *accountant,
@@ -1125,7 +1215,8 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add(dpsel_accountant *accountan
 
 /* count releases of the mechanism with params: their realised epsilon (an
  * upper bound in MPFR, as dpsel_params_epsilon states it).  Errors as
- * dpsel_accountant_add, DPSEL_ERANGE for params not valid. */
+ * dpsel_accountant_add, DPSEL_ERANGE for params not valid or DPSEL_RNM
+ * (whose epsilon is a decimal: dpsel_accountant_add). */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_accountant_add_params(dpsel_accountant *accountant,
                                                             dpsel_mechanism mechanism,
                                                             const dpsel_params *params,

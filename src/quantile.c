@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/validate.h"
 #include "exact/joint.h"
+#include "exact/joint_pmf.h"
 #include "interrupt.h"
 #include "runs.h"
 #include "selector.h"
@@ -335,18 +337,39 @@ int dpsel_quantiles_joint_sensitivity(const uint64_t *a, const uint64_t *b, size
 }
 
 /* The checks of the public parameters before the values are sorted. */
-static int joint_checks(const dpsel_selector *selector, const uint64_t *a, const uint64_t *b,
+static int joint_checks(const dpsel_params *params, const uint64_t *a, const uint64_t *b,
                         size_t m, size_t n, int64_t lower, int64_t upper)
 {
     uint64_t denominator, sensitivity;
     size_t bad;
     int rc = dpsel_exact_joint_quantiles(a, b, m, &denominator, &sensitivity, &bad);
     if (rc == DPSEL_OK
-        && (selector->params.sensitivity < sensitivity || selector->params.monotonic
+        && (params->sensitivity < sensitivity || params->monotonic
             || (n > 0 && denominator > DPSEL_JOINT_SCALE_MAX / n) || lower > upper
             || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES)) {
         rc = DPSEL_ERANGE;
     }
+    return rc;
+}
+
+/* JointExp's problem for params (their base) of the values: the checks,
+ * then the values clamped and sorted (rng's interrupt check asked; NULL:
+ * none).  Free it with dpsel_exact_joint_problem_free, also on failure. */
+static int joint_problem(dpsel_joint_problem *problem, const dpsel_params *params,
+                         const uint64_t *a, const uint64_t *b, size_t m, const int64_t *values,
+                         size_t n, int64_t lower, int64_t upper, const dpsel_rng *rng)
+{
+    memset(problem, 0, sizeof *problem);
+    int rc = joint_checks(params, a, b, m, n, lower, upper);
+    int64_t *sorted = NULL;
+    if (rc == DPSEL_OK) {
+        rc = sorted_on_grid(values, n, lower, upper, rng, &sorted);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_exact_joint_problem_init(problem, params->x, params->y, a, b, m, sorted, n,
+                                            lower, upper);
+    }
+    free(sorted);
     return rc;
 }
 
@@ -357,21 +380,31 @@ int dpsel_quantiles_joint_select(const dpsel_selector *selector, const uint64_t 
     if (selector == NULL || rng == NULL || out == NULL || (values == NULL && n > 0)) {
         return DPSEL_ENULL;
     }
-    int rc = joint_checks(selector, a, b, m, n, lower, upper);
-    int64_t *sorted = NULL;
-    if (rc == DPSEL_OK) {
-        rc = sorted_on_grid(values, n, lower, upper, rng, &sorted);
-    }
     dpsel_joint_problem problem;
-    memset(&problem, 0, sizeof problem);
-    if (rc == DPSEL_OK) {
-        rc = dpsel_exact_joint_problem_init(&problem, selector->params.x, selector->params.y, a,
-                                            b, m, sorted, n, lower, upper);
-    }
+    int rc = joint_problem(&problem, &selector->params, a, b, m, values, n, lower, upper, rng);
     if (rc == DPSEL_OK) {
         rc = dpsel_exact_joint_sample(&problem, rng, out);
     }
     dpsel_exact_joint_problem_free(&problem);
-    free(sorted);
+    return rc;
+}
+
+int dpsel_quantiles_joint_pmf_new(dpsel_joint_pmf **out, const dpsel_params *params,
+                                  const uint64_t *a, const uint64_t *b, size_t m,
+                                  const int64_t *values, size_t n, int64_t lower, int64_t upper,
+                                  dpsel_progress_fn progress, void *context)
+{
+    if (out == NULL || params == NULL || (values == NULL && n > 0)) {
+        return DPSEL_ENULL;
+    }
+    if (!dpsel_core_params_valid(params)) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_joint_problem problem;
+    int rc = joint_problem(&problem, params, a, b, m, values, n, lower, upper, NULL);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_exact_joint_pmf_new(out, &problem, progress, context);
+    }
+    dpsel_exact_joint_problem_free(&problem);
     return rc;
 }

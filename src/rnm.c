@@ -5,6 +5,7 @@
 
 #include "core/rnm.h"
 #include "interrupt.h"
+#include "peel.h"
 
 /* A candidate's noisy score P q + s W (K + F), F a lazy uniform. */
 typedef struct {
@@ -87,22 +88,14 @@ static int race_candidate(dpsel_rng *rng, race *r, dpsel_urand fractions[2],
     return rc;
 }
 
-int dpsel_rnm_select(const char *epsilon, uint64_t sensitivity, int monotonic,
-                     const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
+/* One selection with the scale held by r (n in 1 .. 2^62). */
+static int race_all(const void *scale, const int64_t *scores, size_t n, dpsel_rng *rng,
+                    size_t *index)
 {
-    if (epsilon == NULL || scores == NULL || rng == NULL || index == NULL) {
-        return DPSEL_ENULL;
-    }
-    if (n == 0) {
-        return DPSEL_EEMPTY;
-    }
-    if (n > DPSEL_MAX_CANDIDATES) {
-        return DPSEL_ERANGE;
-    }
-    race r = { 0 };
-    int rc = dpsel_exact_rnm_scale(epsilon, sensitivity, monotonic, &r.w, &r.p);
+    race r = *(const race *)scale;
     dpsel_urand fractions[2];
     dpsel_urand run[2];
+    int rc = DPSEL_OK;
     for (size_t i = 0; i < n && rc == DPSEL_OK; i++) {
         rc = dpsel_internal_interrupted_every(rng, i, n);
         if (rc == DPSEL_OK) {
@@ -113,4 +106,41 @@ int dpsel_rnm_select(const char *epsilon, uint64_t sensitivity, int monotonic,
         *index = r.chosen;
     }
     return rc;
+}
+
+int dpsel_rnm_scale(const char *epsilon, uint64_t sensitivity, int monotonic, uint64_t *w,
+                    uint64_t *p)
+{
+    if (epsilon == NULL || w == NULL || p == NULL) {
+        return DPSEL_ENULL;
+    }
+    return dpsel_exact_rnm_scale(epsilon, sensitivity, monotonic, w, p);
+}
+
+int dpsel_rnm_select(const char *epsilon, uint64_t sensitivity, int monotonic,
+                     const int64_t *scores, size_t n, dpsel_rng *rng, size_t *index)
+{
+    return dpsel_rnm_select_top(epsilon, sensitivity, monotonic, scores, n, 1, rng, index);
+}
+
+int dpsel_rnm_select_top(const char *epsilon, uint64_t sensitivity, int monotonic,
+                         const int64_t *scores, size_t n, size_t k, dpsel_rng *rng,
+                         size_t *indices)
+{
+    if (epsilon == NULL || scores == NULL || rng == NULL || indices == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (n == 0) {
+        return DPSEL_EEMPTY;
+    }
+    if (k == 0 || k > n || n > DPSEL_MAX_CANDIDATES) {
+        return DPSEL_ERANGE;
+    }
+    race scale = { 0 };
+    int rc = dpsel_exact_rnm_scale(epsilon, sensitivity, monotonic, &scale.w, &scale.p);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    return k == 1 ? race_all(&scale, scores, n, rng, indices)
+                  : dpsel_internal_peel(race_all, &scale, scores, n, k, rng, indices);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peel.h"
 #include "selector.h"
 
 #include "core/em.h"
@@ -209,25 +210,17 @@ int dpsel_select_hardened(const dpsel_selector *selector, dpsel_mechanism mechan
     return select_in_mode(selector, mechanism, scores, n, rng, index, 1);
 }
 
-/* Round after round over the candidates left: the chosen one leaves by
- * taking the last one's place (the mechanisms' distributions do not depend
- * on the candidates' order), its original position kept beside it. */
-static int peel(const dpsel_selector *selector, dpsel_mechanism mechanism, int64_t *left_scores,
-                size_t *origin, size_t n, size_t k, dpsel_rng *rng, size_t *chosen)
+/* A round of dpsel_select_top: dpsel_select with its selector and mechanism. */
+typedef struct {
+    const dpsel_selector *selector;
+    dpsel_mechanism mechanism;
+} selection_round;
+
+static int select_round(const void *context, const int64_t *scores, size_t n, dpsel_rng *rng,
+                        size_t *at)
 {
-    size_t left = n;
-    for (size_t round = 0; round < k; round++) {
-        size_t at = 0;
-        int rc = dpsel_select(selector, mechanism, left_scores, left, rng, &at);
-        if (rc != DPSEL_OK) {
-            return rc;
-        }
-        chosen[round] = origin[at];
-        left--;
-        left_scores[at] = left_scores[left];
-        origin[at] = origin[left];
-    }
-    return DPSEL_OK;
+    const selection_round *round = context;
+    return dpsel_select(round->selector, round->mechanism, scores, n, rng, at);
 }
 
 int dpsel_select_top(const dpsel_selector *selector, dpsel_mechanism mechanism,
@@ -246,22 +239,6 @@ int dpsel_select_top(const dpsel_selector *selector, dpsel_mechanism mechanism,
     if (k == 1) {
         return dpsel_select(selector, mechanism, scores, n, rng, indices);
     }
-    int64_t *left_scores = malloc(n * sizeof *left_scores);
-    size_t *origin = malloc(n * sizeof *origin);
-    size_t *chosen = malloc(k * sizeof *chosen);
-    int rc = left_scores == NULL || origin == NULL || chosen == NULL ? DPSEL_ENOMEM : DPSEL_OK;
-    if (rc == DPSEL_OK) {
-        memcpy(left_scores, scores, n * sizeof *left_scores);
-        for (size_t i = 0; i < n; i++) {
-            origin[i] = i;
-        }
-        rc = peel(selector, mechanism, left_scores, origin, n, k, rng, chosen);
-    }
-    if (rc == DPSEL_OK) {
-        memcpy(indices, chosen, k * sizeof *indices);
-    }
-    free(left_scores);
-    free(origin);
-    free(chosen);
-    return rc;
+    selection_round round = { selector, mechanism };
+    return dpsel_internal_peel(select_round, &round, scores, n, k, rng, indices);
 }

@@ -409,13 +409,26 @@ expect_ok negative-scores "a,-5," "b,-7," "c,2," -s -- pmf --epsilon 1 "$d/negat
 expect_ok int64-extremes-pf "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 "$d/extremes.csv"
 expect_ok int64-extremes-em "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 --mechanism em "$d/extremes.csv"
 expect_ok int64-extremes-select -r '^(lo|hi)$' -- select --epsilon 1 --mechanism em "$d/extremes.csv"
-# report noisy max (issue 40): select only, one selection, a decimal epsilon
+# report noisy max (issue 40): select (one, --count, --top), a decimal epsilon
 expect_ok select-rnm -r '^(alice|bob|carol|dave)$' -- select --epsilon 0.7 --mechanism rnm "$d/basic.csv"
 expect_ok select-rnm-extremes -r '^(lo|hi)$' -- select --epsilon 1 --monotonic --mechanism rnm "$d/extremes.csv"
 expect_error rnm-pmf "--mechanism rnm is taken by select only (its pmf, curve and audit are not built yet): 'rnm'" -- pmf --epsilon 1 --mechanism rnm "$d/basic.csv"
 expect_error rnm-base "--mechanism rnm takes --epsilon as a decimal (realised exactly), not: '--base'" -- select --base 1/2^1 --mechanism rnm "$d/basic.csv"
-expect_error rnm-count "--mechanism rnm makes one selection: it takes no: '--count'" -- select --epsilon 1 --count 2 --mechanism rnm "$d/basic.csv"
-expect_error rnm-top "--mechanism rnm makes one selection: it takes no: '--top'" -- select --epsilon 1 --top 2 --mechanism rnm "$d/basic.csv"
+expect_error rnm-hardened "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--hardened'" -- select --epsilon 1 --hardened --mechanism rnm "$d/basic.csv"
+expect_error rnm-gap-cap "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--gap-cap'" -- select --epsilon 1 --gap-cap 4 --mechanism rnm "$d/basic.csv"
+expect_ok rnm-top -r '^(alice|bob|carol|dave)$' -e '1 list of the top 2 (2 selections, each epsilon = 0.7); together epsilon <= 1.4000000000000000 (basic composition)' -- select --epsilon 0.7 --top 2 --mechanism rnm "$d/basic.csv"
+expect_ok rnm-count-json -r '^\{"choices": \["[a-z]+", "[a-z]+", "[a-z]+"\], "indices": \[[0-3], [0-3], [0-3]\]\}$' -e '3 selections, each epsilon = 0.7; together epsilon <= 2.1000000000000000 (basic composition)' -- select --epsilon 0.7 --count 3 --json --mechanism rnm "$d/basic.csv"
+expect_ok rnm-top-count-delta -e '2 lists of the top 3 (6 selections, each epsilon = 0.25); together epsilon <= 1.5000000000000000 (basic composition); at delta 1e-6, epsilon <= ' -- select --epsilon 0.25 --top 3 --count 2 --delta 1e-6 --mechanism rnm "$d/basic.csv"
+expect_ok rnm-top-all-seeded -d -e 'for tests and reproducible audits only' -- select --epsilon 1 --top 4 --seed 5 --mechanism rnm "$d/basic.csv"
+problems=
+[ "$(sort -u "$work/out" | grep -c .)" = 4 ] || problem "the top 4 of 4 are not 4 distinct labels"
+record rnm-top-all-distinct
+expect_error rnm-top-too-many "--top 5 exceeds the 4 candidates (give --top 4 or less)" -- select --epsilon 1 --top 5 --mechanism rnm "$d/basic.csv"
+# RNM's own refusals of --epsilon, not PF's (whose smallest epsilon is 4 times smaller)
+expect_error rnm-epsilon-small "--epsilon '1e-19' with --mechanism rnm: the Laplace scale 2 D / epsilon (D = 1) as a fraction W / P in lowest terms needs W and P below 2^62" -- select --epsilon 1e-19 --mechanism rnm "$d/basic.csv"
+expect_error rnm-epsilon-digits "--epsilon '0.12345678901234567890123' with --mechanism rnm: the Laplace scale 2 D / epsilon" -- select --epsilon 0.12345678901234567890123 --mechanism rnm "$d/basic.csv"
+expect_error rnm-epsilon-text "--epsilon 'abc' is not a positive decimal number" -- select --epsilon abc --mechanism rnm "$d/basic.csv"
+expect_ok rnm-epsilon-smallest -r '^(alice|bob|carol|dave)$' -- select --epsilon 1e-18 --mechanism rnm --monotonic "$d/basic.csv"
 expect_ok utf8-and-spaces "$eric,3," "Jean Paul,4," -- pmf --epsilon 1 "$d/utf8.csv"
 expect_ok utf8-json "\"label\": \"$eric\"" "\"label\": \"Jean Paul\"" -- pmf --epsilon 1 --json "$d/utf8.csv"
 expect_ok longest-line "b,2," -- pmf --epsilon 1 "$d/longest.csv"
@@ -992,7 +1005,8 @@ expect_ok account-text "releases 10${nl}pure epsilon <= 1.0000000000000000${nl}z
 expect_ok account-json '{"releases": "10", "pure": {"epsilon": "1.0000000000000000"}, "zcdp": {"rho": "0.012500000000000000", "epsilon": "0.70020510460121275"}, "bounded_range": {"epsilon": "0.62863683877322238", "composition": "non-adaptive"}, "dp_optimal": {"epsilon": "0.99937090572175873"}, "delta": "1e-6", "best": {"epsilon": "0.62863683877322238", "method": "bounded-range"}}' -- account --json --nonadaptive em:0.1x10 --delta 1e-6
 expect_ok account-pure '{"releases": "4", "pure": {"epsilon": "2.5000000000000000"}, "zcdp": {"rho": "0.59375000000000000", "epsilon": null}, "bounded_range": null, "dp_optimal": null, "delta": null, "best": {"epsilon": "2.5000000000000000", "method": "pure"}}' -- account --json pf:1 em:0.5x3
 expect_ok account-mixed-delta '"bounded_range": null, "dp_optimal": {"epsilon": ' -- account --json pf:1 em:5e-1x3 --delta 1e-9
-expect_error account-mechanism "a release is em:EPS[xN] or pf:EPS[xN]: 'foo:1'" -- account foo:1
+expect_ok account-rnm 'pure epsilon <= 1.5000000000000000' 'zcdp rho <= 0.37500000000000000' 'best epsilon <= 1.4999958536309411 (dp-optimal)' -- account --delta 1e-6 rnm:0.5x3
+expect_error account-mechanism "a release is em:EPS[xN], pf:EPS[xN] or rnm:EPS[xN]: 'foo:1'" -- account foo:1
 expect_error account-zero "a release's epsilon must be a positive decimal: 'em:0'" -- account em:0
 expect_error account-negative "a release's epsilon must be a positive decimal: 'em:-1'" -- account em:-1
 expect_error account-count-zero "a release's count N (em:EPSxN) must be an integer of at least 1: 'em:1x0'" -- account em:1x0

@@ -59,6 +59,7 @@ PATH=$work/bin:$PATH bash --norc --noprofile -c '
     line="dpsel audit --epsilon 1 votes.csv e"; expect "$line" examples
     line="dpsel params --epsilon 1 v";        expect "$line"
     line="dpsel account e";                   expect "$line" em:
+    line="dpsel account r";                   expect "$line" rnm:
     line="dpsel frob --";                     expect "$line"
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ]

@@ -19,6 +19,7 @@ mode, quantile, quantiles, median, select, top_k, best_price.
 - Params: the privacy parameters (from_epsilon, from_base; .epsilon).
 - Selector: select, select_hardened, select_top, select_quantile, stream.
 - Rng: the random source (Rng.os for releases; Rng.seeded for tests only).
+- rnm_select, rnm_select_top, rnm_scale: report noisy max, exact Laplace noise.
 - pmf, pmf_grouped, top_pmf, quantile_pmf: exact output distributions.
 - audit: the privacy loss between two score vectors, proved.
 - task_scores, task_params: histogram scores for the mode and the median.
@@ -50,7 +51,7 @@ from ._pmf import Pmf, TopPmf, pmf, pmf_grouped, top_pmf
 from ._quantile import (Grid, QuantileFraction, QuantileRuns, Run, quantile_fraction,
                         quantile_pmf, quantile_select)
 from ._rng import Rng
-from ._rnm import rnm_select
+from ._rnm import rnm_scale, rnm_select, rnm_select_top
 from ._select import PfStream, Selector
 from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, units_to_decimal
 
@@ -58,7 +59,8 @@ __version__ = VERSION  # DPSEL_VERSION of include/dpsel.h (test_layout.py compar
 
 __all__ = [
     "mode", "quantile", "quantiles", "median", "select", "top_k", "best_price",
-    "Params", "Selector", "PfStream", "Rng", "Mechanism", "rnm_select",
+    "Params", "Selector", "PfStream", "Rng", "Mechanism",
+    "rnm_select", "rnm_select_top", "rnm_scale",
     "pmf", "pmf_grouped", "Pmf", "top_pmf", "TopPmf",
     "audit", "AuditResult", "Verdict",
     "task_scores", "task_params", "TaskParams", "Task",

@@ -71,8 +71,9 @@ class Accountant(Owned):
         weakref.finalize(self, lib.dpsel_accountant_free, self._handle)
 
     def add(self, mechanism: MechanismArg, epsilon: Any, count: int = 1) -> None:
-        """count releases of the mechanism ("em": eps-bounded range, or
-        "pf"), each at epsilon (exactly, as for Params.from_epsilon).
+        """count releases of the mechanism ("em": eps-bounded range, "pf",
+        or "rnm": report noisy max, charged as "pf"), each at epsilon
+        (exactly, as for Params.from_epsilon).
         RangeError for count 0; nothing is added on failure."""
         text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
         count = _convert.uint64(count, "count")

@@ -31,16 +31,35 @@ static int report(const options *o, const dpsel_accountant *accountant,
     return rc == DPSEL_OK ? 0 : cli_fail_library(e, "account", rc);
 }
 
-/* "em:EPS[xN]" or "pf:EPS[xN]" into the accountant. */
+/* The mechanism a release's text begins with ("em:", "pf:" or "rnm:") and
+ * the length of that prefix; 0 for none. */
+static size_t release_mechanism(const char *text, dpsel_mechanism *mechanism)
+{
+    static const struct {
+        const char *prefix;
+        dpsel_mechanism mechanism;
+    } known[] = { { "em:", DPSEL_EM }, { "pf:", DPSEL_PF }, { "rnm:", DPSEL_RNM } };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t length = strlen(known[i].prefix);
+        if (strncmp(text, known[i].prefix, length) == 0) {
+            *mechanism = known[i].mechanism;
+            return length;
+        }
+    }
+    return 0;
+}
+
+/* "em:EPS[xN]", "pf:EPS[xN]" or "rnm:EPS[xN]" into the accountant. */
 static int add_release(dpsel_accountant *accountant, const char *text, cli_error *e)
 {
-    dpsel_mechanism mechanism = strncmp(text, "em:", 3) == 0 ? DPSEL_EM : DPSEL_PF;
-    if (strncmp(text, "em:", 3) != 0 && strncmp(text, "pf:", 3) != 0) {
-        return refuse(e, "a release is em:EPS[xN] or pf:EPS[xN]", text);
+    dpsel_mechanism mechanism = DPSEL_PF;
+    size_t prefix = release_mechanism(text, &mechanism);
+    if (prefix == 0) {
+        return refuse(e, "a release is em:EPS[xN], pf:EPS[xN] or rnm:EPS[xN]", text);
     }
     char epsilon[128];
-    const char *times = strchr(text + 3, 'x');
-    size_t length = times != NULL ? (size_t)(times - text - 3) : strlen(text + 3);
+    const char *times = strchr(text + prefix, 'x');
+    size_t length = times != NULL ? (size_t)(times - text - prefix) : strlen(text + prefix);
     uint64_t count = 1;
     if (times != NULL) {
         char *end;
@@ -55,7 +74,7 @@ static int add_release(dpsel_accountant *accountant, const char *text, cli_error
     if (length == 0 || length >= sizeof epsilon) {
         return refuse(e, "a release's epsilon must be a positive decimal", text);
     }
-    memcpy(epsilon, text + 3, length);
+    memcpy(epsilon, text + prefix, length);
     epsilon[length] = '\0';
     int rc = dpsel_accountant_add(accountant, mechanism, epsilon, count);
     if (rc == DPSEL_EEPSILON) {
@@ -214,14 +233,11 @@ int account_print(const options *o, FILE *out, cli_error *error)
     return status;
 }
 
-int account_state(const options *o, const dpsel_params *params, size_t k, uint64_t count,
-                  dpsel_composition composition, const char *what, cli_error *error)
+/* The line of account_state, from an accountant fed the releases (rc the
+ * feeding's result); frees the accountant. */
+static int state_line(const options *o, dpsel_accountant *accountant, int rc,
+                      dpsel_composition composition, const char *what, cli_error *error)
 {
-    dpsel_accountant *accountant = NULL;
-    int rc = dpsel_accountant_new(&accountant);
-    for (size_t i = 0; i < k && rc == DPSEL_OK; i++) {
-        rc = dpsel_accountant_add_params(accountant, o->mechanism, &params[i], count);
-    }
     int status = rc == DPSEL_OK ? 0 : cli_fail_library(error, "account", rc);
     dpsel_account a;
     if (status == 0) {
@@ -237,4 +253,26 @@ int account_state(const options *o, const dpsel_params *params, size_t k, uint64
     }
     dpsel_accountant_free(accountant);
     return status;
+}
+
+int account_state(const options *o, const dpsel_params *params, size_t k, uint64_t count,
+                  dpsel_composition composition, const char *what, cli_error *error)
+{
+    dpsel_accountant *accountant = NULL;
+    int rc = dpsel_accountant_new(&accountant);
+    for (size_t i = 0; i < k && rc == DPSEL_OK; i++) {
+        rc = dpsel_accountant_add_params(accountant, o->mechanism, &params[i], count);
+    }
+    return state_line(o, accountant, rc, composition, what, error);
+}
+
+int account_state_decimal(const options *o, const char *epsilon, uint64_t count,
+                          dpsel_composition composition, const char *what, cli_error *error)
+{
+    dpsel_accountant *accountant = NULL;
+    int rc = dpsel_accountant_new(&accountant);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_accountant_add(accountant, o->mechanism, epsilon, count);
+    }
+    return state_line(o, accountant, rc, composition, what, error);
 }

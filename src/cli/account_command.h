@@ -11,7 +11,7 @@
 #include "options.h"
 #include "status.h"
 
-/* `dpsel account RELEASE...` (RELEASE em:EPS[xN] or pf:EPS[xN]): every
+/* `dpsel account RELEASE...` (RELEASE em:EPS[xN], pf:EPS[xN] or rnm:EPS[xN]): every
  * figure of the accountant, at --delta if given, written to out.  On a
  * problem records one line in error (EXIT_BAD_INPUT for bad input) and
  * returns its status. */
@@ -24,5 +24,10 @@ int account_print(const options *o, FILE *out, cli_error *error);
  * error. */
 int account_state(const options *o, const dpsel_params *params, size_t k, uint64_t count,
                   dpsel_composition composition, const char *what, cli_error *error);
+
+/* account_state for count releases of o->mechanism at the decimal epsilon,
+ * realised exactly (report noisy max). */
+int account_state_decimal(const options *o, const char *epsilon, uint64_t count,
+                          dpsel_composition composition, const char *what, cli_error *error);
 
 #endif

@@ -21,9 +21,10 @@ static const command_help helps[COMMAND_COUNT] = {
     [COMMAND_SELECT] = {
         "[OPTIONS] [FILE]",
         "one private choice (or --count N, or the --top K)",
-        "Chooses a candidate of FILE with permute-and-flip (default) or the\n"
-        "exponential mechanism, at the privacy of --epsilon or --base, and prints\n"
-        "its label.  The realised epsilon never exceeds the request.\n",
+        "Chooses a candidate of FILE with permute-and-flip (default), the\n"
+        "exponential mechanism or report noisy max (rnm: --epsilon realised\n"
+        "exactly), at the privacy of --epsilon or --base, and prints its label.\n"
+        "The realised epsilon never exceeds the request.\n",
         "dpsel select --epsilon 1 --monotonic examples/poll.csv\n"
         "dpsel select --epsilon 0.5 --mechanism em --count 3 --delta 1e-6 \\\n"
         "    examples/poll.csv\n"
@@ -87,7 +88,7 @@ static const command_help helps[COMMAND_COUNT] = {
         "[OPTIONS] RELEASE...",
         "the privacy of many releases together",
         "States rigorous upper bounds of the total epsilon of the RELEASEs, each\n"
-        "em:EPS or pf:EPS, or em:EPSxN for N of them: pure epsilon, and with\n"
+        "em:EPS, pf:EPS or rnm:EPS, or em:EPSxN for N of them: pure epsilon, and with\n"
         "--delta the zCDP, bounded-range and optimal compositions; with --group K\n"
         "also for groups of K people.\n",
         "dpsel account em:0.1x10\n"

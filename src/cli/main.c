@@ -60,8 +60,14 @@ static int out_of_memory(cli_error *e)
     return cli_fail(e, EXIT_CANNOT_COMPLETE, "out of memory");
 }
 
+/* EM's and PF's base-2 parameters; select with report noisy max checks its
+ * own scale instead, so that its errors are its own. */
 static int make_params(run *r)
 {
+    if (r->opt.mechanism == DPSEL_RNM && r->opt.cmd == COMMAND_SELECT) {
+        uint64_t w, p;
+        return rnm_scale_from_options(&r->opt, &w, &p, &r->error);
+    }
     return params_from_options(&r->opt, r->opt.sensitivity, r->opt.monotonic, &r->params,
                                &r->error);
 }
@@ -81,6 +87,10 @@ static int read_file(run *r, const char *file, candidates *cand, const char **na
     close_input(stream);
     return status == 0 ? task_scores(&r->opt, cand, *name, &r->error) : status;
 }
+
+/* The longest decimal epsilon report noisy max takes (dpsel_rnm_scale),
+ * printed whole in the accountant's line. */
+#define RNM_EPSILON_SHOWN 4096
 
 /* The selections a select command makes: --count lists of --top each. */
 static uint64_t selections(const options *o)
@@ -147,8 +157,8 @@ static int draw_list(run *r, const dpsel_selector *selector, dpsel_rng *rng, siz
 {
     const options *o = &r->opt;
     if (o->mechanism == DPSEL_RNM) {
-        return dpsel_rnm_select(o->epsilon, r->params.sensitivity, r->params.monotonic,
-                                r->cand.scores, r->cand.count, rng, list);
+        return dpsel_rnm_select_top(o->epsilon, o->sensitivity, o->monotonic, r->cand.scores,
+                                    r->cand.count, o->top, rng, list);
     }
     if (o->top > 1) {
         return dpsel_select_top(selector, o->mechanism, r->cand.scores, r->cand.count, o->top,
@@ -227,24 +237,31 @@ static int can_stream(const options *o, const dpsel_selector *selector, int regu
 }
 
 /* The accountant's line on stderr: --count independent lists (fixed in
- * advance), each --top rounds that depend on the earlier ones. */
+ * advance), each --top rounds that depend on the earlier ones.  Report
+ * noisy max realises its decimal epsilon exactly ("= EPS"); EM and PF their
+ * base's, rounded up ("<= EPS"). */
 static int print_composition(run *r)
 {
     const options *o = &r->opt;
-    char each[EPSILON_TEXT], what[160];
-    int status = epsilon_text(&r->params, each, &r->error);
+    int rnm = o->mechanism == DPSEL_RNM;
+    char realised[EPSILON_TEXT], what[160 + RNM_EPSILON_SHOWN];
+    int status = rnm ? 0 : epsilon_text(&r->params, realised, &r->error);
     if (status != 0) {
         return status;
     }
+    char each[8 + RNM_EPSILON_SHOWN];
+    snprintf(each, sizeof each, "%s %.*s", rnm ? "=" : "<=", RNM_EPSILON_SHOWN,
+             rnm ? o->epsilon : realised);
     if (o->top == 1) {
-        snprintf(what, sizeof what, "%" PRIu64 " selections, each epsilon <= %s", o->count, each);
+        snprintf(what, sizeof what, "%" PRIu64 " selections, each epsilon %s", o->count, each);
     } else {
         snprintf(what, sizeof what, "%" PRIu64 " list%s of the top %" PRIu64 " (%" PRIu64
-                 " selections, each epsilon <= %s)", o->count, o->count == 1 ? "" : "s", o->top,
+                 " selections, each epsilon %s)", o->count, o->count == 1 ? "" : "s", o->top,
                  selections(o), each);
     }
-    return account_state(o, &r->params, 1, selections(o),
-                         o->top == 1 ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE, what, &r->error);
+    dpsel_composition composition = o->top == 1 ? DPSEL_NONADAPTIVE : DPSEL_ADAPTIVE;
+    return rnm ? account_state_decimal(o, o->epsilon, selections(o), composition, what, &r->error)
+               : account_state(o, &r->params, 1, selections(o), composition, what, &r->error);
 }
 
 static int command_select(run *r)
@@ -260,7 +277,8 @@ static int command_select(run *r)
         return cli_fail(&r->error, EXIT_CANNOT_COMPLETE, "out of memory for --count %" PRIu64
                         " x --top %" PRIu64, r->opt.count, r->opt.top);
     }
-    int rc = dpsel_selector_new(&selector, &r->params);
+    /* report noisy max takes its decimal epsilon, not a selector */
+    int rc = r->opt.mechanism == DPSEL_RNM ? DPSEL_OK : dpsel_selector_new(&selector, &r->params);
     FILE *stream = NULL;
     int regular = 0;
     int status = rc == DPSEL_OK ? open_input(r->opt.file, &stream, &r->file_name,

@@ -622,8 +622,8 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
     return 0;
 }
 
-/* Report noisy max takes a decimal epsilon, exactly, and one selection:
- * what it does not have yet is refused, not approximated. */
+/* Report noisy max takes a decimal epsilon, exactly (no base, no gap cap):
+ * what it does not have is refused, not approximated. */
 static int check_rnm(const options *o, cli_error *e)
 {
     if (o->cmd != COMMAND_SELECT) {
@@ -634,9 +634,9 @@ static int check_rnm(const options *o, cli_error *e)
         return refuse(e, "--mechanism rnm takes --epsilon as a decimal (realised exactly), not",
                       "--base");
     }
-    if (o->hardened || o->top > 1 || o->count > 1) {
-        return refuse(e, "--mechanism rnm makes one selection: it takes no",
-                      o->hardened ? "--hardened" : o->top > 1 ? "--top" : "--count");
+    if (o->hardened || o->gap_cap != 0) {
+        return refuse(e, "--mechanism rnm has no hardened mode and no gap cap: it takes no",
+                      o->hardened ? "--hardened" : "--gap-cap");
     }
     return 0;
 }
@@ -649,7 +649,8 @@ static int check_complete(options *o, const int *seen, cli_error *e)
     }
     if (o->cmd == COMMAND_ACCOUNT) {
         return o->release_count > 0 ? 0
-             : refuse(e, "account needs at least one release", "em:EPS[xN] or pf:EPS[xN]");
+             : refuse(e, "account needs at least one release",
+                       "em:EPS[xN], pf:EPS[xN] or rnm:EPS[xN]");
     }
     if (o->top > 1 && o->hardened) {
         return refuse(e, "--top has no hardened mode", "--hardened");

@@ -14,20 +14,33 @@
  * decimal (the accountant, which reads epsilons with the same grammar,
  * refuses it too), or no base realises so small an epsilon: the smallest,
  * that of the base nearest 1, (2^64 - 1)/2^64, is named. */
-static int refuse_epsilon(const char *text, uint64_t sensitivity, int monotonic, cli_error *e)
+/* Whether text is a positive decimal as the accountant reads epsilons;
+ * DPSEL_OK, DPSEL_EEPSILON, or the accountant's failure. */
+static int positive_decimal(const char *text)
 {
-    char quoted[QUOTED_MAX], smallest[EPSILON_TEXT];
     dpsel_accountant *accountant = NULL;
-    dpsel_params nearest_one;
-    printable(text, 0, quoted, sizeof quoted);
     int rc = dpsel_accountant_new(&accountant);
     if (rc == DPSEL_OK) {
         rc = dpsel_accountant_add(accountant, DPSEL_PF, text, 1);
     }
     dpsel_accountant_free(accountant);
+    return rc;
+}
+
+static int refuse_not_decimal(const char *quoted, cli_error *e)
+{
+    return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' is not a positive decimal number "
+                    "(write it as 1, 0.5 or 5e-3)", quoted);
+}
+
+static int refuse_epsilon(const char *text, uint64_t sensitivity, int monotonic, cli_error *e)
+{
+    char quoted[QUOTED_MAX], smallest[EPSILON_TEXT];
+    dpsel_params nearest_one;
+    printable(text, 0, quoted, sizeof quoted);
+    int rc = positive_decimal(text);
     if (rc == DPSEL_EEPSILON) {
-        return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' is not a positive decimal number "
-                        "(write it as 1, 0.5 or 5e-3)", quoted);
+        return refuse_not_decimal(quoted, e);
     }
     if (rc == DPSEL_OK) {
         rc = dpsel_params_from_base(&nearest_one, UINT64_MAX, 64, sensitivity, monotonic);
@@ -40,6 +53,25 @@ static int refuse_epsilon(const char *text, uint64_t sensitivity, int monotonic,
     }
     return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' is too small: the smallest epsilon for "
                     "this sensitivity is about %s", quoted, smallest);
+}
+
+int rnm_scale_from_options(const options *o, uint64_t *w, uint64_t *p, cli_error *e)
+{
+    char quoted[QUOTED_MAX];
+    printable(o->epsilon, 0, quoted, sizeof quoted);
+    int rc = dpsel_rnm_scale(o->epsilon, o->sensitivity, o->monotonic, w, p);
+    if (rc == DPSEL_EEPSILON && positive_decimal(o->epsilon) == DPSEL_EEPSILON) {
+        return refuse_not_decimal(quoted, e);
+    }
+    if (rc == DPSEL_EEPSILON) {
+        unsigned c = o->monotonic ? 1 : 2;
+        return cli_fail(e, EXIT_BAD_INPUT, "--epsilon '%s' with --mechanism rnm: the Laplace "
+                        "scale %u D / epsilon (D = %" PRIu64 ") as a fraction W / P in lowest "
+                        "terms needs W and P below 2^62 (give an epsilon of fewer digits, "
+                        "roughly between %u D / 2^62 and %u D 2^62)", quoted, c, o->sensitivity,
+                        c, c);
+    }
+    return rc == DPSEL_OK ? 0 : cli_fail_library(e, "--epsilon", rc);
 }
 
 int params_from_options(const options *o, uint64_t sensitivity, int monotonic,

@@ -23,6 +23,12 @@
 int params_from_options(const options *o, uint64_t sensitivity, int monotonic,
                         dpsel_params *out, cli_error *e);
 
+/* Report noisy max's Laplace scale W / P (dpsel_rnm_scale) for --epsilon,
+ * --sensitivity and --monotonic, its refusals said in the options' words:
+ * checked before any data is read, without EM and PF's base-2 parameters
+ * (which a valid RNM epsilon need not have). */
+int rnm_scale_from_options(const options *o, uint64_t *w, uint64_t *p, cli_error *e);
+
 /* The realised epsilon of params, rounded up, into buf (EPSILON_TEXT). */
 int epsilon_text(const dpsel_params *params, char *buf, cli_error *e);
 

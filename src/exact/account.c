@@ -84,7 +84,7 @@ static release *next_release(dpsel_accountant *a)
 
 static int check_release(const dpsel_accountant *a, dpsel_mechanism mechanism, uint64_t count)
 {
-    if ((mechanism != DPSEL_EM && mechanism != DPSEL_PF) || count == 0
+    if ((mechanism != DPSEL_EM && mechanism != DPSEL_PF && mechanism != DPSEL_RNM) || count == 0
         || count > RELEASES_MAX - a->total) {
         return DPSEL_ERANGE;
     }
@@ -179,7 +179,8 @@ int dpsel_accountant_add_params(dpsel_accountant *accountant, dpsel_mechanism me
         return DPSEL_ENULL;
     }
     int rc = check_release(accountant, mechanism, count);
-    if (rc != DPSEL_OK || !dpsel_core_params_valid(params)) {
+    /* report noisy max has no base-2 parameters: its epsilon is a decimal */
+    if (rc != DPSEL_OK || mechanism == DPSEL_RNM || !dpsel_core_params_valid(params)) {
         return DPSEL_ERANGE;
     }
     release *r = next_release(accountant);
@@ -228,7 +229,7 @@ static int every_release_exact(const dpsel_accountant *a)
 }
 
 /* The exact sums over decimal epsilons: pure = sum count eps, rho = sum
- * count eps^2 / 8 (EM) or / 2 (PF). */
+ * count eps^2 / 8 (EM) or / 2 (PF, RNM). */
 static void exact_sums(const dpsel_accountant *a, mpq_t pure, mpq_t rho)
 {
     mpq_t term;
@@ -245,13 +246,16 @@ static void exact_sums(const dpsel_accountant *a, mpq_t pure, mpq_t rho)
     mpq_clear(term);
 }
 
-/* rho = sum eps^2 / 8 over EM + sum eps^2 / 2 over PF, rounded up. */
+/* rho = sum eps^2 / 8 over EM + sum eps^2 / 2 over PF and RNM (generic
+ * eps-DP releases), rounded up. */
 static void zcdp_rho(const dpsel_accountant *a, mpfr_t rho)
 {
     mpfr_t part;
     mpfr_init2(part, PREC);
     release_sum(a, DPSEL_EM, 2, -3, rho);
     release_sum(a, DPSEL_PF, 2, -1, part);
+    mpfr_add(rho, rho, part, MPFR_RNDU);
+    release_sum(a, DPSEL_RNM, 2, -1, part);
     mpfr_add(rho, rho, part, MPFR_RNDU);
     mpfr_clear(part);
 }
