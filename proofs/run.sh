@@ -15,6 +15,16 @@
 #                          compared with the committed table's rows of that
 #                          file (lemma and assumed rows are the whole run's).
 #   WP_PAR=6               provers run at once (default 4)
+#   CACHE=replay           take each SMT goal's verdict from the committed cache
+#                          (proofs/wp-cache.txt) where the goal, as sent to the
+#                          prover, is there word for word; prove the others
+#                          (make check).  Without it every goal is proved, and
+#                          UPDATE=1 rewrites the cache from that run.
+# The cache is WP's own (-wp-cache): an entry's key is the MD5 of the prover's
+# name and version and the whole task Why3 sends it (every hypothesis and
+# definition, and the goal), so a changed goal has another key and is proved,
+# never replayed.  The file holds the key of proofs/why3.conf and the tools'
+# versions (cache_key): entries made with other prover limits are not used.
 # The verdict does not depend on the machine's load: each prover stops on its
 # own step counter (the limits are in proofs/why3.conf), so a goal is proved
 # when z3 or cvc4 proves it within its steps, on any machine with these
@@ -28,6 +38,10 @@ mkdir -p "$out"
 sources=${FILE:-src/core/*.c proofs/lemmas.c}
 if [ -n "${FILE:-}" ] && [ -n "${UPDATE:-}" ]; then
     echo "proofs: UPDATE=1 rewrites the table of the whole core: run it without FILE" >&2
+    exit 1
+fi
+if [ -n "${CACHE:-}" ] && [ -n "${UPDATE:-}" ]; then
+    echo "proofs: UPDATE=1 records a run that proves every goal: run it without CACHE" >&2
     exit 1
 fi
 
@@ -52,6 +66,13 @@ check_version why3 1.5.1 why3 --version
 check_version frama-c 25.0 frama-c -version
 export WHY3CONFIG="$PWD/proofs/why3.conf"
 
+# What a cache entry's verdict depends on beyond its goal: the provers' limits
+# and commands, and the versions of the tools (checked above).
+cache_key() {
+    { cat proofs/why3.conf; z3 --version; cvc4 --version | head -1; why3 --version
+      frama-c -version; } 2>&1 | sha256sum | cut -d' ' -f1
+}
+
 # Four provers at a time: 1137 s for the whole core against 1180 s with two
 # (2026-11-25, an idle machine).  When the limits were wall-clock (60 s), four
 # left goals that take 20 s unproved on a loaded machine (3 of 3119 in three
@@ -60,6 +81,36 @@ export WHY3CONFIG="$PWD/proofs/why3.conf"
 # cvc4 for 10 s, then z3 and cvc4 for 60 s) and left 4 goals unproved that
 # the race proves.
 
+# The prover results of this run go to $out/cache (one JSON file per entry).
+# Replayed, it starts as the committed cache when that was made with this
+# key; otherwise it starts empty and WP's rebuild mode proves every goal.
+cache_mode=rebuild
+rm -rf "$out/cache"
+mkdir -p "$out/cache"
+if [ "${CACHE:-}" = replay ]; then
+    cache_mode=replay
+    if [ "$(sed -n 's/^# key: //p' proofs/wp-cache.txt 2>/dev/null)" = "$(cache_key)" ]; then
+        grep -v '^#' proofs/wp-cache.txt | while read -r hash entry; do
+            case $hash in
+                *[!0-9a-f]*) md5=;;
+                *) md5=$hash;;
+            esac
+            if [ "${#md5}" -ne 32 ]; then
+                echo "proofs: proofs/wp-cache.txt: not an entry (an MD5 in hex, then JSON):" \
+                     "$(printf '%.60s' "$hash $entry")" >&2
+                exit 1
+            fi
+            printf '%s\n' "$entry" > "$out/cache/$hash.json"
+        done
+    else
+        echo "proofs: proofs/wp-cache.txt is not of this proofs/why3.conf and these tools:" \
+             "every goal is proved (make proofs UPDATE=1 rewrites it)"
+    fi
+elif [ -n "${CACHE:-}" ]; then
+    echo "proofs: CACHE=$CACHE: only CACHE=replay is known" >&2
+    exit 1
+fi
+
 start=$(date +%s)
 # shellcheck disable=SC2086
 frama-c -cpp-extra-args="-Iinclude -Ispec" \
@@ -67,11 +118,26 @@ frama-c -cpp-extra-args="-Iinclude -Ispec" \
     -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-downcast \
     $sources \
     -wp -wp-rte -wp-prover cvc4,z3 -wp-timeout "${WP_TIMEOUT:-600}" -wp-par "${WP_PAR:-4}" \
+    -wp-cache "$cache_mode" -wp-cache-dir "$PWD/$out/cache" \
     -save "$out/core.sav" > "$out/wp.log" 2>&1 || { cat "$out/wp.log"; exit 1; }
 end=$(date +%s)
 frama-c -load "$out/core.sav" -report-csv "$out/report.csv" > /dev/null 2>&1
-echo "== WP on $sources ($((end - start)) s): goals per prover"
+echo "== WP on $sources ($((end - start)) s, cache: $cache_mode): goals per prover"
+grep '^\[wp\] \[Cache\]' "$out/wp.log" || true
 sed -n '/Proved goals/,$p' "$out/wp.log"
+
+# proofs/wp-cache.txt: the key, then one line per entry (its file name's hash
+# and its JSON text), sorted so that a refresh's diff shows what changed
+write_cache() {
+    echo "# SPDX-License-Identifier: ISC"
+    echo "# WP's prover results (-wp-cache) from make proofs UPDATE=1, replayed by"
+    echo "# make proofs CACHE=replay (make check): proofs/run.sh"
+    echo "# key: $(cache_key)"
+    for entry in "$out"/cache/*.json; do
+        [ -e "$entry" ] || continue
+        printf '%s %s\n' "$(basename "$entry" .json)" "$(tr -d '\n' < "$entry")"
+    done | sort
+}
 
 # A prover's step limit, from its command in proofs/why3.conf
 limit() { sed -n "s/^command = \"$1 .*$2\([0-9]*\).*/\1/p" proofs/why3.conf; }
@@ -90,12 +156,13 @@ done > "$out/functions.tsv"
   awk -F'\t' 'NR > 1 && $1 ~ /^spec/ && $6 == "Considered valid" {
                   printf "A\t%s\t%s/%s\n", $4, $1, $2 }' "$out/report.csv"
   # "[wp] [CVC4 1.8] Goal typed_G : Valid (Qed:7ms) (50ms) (27081)": the
-  # last number is the prover's steps (none for Qed)
+  # last number is the prover's steps (none for Qed); " (cached)" follows it
+  # when the verdict was replayed from the cache
   awk '/^\[wp\] \[[A-Za-z0-9-]+[^]]*\] Goal typed_[A-Za-z0-9_]+ : [A-Za-z]+/ {
            for (i = 2; $i != "Goal"; i++) ;
            prover = substr($2, 2); sub(/\]$/, "", prover)
-           steps = "-"
-           if (prover != "Qed" && $NF ~ /^\([0-9]+\)$/) steps = substr($NF, 2, length($NF) - 2)
+           steps = "-"; last = ($NF == "(cached)") ? $(NF - 1) : $NF
+           if (prover != "Qed" && last ~ /^\([0-9]+\)$/) steps = substr(last, 2, length(last) - 2)
            printf "G\t%s\t%s\t%s\t%s\n", substr($(i + 1), 7), prover, $(i + 3), steps }' \
       "$out/wp.log"
 } | awk -F'\t' -v steps_file="$out/goal-steps.rows" '
@@ -180,7 +247,8 @@ echo "proofs: every goal proved"
 
 if [ -n "${UPDATE:-}" ]; then
     cp "$out/results.md" "$out/goal-steps.md" proofs/
-    echo "proofs: proofs/results.md and proofs/goal-steps.md rewritten"
+    write_cache > proofs/wp-cache.txt
+    echo "proofs: proofs/results.md, proofs/goal-steps.md and proofs/wp-cache.txt rewritten"
 else
     if [ -n "${FILE:-}" ]; then
         what="the rows of $FILE"
