@@ -151,14 +151,19 @@ case: s IH h => [|q' s] IH h; first by rewrite big_nil in h.
 by rewrite IH ?orbT.
 Qed.
 
-(* A best candidate exists and has gap 0, so S >= 1. *)
-Lemma total_ge1 : 1 <= total.
+(* A best candidate exists, and its gap is 0, its coin certain. *)
+Lemma best_candidate : exists2 i, (i < candidates)%N & weight i = 1.
 Proof.
 case/andP: few => n0 _.
 have bin : best \in scores by apply: max_mem; rewrite -size_eq0 -lt0n.
-set i := index best scores.
-have iin : (i < candidates)%N by rewrite index_mem.
-have wi : weight i = 1 by apply: weight_best; rewrite /gap nth_index // subnn min0n.
+exists (index best scores); first by rewrite index_mem.
+by apply: weight_best; rewrite /gap nth_index // subnn min0n.
+Qed.
+
+(* So S >= 1. *)
+Lemma total_ge1 : 1 <= total.
+Proof.
+have [i iin wi] := best_candidate.
 rewrite /total (bigD1_seq i) ?mem_index_iota ?iota_uniq //= wi ler_addl.
 by apply: sumr_ge0 => j _; apply: weight_ge0.
 Qed.
