@@ -57,6 +57,10 @@ int run_command(const char *const *argv, const char *stdin_path, double *seconds
  * `dpsel quantile` on a file of the values.  quick: smaller cells. */
 void bench_quantiles(const char *tool, int quick);
 
+/* joint.c: JointExp's quartiles and deciles of 10^5 values (10^4 when
+ * quick) on a grid of 2^40 points, one release each. */
+void bench_joint_quantiles(int quick);
+
 /* rnm.c: report noisy max beside PF at 10^6 candidates (quick: 10^5). */
 void bench_rnm(int quick);
 

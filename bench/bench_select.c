@@ -809,6 +809,7 @@ int main(int argc, char **argv)
         bench_cli(s.cli, s.cli_n);
     }
     bench_quantiles(s.cli, s.quick);
+    bench_joint_quantiles(s.quick);
     bench_rnm(s.quick);
     print_load("at the end");
     fclose(csv);

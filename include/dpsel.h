@@ -527,6 +527,32 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_pmf_exact_work(const dpsel_params *params,
                                                      const uint64_t *multiplicity, size_t n,
                                                      uint64_t *work, uint64_t *limit);
 
+/* The pmf of report noisy max (dpsel_rnm_select with these epsilon,
+ * sensitivity and monotonic) on scores, candidate r standing for
+ * multiplicity[r] >= 1 candidates of its score (NULL: one each), as for
+ * dpsel_pmf_new_grouped; progress and context as dpsel_pmf_new_progress's
+ * (NULL: none).  The getters work as on any pmf (relative width below
+ * 1e-30; the expected error in score units, unclamped), but RNM's
+ * probabilities are not rational (they involve e^(-g / b)): a
+ * DPSEL_RATIONAL request gets DPSEL_ERANGE, and a decimal the enclosure
+ * cannot decide gets DPSEL_ETOOLARGE.  The enclosure is interval
+ * arithmetic over the pieces between distinct scores
+ * (spec/mechanisms.md §14): O(n L) to O(n L^2) multiply-adds, L the
+ * distinct scores, at a precision raised by the bits the expansion may
+ * cancel (up to 1.6 a candidate near the top).  Errors:
+ * DPSEL_ENULL, DPSEL_EEMPTY (n == 0), DPSEL_ERANGE (sensitivity 0,
+ * monotonic not 0/1, n > 2^62, a multiplicity 0 or a sum above 2^62),
+ * DPSEL_EEPSILON (as dpsel_rnm_select), DPSEL_ETOOLARGE (more than 65536
+ * candidates counting the multiplicities, work past about 2^35 bit
+ * multiply-adds, or a largest gap times n above about 2^56 b: there the
+ * lowest probabilities leave MPFR's exponent range), DPSEL_ENOMEM,
+ * DPSEL_ECANCELED (progress), DPSEL_EINTERNAL (a bug). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_pmf_new(dpsel_pmf **out, const char *epsilon,
+                                                  uint64_t sensitivity, int monotonic,
+                                                  const int64_t *scores,
+                                                  const uint64_t *multiplicity, size_t n,
+                                                  dpsel_progress_fn progress, void *context);
+
 /* Frees a pmf; safe on NULL. */
 DPSEL_API void dpsel_pmf_free(dpsel_pmf *pmf);
 

@@ -108,6 +108,26 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
                                mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
                                mpfr_t *hi);
 
+/* Report noisy max's bounds lo[l] <= P_l <= hi[l] (rnm_pmf.c explains
+ * why), P_l the probability that one given candidate of level l is
+ * released under Laplace noise of scale b = w / p (dpsel_exact_rnm_scale):
+ * the levels are the distinct unclamped gaps gap[0] = 0 < ... <
+ * gap[count-1], members[l] >= 1 candidates each.  lo and hi (initialised)
+ * are set at precision prec; their relative width is a small multiple of
+ * n 2^-prec.  Work counted on progress (NULL: none), whose phase the
+ * caller has started.  DPSEL_ETOOLARGE beyond dpsel_exact_rnm_work's
+ * limits (checked first), DPSEL_ENOMEM, DPSEL_ECANCELED,
+ * DPSEL_EINTERNAL (an MPFR exception flag: none can be raised). */
+int dpsel_exact_rnm_enclose_levels(uint64_t w, uint64_t p, const uint64_t *gap,
+                                   const size_t *members, size_t count, mpfr_prec_t prec,
+                                   dpsel_progress *progress, mpfr_t *lo, mpfr_t *hi);
+
+/* The work of that enclosure at precision prec, in bits times
+ * multiply-adds, into *work: DPSEL_ETOOLARGE when it, the candidates or
+ * the exponentials' range are beyond its limits, else DPSEL_OK. */
+int dpsel_exact_rnm_work(uint64_t w, uint64_t p, const uint64_t *gap, const size_t *members,
+                         size_t count, mpfr_prec_t prec, uint64_t *work);
+
 /* How dpsel_exact_enclose_levels_by encloses PF: by the cheaper path for
  * the levels given (what dpsel_exact_enclose_levels does), by the
  * polynomial expansion (enclosure.c; at most 2^15 candidates, else
@@ -162,6 +182,13 @@ int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
                                 dpsel_mechanism mechanism, const int64_t *scores,
                                 const uint64_t *multiplicity, size_t n,
                                 dpsel_progress *progress);
+
+/* dpsel_rnm_pmf_new, counting its work on the meter progress (NULL:
+ * none) within its window, which it finishes. */
+int dpsel_exact_rnm_pmf_new_metered(dpsel_pmf **out, const char *epsilon, uint64_t sensitivity,
+                                    int monotonic, const int64_t *scores,
+                                    const uint64_t *multiplicity, size_t n,
+                                    dpsel_progress *progress);
 
 /* The same for the pmf of these arguments (as dpsel_pmf_new_grouped's),
  * from its levels alone, before any work: O(n log n).  Errors as

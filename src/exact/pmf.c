@@ -30,6 +30,7 @@
 #include "../core/gap.h"
 #include "../core/validate.h"
 #include "../progress.h"
+#include "../rnm.h"
 #include "exact.h"
 #include "mpfr_env.h"
 
@@ -65,6 +66,7 @@ struct dpsel_pmf {
     uint64_t *multiplicity; /* n entries: members of each group, or NULL: one each */
     dpsel_params params;
     dpsel_mechanism mechanism;
+    uint64_t rnm_w, rnm_p; /* RNM: the Laplace scale b = rnm_w / rnm_p */
     levels lv;             /* kept for the exact values */
     size_t *level_of;      /* n entries: the level of each candidate */
     exact_values *exact;
@@ -181,6 +183,11 @@ static int within_limits(dpsel_mechanism mechanism, size_t n, size_t nlevels,
 static void levels_exact_size(const levels *lv, size_t points, const dpsel_params *params,
                               dpsel_mechanism mechanism, uint64_t *work, uint64_t *bits)
 {
+    if (mechanism == DPSEL_RNM) {   /* no exact rationals: e is irrational */
+        *work = UINT64_MAX;
+        *bits = UINT64_MAX;
+        return;
+    }
     uint64_t scale_bits = (uint64_t)params->y * lv->gap[lv->count - 1];
     uint64_t n = (uint64_t)points;
     *work = exact_work(mechanism, points, lv->count, scale_bits);
@@ -354,7 +361,8 @@ static int compute_exact_values(const dpsel_pmf *pmf, exact_values *ex)
 {
     const levels *lv = &pmf->lv;
     mp_bitcnt_t scale_bits = (mp_bitcnt_t)(pmf->params.y * lv->gap[lv->count - 1]);
-    if (!within_limits(pmf->mechanism, pmf->points, lv->count, scale_bits)) {
+    if (pmf->mechanism == DPSEL_RNM
+        || !within_limits(pmf->mechanism, pmf->points, lv->count, scale_bits)) {
         ex->state = EXACT_TOO_LARGE;
         return DPSEL_ETOOLARGE;
     }
@@ -465,9 +473,12 @@ static int compute_enclosure(dpsel_pmf *pmf, dpsel_progress *progress)
         dpsel_progress_phase(progress, from, to);
         from = to;
         to += (DPSEL_PROGRESS_SCALE - to) / 2;
-        int rc = dpsel_exact_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y, lv->gap,
-                                            lv->members, lv->count, prec, progress, pmf->lo,
-                                            pmf->hi);
+        int rc = pmf->mechanism == DPSEL_RNM
+                 ? dpsel_exact_rnm_enclose_levels(pmf->rnm_w, pmf->rnm_p, lv->gap, lv->members,
+                                                  lv->count, prec, progress, pmf->lo, pmf->hi)
+                 : dpsel_exact_enclose_levels(pmf->mechanism, pmf->params.x, pmf->params.y,
+                                              lv->gap, lv->members, lv->count, prec, progress,
+                                              pmf->lo, pmf->hi);
         if (rc != DPSEL_OK) {
             return rc;
         }
@@ -588,17 +599,13 @@ static int check_pmf_args(const dpsel_params *params, dpsel_mechanism mechanism,
     return *points == 0 ? DPSEL_ERANGE : DPSEL_OK;
 }
 
-int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
-                                dpsel_mechanism mechanism, const int64_t *scores,
-                                const uint64_t *multiplicity, size_t n,
-                                dpsel_progress *progress)
+/* A pmf of n candidates (points members in all) for params and mechanism
+ * (RNM: of scale w / p), built on the meter progress and finished. */
+static int pmf_make(dpsel_pmf **out, const dpsel_params *params, dpsel_mechanism mechanism,
+                    const uint64_t scale[2], const int64_t *scores,
+                    const uint64_t *multiplicity, size_t n, size_t points,
+                    dpsel_progress *progress)
 {
-    size_t points = 0;
-    int checked = out == NULL ? DPSEL_ENULL
-                              : check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
-    if (checked != DPSEL_OK) {
-        return checked;
-    }
     dpsel_pmf *pmf = calloc(1, sizeof *pmf);
     if (pmf == NULL) {
         return DPSEL_ENOMEM;
@@ -608,6 +615,8 @@ int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
     pmf->points = points;
     pmf->params = *params;
     pmf->mechanism = mechanism;
+    pmf->rnm_w = scale[0];
+    pmf->rnm_p = scale[1];
     int rc = DPSEL_OK;
     if (multiplicity != NULL) {
         pmf->multiplicity = malloc(n * sizeof *pmf->multiplicity);
@@ -629,6 +638,56 @@ int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
     }
     *out = pmf;
     return DPSEL_OK;
+}
+
+int dpsel_exact_pmf_new_metered(dpsel_pmf **out, const dpsel_params *params,
+                                dpsel_mechanism mechanism, const int64_t *scores,
+                                const uint64_t *multiplicity, size_t n,
+                                dpsel_progress *progress)
+{
+    size_t points = 0;
+    int checked = out == NULL ? DPSEL_ENULL
+                              : check_pmf_args(params, mechanism, scores, multiplicity, n, &points);
+    const uint64_t no_scale[2] = { 0, 0 };
+    return checked != DPSEL_OK ? checked
+                               : pmf_make(out, params, mechanism, no_scale, scores, multiplicity,
+                                          n, points, progress);
+}
+
+/* RNM's parameters: the sensitivity and monotonic flag (its scale is kept
+ * apart), no gap cap: the levels are the unclamped gaps. */
+int dpsel_exact_rnm_pmf_new_metered(dpsel_pmf **out, const char *epsilon, uint64_t sensitivity,
+                                    int monotonic, const int64_t *scores,
+                                    const uint64_t *multiplicity, size_t n,
+                                    dpsel_progress *progress)
+{
+    if (out == NULL || epsilon == NULL || scores == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (n == 0) {
+        return DPSEL_EEMPTY;
+    }
+    size_t points = multiplicity != NULL ? count_points(multiplicity, n) : n;
+    if (n > DPSEL_MAX_CANDIDATES || points == 0) {
+        return DPSEL_ERANGE;
+    }
+    uint64_t scale[2];
+    int rc = dpsel_exact_rnm_scale(epsilon, sensitivity, monotonic, &scale[0], &scale[1]);
+    const dpsel_params params = { .sensitivity = sensitivity, .monotonic = monotonic,
+                                  .gap_cap = UINT64_MAX };
+    return rc != DPSEL_OK ? rc
+                          : pmf_make(out, &params, DPSEL_RNM, scale, scores, multiplicity, n,
+                                     points, progress);
+}
+
+int dpsel_rnm_pmf_new(dpsel_pmf **out, const char *epsilon, uint64_t sensitivity, int monotonic,
+                      const int64_t *scores, const uint64_t *multiplicity, size_t n,
+                      dpsel_progress_fn progress, void *context)
+{
+    dpsel_progress meter;
+    dpsel_progress_init(&meter, progress, context);
+    return dpsel_exact_rnm_pmf_new_metered(out, epsilon, sensitivity, monotonic, scores,
+                                           multiplicity, n, &meter);
 }
 
 int dpsel_pmf_new(dpsel_pmf **out, const dpsel_params *params,
@@ -770,8 +829,8 @@ static int value_text(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale, dpsel_fo
 static int value_to_string(const dpsel_pmf *pmf, size_t v, mpq_srcptr scale,
                            dpsel_format format, char **out)
 {
-    if (format != DPSEL_DECIMAL && format != DPSEL_RATIONAL) {
-        return DPSEL_ERANGE;
+    if (format != DPSEL_DECIMAL && (format != DPSEL_RATIONAL || pmf->mechanism == DPSEL_RNM)) {
+        return DPSEL_ERANGE;   /* RNM's values are not rational */
     }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);

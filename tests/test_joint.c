@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: ISC */
+/*
+ * JointExp's sampler (src/exact/joint.c, joint_sample.c,
+ * dpsel_quantiles_joint_select; spec/quantiles.md §8):
+ *   - joint releases fit, tuple by tuple, the joint pmf computed by listing
+ *     every tuple in GMP rationals (tests/joint_reference.c), by chi-square
+ *     at false-alarm 1e-6 per fit: ties, clamped values, empty data, m = 1
+ *     to 4, bases 1/2, 3/4 and 13/16;
+ *   - m = 1 against the definition: EM over the grid points with score
+ *     -2 |b L(v) - a n| (the exact pmf of test support, no cap clamps);
+ *   - the forward tables' bounds hold Z of the reference;
+ *   - bad input: quantiles unsorted, repeated, not in lowest terms, B past
+ *     its limit, B n past DPSEL_JOINT_SCALE_MAX, grids, selectors;
+ *   - sizes at the limits: B n = 2^52 with beta = 2^-64, a 2^62-point grid;
+ *   - the interrupt check stops a release.
+ */
+#include <criterion/criterion.h>
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exact/joint.h"
+#include "exact/mpfr_env.h"
+#include "joint_reference.h"
+#include "support.h"
+
+static dpsel_selector *joint_selector(uint64_t x, unsigned y, const uint64_t *qa,
+                                      const uint64_t *qb, size_t m)
+{
+    uint64_t sensitivity = 0;
+    cr_assert_eq(dpsel_quantiles_joint_sensitivity(qa, qb, m, &sensitivity), DPSEL_OK);
+    cr_assert_eq(sensitivity, joint_reference_sensitivity(qa, qb, m));
+    dpsel_params params = base_params(x, y, sensitivity, 0);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &params), DPSEL_OK);
+    return selector;
+}
+
+/* The index of tuple o in the reference's lexicographic list. */
+static size_t tuple_index(const joint_reference *ref, const int64_t *o)
+{
+    for (size_t t = 0; t < ref->tuples; t++) {
+        if (memcmp(&ref->tuple[t * ref->m], o, ref->m * sizeof *o) == 0) {
+            return t;
+        }
+    }
+    cr_assert_fail("released tuple not in the list");
+    return 0;
+}
+
+/* draws releases fit the reference's joint pmf. */
+static void fit_joint(uint64_t x, unsigned y, const uint64_t *qa, const uint64_t *qb, size_t m,
+                      const int64_t *values, size_t n, int64_t lower, int64_t upper,
+                      uint64_t draws, uint64_t seed, const char *what)
+{
+    joint_reference ref;
+    cr_assert_eq(joint_reference_new(&ref, x, y, qa, qb, m, values, n, lower, upper), 0);
+    dpsel_selector *selector = joint_selector(x, y, qa, qb, m);
+    dpsel_rng rng = seeded_rng(seed);
+    uint64_t *counts = calloc(ref.tuples, sizeof *counts);
+    int64_t o[8];
+    for (uint64_t d = 0; d < draws; d++) {
+        cr_assert_eq(dpsel_quantiles_joint_select(selector, qa, qb, m, values, n, lower, upper,
+                                                  &rng, o),
+                     DPSEL_OK);
+        counts[tuple_index(&ref, o)]++;
+    }
+    mpq_t *p = malloc(ref.tuples * sizeof *p);
+    for (size_t t = 0; t < ref.tuples; t++) {
+        mpq_init(p[t]);
+        mpq_set(p[t], ref.joint[t]);
+    }
+    expect_fit_and_clear(counts, p, ref.tuples, draws, what);
+    free(p);
+    free(counts);
+    dpsel_selector_free(selector);
+    joint_reference_free(&ref);
+}
+
+Test(joint, releases_fit_the_listed_pmf, .timeout = 300)
+{
+    const uint64_t half_a[] = { 1 }, half_b[] = { 2 };
+    const uint64_t quart_a[] = { 1, 3 }, quart_b[] = { 4, 4 };
+    const uint64_t three_a[] = { 1, 1, 3 }, three_b[] = { 4, 2, 4 };
+    const uint64_t four_a[] = { 1, 1, 1, 9 }, four_b[] = { 10, 3, 2, 10 };
+    const int64_t ties[] = { 2, 2, 4, 1, 9, -3 }, spread[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    fit_joint(1, 1, half_a, half_b, 1, ties, 6, 0, 6, 20000, 1, "m 1, base 1/2");
+    fit_joint(3, 2, quart_a, quart_b, 2, ties, 6, 0, 6, 30000, 2, "m 2, base 3/4, ties");
+    fit_joint(13, 4, three_a, three_b, 3, ties, 6, 0, 5, 40000, 3, "m 3, base 13/16");
+    fit_joint(13, 4, three_a, three_b, 3, spread, 8, 1, 6, 40000, 4, "m 3, clamped");
+    fit_joint(3, 2, four_a, four_b, 4, spread, 5, 0, 4, 40000, 5, "m 4, B 30");
+    fit_joint(3, 2, three_a, three_b, 3, NULL, 0, 0, 4, 20000, 6, "no values: uniform");
+    const uint64_t tail_a[] = { 1, 19 }, tail_b[] = { 2, 20 };
+    const int64_t low[] = { 0, 0, 1, 1, 2, 3, 3, 3, 1, 0 };
+    fit_joint(15, 4, tail_a, tail_b, 2, low, 10, 0, 40, 60000, 7, "a long last run");
+}
+
+/* -2 |b L(v) - a n|: JointExp's utility for one quantile a / b. */
+static int64_t single_score(uint64_t a, uint64_t b, const int64_t *values, size_t n, int64_t v)
+{
+    int64_t below = 0;
+    for (size_t i = 0; i < n; i++) {
+        below += values[i] < v;
+    }
+    int64_t u = (int64_t)b * below - (int64_t)(a * n);
+    return -2 * (u < 0 ? -u : u);
+}
+
+Test(joint, one_quantile_is_em_on_its_definition, .timeout = 120)
+{
+    const uint64_t qa[] = { 1 }, qb[] = { 3 };
+    const int64_t values[] = { 1, 3, 3, 5, 8 };
+    enum { LOWER = 0, UPPER = 9, N = UPPER - LOWER + 1, DRAWS = 40000 };
+    int64_t scores[N];
+    for (int64_t v = LOWER; v <= UPPER; v++) {
+        scores[v - LOWER] = single_score(qa[0], qb[0], values, 5, v);
+    }
+    dpsel_params params = base_params(3, 2, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&params, 64), DPSEL_OK);  /* no gap clamped */
+    mpq_t p[N];
+    exact_pmf(&params, DPSEL_EM, scores, N, p);
+    dpsel_selector *selector = joint_selector(3, 2, qa, qb, 1);
+    dpsel_rng rng = seeded_rng(77);
+    uint64_t counts[N] = { 0 };
+    for (int d = 0; d < DRAWS; d++) {
+        int64_t o;
+        cr_assert_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 5, LOWER, UPPER,
+                                                  &rng, &o),
+                     DPSEL_OK);
+        counts[o - LOWER]++;
+    }
+    expect_fit_and_clear(counts, p, N, DRAWS, "m 1 against EM on -2 |b L - a n|");
+    dpsel_selector_free(selector);
+}
+
+Test(joint, forward_tables_enclose_the_listed_total)
+{
+    const uint64_t qa[] = { 1, 1, 3 }, qb[] = { 4, 2, 4 };
+    const int64_t values[] = { 0, 1, 1, 3, 4 };
+    joint_reference ref;
+    cr_assert_eq(joint_reference_new(&ref, 13, 4, qa, qb, 3, values, 5, 0, 4), 0);
+    /* Z = sum of beta^score over the tuples, exactly */
+    mpq_t z, w;
+    mpq_inits(z, w, (mpq_ptr)0);
+    for (size_t t = 0; t < ref.tuples; t++) {
+        mpz_ui_pow_ui(mpq_numref(w), 13, (unsigned long)ref.score[t]);
+        mpz_ui_pow_ui(mpq_denref(w), 16, (unsigned long)ref.score[t]);
+        mpq_canonicalize(w);
+        mpq_add(z, z, w);
+    }
+    dpsel_joint_problem p;
+    cr_assert_eq(dpsel_exact_joint_problem_init(&p, 13, 4, qa, qb, 3, values, 5, 0, 4),
+                 DPSEL_OK);
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);
+    dpsel_joint_tables t;
+    cr_assert_eq(dpsel_exact_joint_forward(&t, &p, 64, NULL), DPSEL_OK);
+    cr_expect(mpfr_cmp_q(t.z_lo, z) <= 0 && mpfr_cmp_q(t.z_hi, z) >= 0, "Z enclosed");
+    dpsel_exact_joint_tables_free(&t);
+    dpsel_exact_mpfr_leave(&host);
+    dpsel_exact_joint_problem_free(&p);
+    mpq_clears(z, w, (mpq_ptr)0);
+    joint_reference_free(&ref);
+}
+
+Test(joint, bad_input_is_refused)
+{
+    const uint64_t qa[] = { 1, 1 }, qb[] = { 2, 4 }, same_a[] = { 1, 2 }, same_b[] = { 2, 4 };
+    const uint64_t ok_a[] = { 1, 3 }, ok_b[] = { 4, 4 };
+    const uint64_t big_a[] = { 1, 1 }, big_b[] = { 999999999999999989u, 999999999999999967u };
+    uint64_t d = 0;
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(qa, qb, 2, &d), DPSEL_ERANGE, "unsorted");
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(same_a, same_b, 2, &d), DPSEL_ERANGE,
+                 "repeated, and 2/4 not in lowest terms");
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(big_a, big_b, 2, &d), DPSEL_ERANGE,
+                 "B past 10^18");
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(ok_a, ok_b, 0, &d), DPSEL_ERANGE, "m = 0");
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(NULL, ok_b, 2, &d), DPSEL_ENULL);
+    cr_expect_eq(dpsel_quantiles_joint_sensitivity(ok_a, ok_b, 2, &d), DPSEL_OK);
+    cr_expect_eq(d, 6, "2 (B - min d) with B = 4, d = 1, 2, 1");
+    dpsel_selector *selector = joint_selector(1, 1, ok_a, ok_b, 2);
+    dpsel_rng rng = seeded_rng(5);
+    const int64_t values[] = { 1, 2, 3 };
+    int64_t out[2] = { 77, 77 };
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, ok_a, ok_b, 2, values, 3, 4, 3, &rng, out),
+                 DPSEL_ERANGE, "lower > upper");
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, ok_a, ok_b, 2, values, 3, INT64_MIN,
+                                              INT64_MAX, &rng, out),
+                 DPSEL_ERANGE, "a grid of 2^64 points");
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 2, values, 3, 0, 9, &rng, out),
+                 DPSEL_ERANGE, "unsorted");
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, ok_a, ok_b, 2, NULL, 3, 0, 9, &rng, out),
+                 DPSEL_ENULL);
+    cr_expect(out[0] == 77 && out[1] == 77, "nothing written");
+    dpsel_selector_free(selector);
+    /* a selector made for a smaller sensitivity, or monotonic */
+    dpsel_params params = base_params(1, 1, 5, 0), monotonic = base_params(1, 1, 6, 1);
+    dpsel_selector *small = NULL, *mono = NULL;
+    cr_assert_eq(dpsel_selector_new(&small, &params), DPSEL_OK);
+    cr_assert_eq(dpsel_selector_new(&mono, &monotonic), DPSEL_OK);
+    cr_expect_eq(dpsel_quantiles_joint_select(small, ok_a, ok_b, 2, values, 3, 0, 9, &rng, out),
+                 DPSEL_ERANGE);
+    cr_expect_eq(dpsel_quantiles_joint_select(mono, ok_a, ok_b, 2, values, 3, 0, 9, &rng, out),
+                 DPSEL_ERANGE);
+    dpsel_selector_free(small);
+    dpsel_selector_free(mono);
+}
+
+Test(joint, sizes_at_the_limits, .timeout = 60)
+{
+    /* B = 2^50, n = 4: B n = 2^52, the limit, with beta = 1 / 2^64 */
+    const uint64_t qa[] = { 1 }, qb[] = { (uint64_t)1 << 50 };
+    const int64_t values[] = { -5, 0, 7, 7, 9 };
+    dpsel_selector *selector = joint_selector(1, 64, qa, qb, 1);
+    dpsel_rng rng = seeded_rng(11);
+    int64_t out[3];
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 4, -10, 10, &rng, out),
+                 DPSEL_OK, "B n = 2^52");
+    cr_expect(out[0] >= -10 && out[0] <= -5, "the release below the first value: %lld",
+              (long long)out[0]);
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 5, -10, 10, &rng, out),
+                 DPSEL_ERANGE, "B n = 5 2^50");
+    dpsel_selector_free(selector);
+    /* a grid of 2^62 points and 9 quantiles */
+    const uint64_t da[] = { 1, 1, 3, 2, 1, 3, 7, 4, 9 }, db[] = { 10, 5, 10, 5, 2, 5, 10, 5, 10 };
+    int64_t many[1000];
+    uint64_t state = 3;
+    for (size_t i = 0; i < 1000; i++) {
+        many[i] = (int64_t)(lcg_next(&state) % 1000000) * 1000000;
+    }
+    int64_t lower = -((int64_t)1 << 61), upper = ((int64_t)1 << 61) - 1;
+    selector = joint_selector(1, 1, da, db, 9);
+    int64_t deciles[9];
+    cr_assert_eq(dpsel_quantiles_joint_select(selector, da, db, 9, many, 1000, lower, upper, &rng,
+                                              deciles),
+                 DPSEL_OK);
+    for (size_t i = 1; i < 9; i++) {
+        cr_expect(deciles[i - 1] <= deciles[i], "non-decreasing");
+    }
+    dpsel_selector_free(selector);
+}
+
+static int stop_at(void *context, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    unsigned *calls = context;
+    return ++*calls >= 3;
+}
+
+Test(joint, the_interrupt_check_stops_a_release)
+{
+    const uint64_t qa[] = { 1, 1 }, qb[] = { 4, 2 };
+    enum { N = 20000 };
+    int64_t *values = malloc(N * sizeof *values);
+    for (size_t i = 0; i < N; i++) {
+        values[i] = (int64_t)(i * 7919 % N);
+    }
+    dpsel_selector *selector = joint_selector(1, 1, qa, qb, 2);
+    dpsel_rng rng = seeded_rng(13);
+    unsigned calls = 0;
+    cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_at, &calls), DPSEL_OK);
+    int64_t out[2] = { 5, 5 };
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 2, values, N, 0, N, &rng, out),
+                 DPSEL_ECANCELED);
+    cr_expect(out[0] == 5 && out[1] == 5, "nothing released");
+    cr_expect_eq(calls, 3);
+    free(values);
+    dpsel_selector_free(selector);
+}
