@@ -412,7 +412,11 @@ expect_ok int64-extremes-select -r '^(lo|hi)$' -- select --epsilon 1 --mechanism
 # report noisy max (issue 40): select (one, --count, --top), a decimal epsilon
 expect_ok select-rnm -r '^(alice|bob|carol|dave)$' -- select --epsilon 0.7 --mechanism rnm "$d/basic.csv"
 expect_ok select-rnm-extremes -r '^(lo|hi)$' -- select --epsilon 1 --monotonic --mechanism rnm "$d/extremes.csv"
-expect_error rnm-pmf "--mechanism rnm is taken by select only (its pmf, curve and audit are not built yet): 'rnm'" -- pmf --epsilon 1 --mechanism rnm "$d/basic.csv"
+# RNM's pmf: two scores one apart at b = 1, P(b) = e^-1 (1 + 1/2) / 2
+expect_ok rnm-pmf -s '# mechanism rnm, Laplace scale 1/1, epsilon = 1 (realised exactly), resolution 1' 'b,0,0.275909580878581741196642827621095650,0.275909580878581741196642827621095651,0.27590958087858174' '# expected error 0.27590958087858174 in [' -- pmf --epsilon 1 --monotonic --mechanism rnm "$d/two.csv"
+expect_ok rnm-pmf-json '{"mechanism": "rnm", "scale": "4/1", "epsilon": "0.50", "resolution": "1", "candidates": [{"label": "alice", "score": "10", "probability": "0.' '"expected_error": "' -- pmf --epsilon 0.50 --mechanism rnm --json "$d/basic.csv"
+expect_error rnm-pmf-exact "--mechanism rnm's probabilities involve e^(-g/b) and are not rational: pmf gives their enclosures and correctly rounded decimals, and takes no: '--exact'" -- pmf --epsilon 1 --exact --mechanism rnm "$d/basic.csv"
+expect_error rnm-pmf-top "pmf --mechanism rnm gives one selection's distribution (the top-k pmf is PF's and EM's): it takes no: '--top'" -- pmf --epsilon 1 --top 2 --mechanism rnm "$d/basic.csv"
 expect_error rnm-base "--mechanism rnm takes --epsilon as a decimal (realised exactly), not: '--base'" -- select --base 1/2^1 --mechanism rnm "$d/basic.csv"
 expect_error rnm-hardened "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--hardened'" -- select --epsilon 1 --hardened --mechanism rnm "$d/basic.csv"
 expect_error rnm-gap-cap "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--gap-cap'" -- select --epsilon 1 --gap-cap 4 --mechanism rnm "$d/basic.csv"
