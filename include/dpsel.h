@@ -371,12 +371,6 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_select(const char *epsilon, uint64_t s
                                                  int monotonic, const int64_t *scores,
                                                  size_t n, dpsel_rng *rng, size_t *index);
 
-/* ----------------------------------------------------------- streaming PF */
-
-/* PF on scores given one at a time or in blocks, for candidates too many
- * to hold in memory: PF's race of geometric noise (spec/mechanisms.md §10,
- * §13) in about 8 KiB, whatever n.  The caller passes the largest score
- * first (a first pass over its data), then every score in order; the
 /* The k best by report noisy max, by peeling (spec/accounting.md §1): k
  * rounds of dpsel_rnm_select with the same epsilon, each over the candidates
  * not chosen yet and with fresh noise, so that indices[0 .. k - 1] receives
@@ -401,6 +395,12 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_select_top(const char *epsilon, uint64
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_scale(const char *epsilon, uint64_t sensitivity,
                                                 int monotonic, uint64_t *w, uint64_t *p);
 
+/* ----------------------------------------------------------- streaming PF */
+
+/* PF on scores given one at a time or in blocks, for candidates too many
+ * to hold in memory: PF's race of geometric noise (spec/mechanisms.md §10,
+ * §13) in about 8 KiB, whatever n.  The caller passes the largest score
+ * first (a first pass over its data), then every score in order; the
  * released index is the 0-based position of a score in that order, with
  * exactly the distribution of dpsel_select's PF on the same scores.  The
  * stream holds up to DPSEL_PF_STREAM_BLOCK scores and races them when the
