@@ -614,6 +614,10 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
     if (o->exact && !o->pmf) {
         return refuse(e, "--exact applies to --pmf", "--exact");
     }
+    if (o->joint && o->exact) {
+        return refuse(e, "--joint --pmf gives enclosures (below 1e-30 relative) and correctly "
+                      "rounded decimals, no exact rationals: it takes no", "--exact");
+    }
     if (o->joint && o->mechanism != DPSEL_EM) {
         return refuse(e, "--joint is the exponential mechanism over tuples (JointExp, no PF "
                       "form is defined): it takes --mechanism em only, not",
@@ -626,14 +630,9 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
  * what it does not have is refused, not approximated. */
 static int check_rnm(const options *o, cli_error *e)
 {
-    if (o->cmd == COMMAND_PMF && o->exact) {
-        return refuse(e, "--mechanism rnm's probabilities involve e^(-g/b) and are not "
-                      "rational: pmf gives their enclosures and correctly rounded decimals, "
-                      "and takes no", "--exact");
-    }
-    if (o->cmd == COMMAND_PMF && o->top > 1) {
-        return refuse(e, "pmf --mechanism rnm gives one selection's distribution (the top-k "
-                      "pmf is PF's and EM's): it takes no", "--top");
+    if (o->cmd != COMMAND_SELECT) {
+        return refuse(e, "--mechanism rnm is taken by select only (its pmf, curve and audit "
+                      "are not built yet)", "rnm");
     }
     if (o->base_given) {
         return refuse(e, "--mechanism rnm takes --epsilon as a decimal (realised exactly), not",

@@ -16,6 +16,7 @@
 #include "account_command.h"
 #include "dpsel.h"
 #include "input.h"
+#include "joint_pmf_command.h"
 #include "progress.h"
 #include "shared.h"
 #include "text.h"
@@ -471,6 +472,18 @@ static int print_joint_quantile(quantile_job *j, const int64_t *released, size_t
     return 0;
 }
 
+/* A failed joint release or pmf: the quantiles and the grid were checked,
+ * so DPSEL_ERANGE is B n past its limit, named. */
+static int refuse_joint_data(quantile_job *j, const char *what, int rc)
+{
+    if (rc == DPSEL_ERANGE) {
+        return cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "--joint over %zu values: B "
+                           "n passes 2^52 (B = the least common denominator of the quantiles "
+                           "%s): use quantiles of fewer digits", j->m, j->o->quantiles);
+    }
+    return cli_fail_library(j->e, what, rc);
+}
+
 /* --count joint releases of all the quantiles, then each quantile's values. */
 static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
 {
@@ -481,13 +494,8 @@ static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
         int rc = dpsel_quantiles_joint_select(j->joint_selector, f, f + j->count, j->count,
                                               j->points, j->m, j->grid.lower, j->grid.upper,
                                               &rng, &released[r * j->count]);
-        if (rc == DPSEL_ERANGE) {
-            status = cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "--joint over %zu "
-                                 "values: B n passes 2^52 (B = the least common denominator "
-                                 "of the quantiles %s): use quantiles of fewer digits", j->m,
-                                 j->o->quantiles);
-        } else if (rc != DPSEL_OK) {
-            status = cli_fail_library(j->e, "quantile --joint", rc);
+        if (rc != DPSEL_OK) {
+            status = refuse_joint_data(j, "quantile --joint", rc);
         }
     }
     dpsel_rng_wipe(&rng);
@@ -497,12 +505,30 @@ static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
     return status == 0 ? print_joint_epsilon(j) : status;
 }
 
+/* --joint --pmf: each quantile's marginal (joint_pmf_command.c). */
+static int joint_distributions(quantile_job *j, const uint64_t *f)
+{
+    const char **texts = malloc(j->count * sizeof *texts);
+    if (texts == NULL) {
+        return cli_fail(j->e, EXIT_CANNOT_COMPLETE, "out of memory");
+    }
+    for (size_t i = 0; i < j->count; i++) {
+        texts[i] = j->q[i].text;
+    }
+    joint_release release = { .grid = &j->grid, .points = j->points, .m = j->m, .texts = texts,
+                              .a = f, .b = f + j->count, .count = j->count,
+                              .params = &j->joint_params };
+    dpsel_joint_pmf *pmf = NULL;
+    int rc = joint_pmf_make(j->o, &release, &pmf);
+    int status = rc == DPSEL_OK ? joint_pmf_print(j->o, &release, pmf, j->out, j->e)
+                                : refuse_joint_data(j, "quantile --joint --pmf", rc);
+    dpsel_joint_pmf_free(pmf);
+    free(texts);
+    return status;
+}
+
 static int joint_release_all(quantile_job *j)
 {
-    if (j->o->pmf) {
-        return cli_fail(j->e, EXIT_BAD_INPUT, "--joint --pmf (each quantile's marginal) is not "
-                        "built yet: '%s'", "--pmf");
-    }
     uint64_t *f = joint_fractions(j);
     int64_t *released = NULL;
     if (f != NULL && j->o->count <= SIZE_MAX / sizeof *released / j->count) {
@@ -511,7 +537,7 @@ static int joint_release_all(quantile_job *j)
     int status = released == NULL ? cli_fail(j->e, EXIT_CANNOT_COMPLETE, "out of memory")
                                    : joint_prepare(j, f);
     if (status == 0) {
-        status = joint_releases(j, f, released);
+        status = j->o->pmf ? joint_distributions(j, f) : joint_releases(j, f, released);
     }
     free(released);
     free(f);
