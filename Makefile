@@ -5,7 +5,8 @@
 #                   and the README's Python quick start
 #   make check      install missing packages, build, run every test and proof
 #   make python-test  the Python package's tests (python/tests; part of check)
-#   make proofs     Frama-C WP on the verified core
+#   make proofs     Frama-C WP on the verified core, and the Coq proofs of
+#                   the distributions (proofs/coq/)
 #   make sanitize   the tests under clang's ASan + UBSan (build/sanitize/)
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 #   make plots      the paper's DPBench experiments exactly: tables and a PNG in
@@ -197,6 +198,25 @@ $(BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/fuzz.h $(INTERNAL) $(CLI_MODULES)
 # (make check), and proves the others.
 proofs:
 	FILE="$(FILE)" UPDATE="$(UPDATE)" CACHE="$(CACHE)" sh proofs/run.sh
+	$(if $(FILE),,$(MAKE) coq-proofs)
+
+# The samplers' distributions proved in Coq (proofs/coq/README.md):
+# coq-proofs compiles the theorems into $(BUILD)/coq (part of make proofs,
+# unless FILE names one C module); coq-test runs the Coq reference functions,
+# extracted to OCaml, against the C functions on every string of 8 bits and
+# on 2000 random ones (proofs/coq/join/).
+COQ_OUT := $(BUILD)/coq
+COQ_MAKE = $(MAKE) -f proofs/coq/Makefile OUT=$(COQ_OUT)
+.PHONY: coq-proofs coq-test
+coq-proofs:
+	$(COQ_MAKE) proofs
+
+coq-test: $(BUILD)/coq-join-driver
+	$(COQ_MAKE) cases
+	$(COQ_OUT)/coq-join-cases 8 2000 | $(BUILD)/coq-join-driver
+
+$(BUILD)/coq-join-driver: proofs/coq/join/driver.c $(INTERNAL)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(INTERNAL) $(LIBS) -lm
 
 exports: $(SHARED) $(STATIC) $(INTERNAL)
 	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL)
@@ -269,7 +289,7 @@ demo: deps
 check: deps
 	$(MAKE) -j2 all
 	$(MAKE) -j2 --output-sync=target test cli-test man-lint completion-test large-file valgrind \
-	    readme-example exports \
+	    readme-example exports coq-test \
 	    python-test pip-test postgres-test
 	$(MAKE) deb-test
 	$(MAKE) sanitize

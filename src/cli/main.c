@@ -43,6 +43,7 @@
 typedef struct {
     options opt;
     dpsel_params params;
+    uint64_t rnm_w, rnm_p;   /* --mechanism rnm: the Laplace scale W / P */
     candidates cand;
     const char *file_name;   /* FILE as printed in messages */
     char file_quoted[QUOTED_MAX];
@@ -64,9 +65,8 @@ static int out_of_memory(cli_error *e)
  * own scale instead, so that its errors are its own. */
 static int make_params(run *r)
 {
-    if (r->opt.mechanism == DPSEL_RNM && r->opt.cmd == COMMAND_SELECT) {
-        uint64_t w, p;
-        return rnm_scale_from_options(&r->opt, &w, &p, &r->error);
+    if (r->opt.mechanism == DPSEL_RNM) {
+        return rnm_scale_from_options(&r->opt, &r->rnm_w, &r->rnm_p, &r->error);
     }
     return params_from_options(&r->opt, r->opt.sensitivity, r->opt.monotonic, &r->params,
                                &r->error);
@@ -305,10 +305,29 @@ static int command_select(run *r)
     return status;
 }
 
-static void print_pmf_head(run *r, const char *epsilon)
+/* Report noisy max: its exact scale, and the epsilon as requested (realised
+ * exactly); no base and no gap cap. */
+static void print_rnm_pmf_head(run *r)
 {
     const options *o = &r->opt;
     if (o->json) {
+        fprintf(r->out, "{\"mechanism\": \"rnm\", \"scale\": \"%" PRIu64 "/%" PRIu64 "\", \"epsilon\": ",
+                r->rnm_w, r->rnm_p);
+        json_string(r->out, o->epsilon);
+        fprintf(r->out, ", \"resolution\": \"%s\", \"candidates\": [", score_unit_text(o));
+    } else {
+        fprintf(r->out, "# mechanism rnm, Laplace scale %" PRIu64 "/%" PRIu64 ", epsilon = %s "
+                "(realised exactly), resolution %s\nlabel,score,lower,upper,probability\n",
+                r->rnm_w, r->rnm_p, o->epsilon, score_unit_text(o));
+    }
+}
+
+static void print_pmf_head(run *r, const char *epsilon)
+{
+    const options *o = &r->opt;
+    if (o->mechanism == DPSEL_RNM) {
+        print_rnm_pmf_head(r);
+    } else if (o->json) {
         fprintf(r->out, "{\"mechanism\": \"%s\", \"base\": ", mechanism_name(o->mechanism));
         print_base(r->out, &r->params);
         fprintf(r->out, ", \"epsilon\": \"%s\", \"gap_cap\": %" PRIu64 ", \"resolution\": \"%s\", "
@@ -350,7 +369,9 @@ static int print_pmf(run *r, const pmf_text *text, const utility_tails *tails,
                               "\"expected_error_enclosure\": [\"%s\", \"%s\"]"
                             : "# expected error %s in [%s, %s]\n",
             e->value, e->lower, e->upper);
-    utility_tails_print(r->out, o->json, o->mechanism, tails);
+    if (tails != NULL) {   /* EM's theorem; RNM has no base to state it with */
+        utility_tails_print(r->out, o->json, o->mechanism, tails);
+    }
     fputs(o->json ? "}\n" : "", r->out);
     return 0;
 }
@@ -379,10 +400,11 @@ static int render_and_print_pmf(run *r, const dpsel_pmf *pmf, const char *epsilo
         rc = pmf_error_text_make(pmf, score_unit_text(&r->opt), format, &text[n]);
     }
     utility_tails tails;
-    int status = rc == DPSEL_OK ? utility_tails_make(&r->opt, &r->params, &r->cand, text, &tails,
-                                                     &r->error) : 0;
+    int rnm = r->opt.mechanism == DPSEL_RNM;
+    int status = rc == DPSEL_OK && !rnm ? utility_tails_make(&r->opt, &r->params, &r->cand, text,
+                                                             &tails, &r->error) : 0;
     if (rc == DPSEL_OK && status == 0) {
-        status = print_pmf(r, text, &tails, epsilon);
+        status = print_pmf(r, text, rnm ? NULL : &tails, epsilon);
     }
     for (size_t i = 0; text != NULL && i <= n; i++) {
         pmf_text_free(&text[i]);
@@ -412,9 +434,10 @@ static int command_pmf(run *r)
     if (r->opt.top > 1) {
         return top_pmf_print(&r->opt, &r->params, &r->cand, r->file_name, r->out, &r->error);
     }
-    char epsilon[EPSILON_TEXT];
+    char epsilon[EPSILON_TEXT] = "";
     dpsel_pmf *pmf = NULL;
-    int status = epsilon_text(&r->params, epsilon, &r->error);
+    int rnm = r->opt.mechanism == DPSEL_RNM;   /* its epsilon is printed as requested */
+    int status = rnm ? 0 : epsilon_text(&r->params, epsilon, &r->error);
     if (status == 0 && r->opt.exact) {
         status = check_exact_size(r);
     }
@@ -423,8 +446,11 @@ static int command_pmf(run *r)
     }
     cli_progress progress;
     cli_progress_start(&progress, "pmf", r->opt.progress, 1);
-    int rc = dpsel_pmf_new_progress(&pmf, &r->params, r->opt.mechanism, r->cand.scores, NULL,
-                                    r->cand.count, cli_progress_report, &progress);
+    int rc = rnm ? dpsel_rnm_pmf_new(&pmf, r->opt.epsilon, r->opt.sensitivity, r->opt.monotonic,
+                                     r->cand.scores, NULL, r->cand.count, cli_progress_report,
+                                     &progress)
+                 : dpsel_pmf_new_progress(&pmf, &r->params, r->opt.mechanism, r->cand.scores,
+                                          NULL, r->cand.count, cli_progress_report, &progress);
     cli_progress_stop(&progress, rc == DPSEL_OK);
     if (rc != DPSEL_OK) {
         return pmf_error(r, rc);
