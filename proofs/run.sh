@@ -219,6 +219,11 @@ done > "$out/functions.tsv"
   echo "each goal, so which one answers first, and whose steps are counted, varies between runs"
   echo "and is not compared. Each goal's steps: [goal-steps.md](goal-steps.md)."
   echo
+  echo "The distributions of the coins, the uniform integer, the shuffle, EM by trials and PF by"
+  echo "permutation are proved in Coq (\`make coq-proofs\`, part of \`make proofs\`): the theorems,"
+  echo "and what each states, in [coq/README.md](coq/README.md). The race, the first visits, EM"
+  echo "by levels, block thinning and the hardened samplers are tested to distribution, not proved."
+  echo
   cat "$out/results.table"
 } > "$out/results.md"
 { echo "<!-- SPDX-License-Identifier: ISC -->"
