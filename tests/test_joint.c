@@ -268,3 +268,39 @@ Test(joint, the_interrupt_check_stops_a_release)
     free(values);
     dpsel_selector_free(selector);
 }
+
+/* Bits 0, then `ones` ones, then zeros (ones = UINT64_MAX: ones forever). */
+typedef struct {
+    uint64_t read, ones;
+} bit_pattern;
+
+static int pattern_bit(void *context, unsigned *bit)
+{
+    bit_pattern *p = context;
+    uint64_t at = p->read++;
+    *bit = at > 0 && at <= p->ones;
+    return 0;
+}
+
+Test(joint, undecided_draws_refine_the_tables_up_to_the_cap)
+{
+    /* one value at 0 on the grid 0 .. 1, the median: runs {0} and {1} of
+     * equal weight beta^2, so U = 1/2 is the boundary: 0111... decides
+     * nothing until a 0 comes, and never if none does */
+    const uint64_t qa[] = { 1 }, qb[] = { 2 };
+    const int64_t values[] = { 0 };
+    dpsel_selector *selector = joint_selector(1, 1, qa, qb, 1);
+    bit_pattern forever = { 0, UINT64_MAX }, late = { 0, 200 };
+    dpsel_rng rng;
+    int64_t out = 7;
+    cr_assert_eq(dpsel_rng_init_custom(&rng, pattern_bit, &forever), DPSEL_OK);
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 1, 0, 1, &rng, &out),
+                 DPSEL_EUNLIKELY, "U = 1/2 from below: undecided at every precision");
+    cr_expect_eq(out, 7, "nothing released");
+    cr_expect_gt(forever.read, DPSEL_JOINT_PREC_MAX, "read past the last precision");
+    cr_assert_eq(dpsel_rng_init_custom(&rng, pattern_bit, &late), DPSEL_OK);
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 1, 0, 1, &rng, &out),
+                 DPSEL_OK, "decided at 256 bits");
+    cr_expect_eq(out, 0, "U just below 1/2: the first run");
+    dpsel_selector_free(selector);
+}
