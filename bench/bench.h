@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "dpsel.h"
 
@@ -56,6 +57,11 @@ int run_command(const char *const *argv, const char *stdin_path, double *seconds
  * 2^40 points, PF on 10^9), through the library and, with a tool, through
  * `dpsel quantile` on a file of the values.  quick: smaller cells. */
 void bench_quantiles(const char *tool, int quick);
+
+/* quantile.c: the seconds since start (CLOCK_MONOTONIC), and the median
+ * of count timings (sorted in place). */
+double bench_seconds_since(const struct timespec *start);
+double bench_median(double *seconds, size_t count);
 
 /* joint.c: JointExp's quartiles and deciles of 10^5 values (10^4 when
  * quick) on a grid of 2^40 points, one release each. */

@@ -18,19 +18,6 @@ typedef struct {
     uint64_t a[9], b[9];
 } joint_cell;
 
-static double elapsed(const struct timespec *start)
-{
-    struct timespec end;
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    return (double)(end.tv_sec - start->tv_sec) + (double)(end.tv_nsec - start->tv_nsec) / 1e9;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void must(int rc, const char *what)
 {
     if (rc != DPSEL_OK) {
@@ -57,11 +44,10 @@ static double time_cell(const joint_cell *cell, const int64_t *values, size_t n,
         must(dpsel_quantiles_joint_select(selector, cell->a, cell->b, cell->m, values, n, 0, upper,
                                           rng, out),
              cell->name);
-        seconds[r] = elapsed(&start);
+        seconds[r] = bench_seconds_since(&start);
     }
     dpsel_selector_free(selector);
-    qsort(seconds, JOINT_RUNS, sizeof *seconds, by_value);
-    return seconds[JOINT_RUNS / 2];
+    return bench_median(seconds, JOINT_RUNS);
 }
 
 void bench_joint_quantiles(int quick)

@@ -21,7 +21,7 @@ typedef struct {
     int64_t points;     /* the grid 0 .. points - 1 */
 } quantile_cell;
 
-static double seconds_since(const struct timespec *start)
+double bench_seconds_since(const struct timespec *start)
 {
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
@@ -34,10 +34,10 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median_of(double *seconds)
+double bench_median(double *seconds, size_t count)
 {
-    qsort(seconds, QUANTILE_RUNS, sizeof *seconds, compare_doubles);
-    return seconds[QUANTILE_RUNS / 2];
+    qsort(seconds, count, sizeof *seconds, compare_doubles);
+    return seconds[count / 2];
 }
 
 static int64_t *uniform_values(size_t m, int64_t points)
@@ -76,7 +76,7 @@ static void time_library(const quantile_cell *cell, const dpsel_selector *select
         clock_gettime(CLOCK_MONOTONIC, &start);
         check(dpsel_quantile_select(selector, cell->mechanism, 1, 2, values, cell->m, 0,
                                     cell->points - 1, rng, &value), cell->name);
-        whole[r] = seconds_since(&start);
+        whole[r] = bench_seconds_since(&start);
     }
     dpsel_quantile_runs *runs = NULL;
     check(dpsel_quantile_runs_new(&runs, 1, 2, values, cell->m, 0, cell->points - 1), "runs");
@@ -85,10 +85,10 @@ static void time_library(const quantile_cell *cell, const dpsel_selector *select
         clock_gettime(CLOCK_MONOTONIC, &start);
         check(dpsel_quantile_select_runs(selector, cell->mechanism, runs, rng, &value),
               cell->name);
-        more[r] = seconds_since(&start);
+        more[r] = bench_seconds_since(&start);
     }
     printf("%-34s %12zu %16" PRId64 " %14.3f %14.3f\n", cell->name, cell->m, cell->points,
-           median_of(whole), median_of(more));
+           bench_median(whole, QUANTILE_RUNS), bench_median(more, QUANTILE_RUNS));
     dpsel_quantile_runs_free(runs);
     free(values);
 }
@@ -126,7 +126,7 @@ static void time_tool(const char *tool, const quantile_cell *cell)
     }
     unlink(path);
     printf("%-34s %12zu %16" PRId64 " %14.3f %14.1f\n", cell->name, cell->m, cell->points,
-           median_of(seconds), (double)peak / 1024);
+           bench_median(seconds, QUANTILE_RUNS), (double)peak / 1024);
 }
 
 void bench_quantiles(const char *tool, int quick)
