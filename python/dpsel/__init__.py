@@ -25,6 +25,8 @@ mode, quantile, quantiles, median, select, top_k, best_price.
 - task_scores, task_params: histogram scores for the mode and the median.
 - decimal_to_units, units_to_decimal: decimal scores in a public unit.
 - Grid, quantile_fraction, QuantileRuns, quantile_select: private quantiles.
+- joint_sensitivity, quantiles_joint_select, quantiles_joint_pmf: many
+  quantiles in one release (JointExp) and its exact marginals.
 - Partial: a selection split over shards, merged, then finished.
 - Accountant: the privacy of many releases together.
 - Error and its subclasses, one per DPSEL_E* code.
@@ -39,6 +41,8 @@ from ._account import Account, Accountant, GroupAccount
 from ._audit import AuditResult, audit
 from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
+from ._joint import (JOINT_SCALE_MAX, JointPmf, JointRun, joint_sensitivity,
+                     quantiles_joint_pmf, quantiles_joint_select)
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
                       StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
@@ -67,6 +71,8 @@ __all__ = [
     "decimal_to_units", "units_to_decimal",
     "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
     "quantile_pmf",
+    "joint_sensitivity", "quantiles_joint_select", "quantiles_joint_pmf", "JointPmf", "JointRun",
+    "JOINT_SCALE_MAX",
     "Partial",
     "Accountant", "Account", "GroupAccount", "Composition",
     "Error", "ErrorCode", "strerror", "NullError", "EmptyError", "RangeError", "EpsilonError",

@@ -34,6 +34,7 @@ from . import _convert
 from ._account import Accountant
 from ._enums import MechanismArg
 from ._errors import DecimalError, EpsilonError, RangeError
+from ._joint import joint_sensitivity, quantiles_joint_select
 from ._params import Params
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._rng import Rng
@@ -163,16 +164,29 @@ def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = 
 
 def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: Any,
               resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
-              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None
-              ) -> List[Decimal]:
-    """Several quantiles of values, as quantile, one release each; epsilon
-    is their total: each gets epsilon / len(qs), rounded down."""
+              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None,
+              joint: bool = False) -> List[Decimal]:
+    """Several quantiles of values, as quantile; epsilon is their total.
+    By default one release each, at epsilon / len(qs) rounded down; with
+    ``joint=True`` one JointExp release of them all at epsilon (qs
+    increasing, each once; EM only): its expected errors against separate
+    releases are in docs/python.md."""
     qs = _python_list(qs)
     if not qs:
         raise RangeError("qs", fix="qs is empty: give one quantile or more, such as ['0.5']")
+    if joint and mechanism != "em":
+        raise RangeError("mechanism", fix=f"joint=True is the exponential mechanism over tuples "
+                         f"(JointExp): give mechanism='em', not {mechanism!r}")
     grid = Grid(lower, upper, resolution)
     fractions = [quantile_fraction(q) for q in qs]  # all checked before any release
+    if joint:
+        params = Params.from_epsilon(_convert.epsilon_text(epsilon),
+                                     _joint_sensitivity_of(qs, fractions))
     points = grid.points(_exact_values(values, floats))
+    if joint:
+        released = quantiles_joint_select(Selector(params), fractions, points, grid, rng=rng)
+        _account(accountant, mechanism, params, 1)
+        return [Decimal(grid.value(point)) for point in released]
     share = _share(epsilon, len(qs))
     released = []
     for fraction in fractions:
@@ -182,6 +196,17 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
         _account(accountant, mechanism, params, 1)
         released.append(Decimal(grid.value(point)))
     return released
+
+
+def _joint_sensitivity_of(qs: List[Any], fractions: List[Any]) -> int:
+    """joint_sensitivity(fractions), a refusal naming the q's as given."""
+    for i in range(1, len(fractions)):
+        before, after = fractions[i - 1], fractions[i]
+        if after.a * before.b <= before.a * after.b:
+            raise RangeError("qs", fix=f"joint=True takes the quantiles in increasing order, "
+                             f"each once: qs[{i}] = {qs[i]!r} comes after qs[{i - 1}] = "
+                             f"{qs[i - 1]!r}")
+    return joint_sensitivity(fractions)
 
 
 def _exact_values(values: Any, floats: str, what: str = "values",
