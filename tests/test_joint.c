@@ -240,12 +240,17 @@ Test(joint, sizes_at_the_limits, .timeout = 60)
     dpsel_selector_free(selector);
 }
 
+/* Counts the checks and stops at the stop-th (0: never). */
+typedef struct {
+    unsigned calls, stop;
+} check_count;
+
 static int stop_at(void *context, uint64_t done, uint64_t total)
 {
     (void)done;
     (void)total;
-    unsigned *calls = context;
-    return ++*calls >= 3;
+    check_count *c = context;
+    return ++c->calls == c->stop;
 }
 
 Test(joint, the_interrupt_check_stops_a_release)
@@ -257,14 +262,24 @@ Test(joint, the_interrupt_check_stops_a_release)
         values[i] = (int64_t)(i * 7919 % N);
     }
     dpsel_selector *selector = joint_selector(1, 1, qa, qb, 2);
-    dpsel_rng rng = seeded_rng(13);
-    unsigned calls = 0;
-    cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_at, &calls), DPSEL_OK);
     int64_t out[2] = { 5, 5 };
-    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 2, values, N, 0, N, &rng, out),
-                 DPSEL_ECANCELED);
-    cr_expect(out[0] == 5 && out[1] == 5, "nothing released");
-    cr_expect_eq(calls, 3);
+    check_count all = { 0, 0 };
+    dpsel_rng rng = seeded_rng(13);
+    cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_at, &all), DPSEL_OK);
+    cr_assert_eq(dpsel_quantiles_joint_select(selector, qa, qb, 2, values, N, 0, N, &rng, out),
+                 DPSEL_OK);
+    cr_assert_gt(all.calls, 40, "the sort, both forward passes and the draws ask: %u", all.calls);
+    /* stopped in the sort, in the forward passes, in the last draw's pass */
+    const unsigned stops[] = { 1, all.calls / 2, all.calls - 1, all.calls };
+    for (size_t s = 0; s < sizeof stops / sizeof *stops; s++) {
+        check_count c = { 0, stops[s] };
+        out[0] = out[1] = 5;
+        rng = seeded_rng(13);
+        cr_assert_eq(dpsel_rng_set_interrupt(&rng, stop_at, &c), DPSEL_OK);
+        cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 2, values, N, 0, N, &rng, out),
+                     DPSEL_ECANCELED, "stopped at check %u of %u", stops[s], all.calls);
+        cr_expect(out[0] == 5 && out[1] == 5, "nothing released");
+    }
     free(values);
     dpsel_selector_free(selector);
 }

@@ -482,10 +482,13 @@ static int forward_side(const dpsel_joint_problem *p, mpfr_prec_t prec, mpfr_rnd
 {
     forward_pass f;
     int rc = pass_init(&f, p, prec, rnd);
+    uint64_t steps = (p->n + 1) * p->m;  /* at most 2^62 numbers: no overflow */
     for (uint64_t k = 0; k <= p->n && rc == DPSEL_OK; k++) {
-        rc = dpsel_internal_interrupted_every(rng, k, p->n + 1);
         for (size_t q = 0; q < p->m && rc == DPSEL_OK; q++) {
-            rank_row(&f, entry, total, q, k);
+            rc = dpsel_internal_interrupted_every(rng, k * p->m + q, steps);
+            if (rc == DPSEL_OK) {
+                rank_row(&f, entry, total, q, k);
+            }
         }
         kernel_next(&f.s, &f.first);
     }

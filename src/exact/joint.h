@@ -104,7 +104,7 @@ void dpsel_exact_joint_problem_free(dpsel_joint_problem *p);
  * DPSEL_JOINT_PREC_MAX): O(m^2 n) operations in O(m n) numbers (about
  * 4 m (n + 1) (32 + prec / 8) bytes), every one rounded outward, none
  * subtracted.  rng's interrupt check (NULL: none) is asked every
- * DPSEL_INTERRUPT_EVERY ranks.  DPSEL_ENOMEM, DPSEL_ECANCELED,
+ * DPSEL_INTERRUPT_EVERY steps of a rank and a quantile (each O(m)).  DPSEL_ENOMEM, DPSEL_ECANCELED,
  * DPSEL_EINTERNAL (an MPFR exception flag raised: none can be).  Free with
  * dpsel_exact_joint_tables_free (also after a failure).  Call it between
  * dpsel_exact_mpfr_enter and dpsel_exact_mpfr_leave (mpfr_env.h): it
