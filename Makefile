@@ -11,8 +11,9 @@
 #   make fuzz       each libFuzzer harness for FUZZ_SECONDS (default 60)
 #   make plots      the paper's DPBench experiments exactly: tables and a PNG in
 #                   examples/paper/ (installs gnuplot-nox if missing; BINS=1024),
-#                   private quantiles' errors in examples/quantiles/, and the
-#                   paper's Figure 4 (RNM, EM, PF) in examples/figure4/
+#                   private quantiles' errors in examples/quantiles/, the
+#                   paper's Figure 4 (RNM, EM, PF) in examples/figure4/, and
+#                   JointExp against separate releases in examples/joint/
 #   make install PREFIX=/usr/local   (with the man pages and the bash completion)
 #   make man-lint   the man pages (mandoc -Tlint, a page per command and function)
 #   make clean
@@ -326,9 +327,11 @@ clean:
 
 # The permute-and-flip paper's DPBench experiments (examples/paper.sh), the
 # quantiles' errors over epsilon (examples/quantiles.sh) and the paper's
-# Figure 4, report noisy max against EM and PF (examples/figure4.py); gnuplot
-# draws examples/paper/paper.png, examples/quantiles/quantiles.png and
-# examples/figure4/figure4.png.  Not part of `make check`.
+# Figure 4, report noisy max against EM and PF (examples/figure4.py), and
+# many quantiles in one JointExp release against separate ones at the same
+# total epsilon (examples/joint.sh); gnuplot draws examples/paper/paper.png,
+# examples/quantiles/quantiles.png, examples/figure4/figure4.png and
+# examples/joint/joint.png.  Not part of `make check`.
 BINS ?= 1024
 plots: all
 	@command -v gnuplot > /dev/null 2>&1 || { [ "$$(id -u)" = 0 ] \
@@ -338,6 +341,7 @@ plots: all
 	BINS=$(BINS) sh examples/paper.sh $(TOOL)
 	sh examples/quantiles.sh $(TOOL)
 	$(PYTHON) examples/figure4.py $(TOOL)
+	sh examples/joint.sh $(TOOL)
 
 # dpsel against textbook floating-point code (see bench/ and README.md); built by `all`
 # so it cannot rot, run only by `make bench` (BENCH_QUICK=1: a short run; BENCH_ARGS:

@@ -67,6 +67,10 @@ double bench_median(double *seconds, size_t count);
  * quick) on a grid of 2^40 points, one release each. */
 void bench_joint_quantiles(int quick);
 
+/* joint_pmf.c: JointExp's exact marginals of p50, p95 and p99 over 2000
+ * and 10^5 values (10^4 when quick). */
+void bench_joint_marginals(int quick);
+
 /* rnm.c: report noisy max beside PF at 10^6 candidates (quick: 10^5). */
 void bench_rnm(int quick);
 

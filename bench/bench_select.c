@@ -810,6 +810,7 @@ int main(int argc, char **argv)
     }
     bench_quantiles(s.cli, s.quick);
     bench_joint_quantiles(s.quick);
+    bench_joint_marginals(s.quick);
     bench_rnm(s.quick);
     print_load("at the end");
     fclose(csv);
