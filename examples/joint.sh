@@ -18,26 +18,14 @@
 # Environment: EPSILONS (LOW:HIGH:COUNT, log-spaced; default 0.01:10:13),
 # OUT (default examples/joint).
 set -eu
-tool=${1:-build/dpsel}
 here=$(cd "$(dirname "$0")" && pwd)
-epsilons=${EPSILONS:-0.01:10:13}
-out=${OUT:-$here/joint}
-[ -x "$tool" ] || { echo "joint.sh: $tool is not an executable (run make first)" >&2; exit 2; }
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
+script=joint
+# shellcheck source=examples/plot-setup.sh
+. "$here/plot-setup.sh"
 
 # The data sets: name, values file, grid (lower upper resolution), quantiles.
-# MEDCOST's histogram (DPBench, 4096 bins) becomes one value per record: its bin.
-awk -F, '/^[0-9]/ { for (i = 0; i < $2; i++) print $1 }' "$here/paper/data/medcost.csv" \
-    > "$work/medcost.txt"
 datasets="latencies:$here/latencies.csv:0:20.000:0.001:0.5,0.95,0.99
 medcost:$work/medcost.txt:0:4095:1:0.25,0.5,0.75"
-
-# The total epsilons: COUNT values log-spaced from LOW to HIGH.
-list=$(echo "$epsilons" | awk -F: '{
-    for (i = 0; i < $3; i++) printf "%.6g\n", $3 == 1 ? $1 : exp(log($1) + i * (log($2) - log($1)) / ($3 - 1)) }')
 
 # The values on the grid, sorted (floor(clamp(v) / R), as dpsel maps them;
 # the files' values have at most the resolution's digits).
