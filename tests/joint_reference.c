@@ -9,23 +9,16 @@
 
 #define TUPLES_MAX 1000000
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-    while (b != 0) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 uint64_t joint_reference_denominator(const uint64_t *qb, size_t m)
 {
-    uint64_t lcd = 1;
+    mpz_t lcd;
+    mpz_init_set_ui(lcd, 1);
     for (size_t i = 0; i < m; i++) {
-        lcd = lcd / gcd(lcd, qb[i]) * qb[i];
+        mpz_lcm_ui(lcd, lcd, (unsigned long)qb[i]);
     }
-    return lcd;
+    uint64_t value = mpz_get_ui(lcd);
+    mpz_clear(lcd);
+    return value;
 }
 
 /* B p_i, with B p_0 = 0 and B p_(m+1) = B. */
