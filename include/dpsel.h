@@ -1367,6 +1367,22 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_audit_progress(dpsel_audit_result *out,
                                                      const int64_t *scores_b, size_t n,
                                                      dpsel_progress_fn progress, void *context);
 
+/* The audit of report noisy max (dpsel_rnm_select with these epsilon,
+ * sensitivity and monotonic) on scores_a and scores_b, as dpsel_audit_progress
+ * (progress may be NULL): the loss against the decimal epsilon itself,
+ * which RNM realises exactly, from the enclosures of dpsel_rnm_pmf_new
+ * alone (no exact rationals: a comparison they leave open makes the
+ * verdict undecided).  It catches what a wrong scale does: the notebook's
+ * D / epsilon on scores declared monotonic that are not (one score up by
+ * D, another down) is broken at a large enough gap (spec/mechanisms.md
+ * §14).  Errors: as dpsel_rnm_pmf_new's, and DPSEL_ENULL for out or
+ * scores_b NULL. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_rnm_audit(dpsel_audit_result *out, const char *epsilon,
+                                                uint64_t sensitivity, int monotonic,
+                                                const int64_t *scores_a,
+                                                const int64_t *scores_b, size_t n,
+                                                dpsel_progress_fn progress, void *context);
+
 #ifdef __cplusplus
 }
 #endif

@@ -695,6 +695,14 @@ expect_audit 0 audit-hepth-median "neighbours yes" "verdict holds" -- audit --ta
 expect_audit 1 audit-hepth-too-small "distance 2" "verdict broken" -e "'803' scores 1571 and 1573" -- audit --task mode --epsilon 0.01 --mechanism em "$d/hepth-1024.csv" "$d/hepth-plus2.csv"
 expect_audit 3 audit-undecided "verdict undecided" -e "not neighbours" -- audit --base 3/2^2 --gap-cap 1000 --sensitivity 2 --monotonic "$d/breach-a.csv" "$d/breach-b.csv"
 expect_audit 0 audit-stdin "verdict holds" -- audit --epsilon 1 - "$d/audit-b.csv" < "$d/audit-a.csv"
+# RNM: the notebook's scale D / epsilon (--monotonic) on a pair that moves
+# one score up and one down, at a gap of 11: loss 1.83 > 1, broken; at
+# 2 D / epsilon it holds (loss 0.857).
+fixture rnm-audit-a.csv 'a,11\nb,0\n'
+fixture rnm-audit-b.csv 'a,10\nb,1\n'
+expect_audit 1 audit-rnm-notebook "mechanism rnm${nl}scale 1/1" "gap cap none" "loss >= 1.83294591533683380800845613639981069" "epsilon = 1${nl}decided exactly 0${nl}verdict broken" -e "are not neighbours for sensitivity 1, monotonic: 'b' scores 0 and 1" -- audit --epsilon 1 --monotonic --mechanism rnm "$d/rnm-audit-a.csv" "$d/rnm-audit-b.csv"
+expect_audit 0 audit-rnm "scale 2/1" "neighbours yes" "loss <= 0.856899156359326670057482871416605261" "verdict holds" -- audit --epsilon 1 --mechanism rnm "$d/rnm-audit-a.csv" "$d/rnm-audit-b.csv"
+expect_audit 0 audit-rnm-json '{"mechanism": "rnm", "base": null, "scale": "2/1", "sensitivity": "1", "monotonic": false, "gap_cap": null, "distance": "1"' '"epsilon": "1", "decided_exactly": 0, "verdict": "holds"}' -- audit --epsilon 1 --mechanism rnm --json "$d/rnm-audit-a.csv" "$d/rnm-audit-b.csv"
 expect_error audit-one-file "audit needs two files: 'FILE_A FILE_B'" -- audit --epsilon 1 "$d/audit-a.csv"
 expect_error audit-three-files "more than two FILEs" -- audit --epsilon 1 "$d/audit-a.csv" "$d/audit-b.csv" "$d/audit-b.csv"
 expect_error audit-no-epsilon "a privacy parameter is required" -- audit "$d/audit-a.csv" "$d/audit-b.csv"

@@ -351,3 +351,57 @@ Test(rnm_pmf, work_is_bounded_before_it_starts)
     free(distinct);
     cr_expect_null(pmf);
 }
+
+/* ------------------------------------------------------------------ audit */
+
+static dpsel_audit_verdict rnm_verdict(int monotonic, const int64_t *a, const int64_t *b,
+                                       size_t n, dpsel_audit_result *result)
+{
+    int rc = dpsel_rnm_audit(result, "1", 1, monotonic, a, b, n, NULL, NULL);
+    cr_assert_eq(rc, DPSEL_OK, "dpsel_rnm_audit: %s", dpsel_strerror(rc));
+    return result->verdict;
+}
+
+/* The notebook's scale D / epsilon on scores that are not monotonic (one up
+ * by D, one down) is 2 epsilon-DP: at a gap of 11 the second's ratio is
+ * e^1.83 > e^1, broken; the scale 2 D / epsilon holds (loss 0.857). */
+Test(rnm_pmf, audit_catches_the_notebooks_scale)
+{
+    static const int64_t a[2] = { 11, 0 };
+    static const int64_t b[2] = { 10, 1 };
+    dpsel_audit_result result;
+    cr_expect_eq(rnm_verdict(1, a, b, 2, &result), DPSEL_AUDIT_BROKEN, "D / epsilon");
+    cr_expect_eq(result.output, 1);
+    cr_expect_str_eq(result.loss_lower, "1.83294591533683380800845613639981069");
+    cr_expect_eq(rnm_verdict(0, a, b, 2, &result), DPSEL_AUDIT_HOLDS, "2 D / epsilon");
+    cr_expect(result.neighbours);
+    cr_expect_str_eq(result.loss_upper, "0.856899156359326670057482871416605261");
+}
+
+/* Monotonic neighbours at D / epsilon hold: every score up by at most 1. */
+Test(rnm_pmf, audit_holds_for_monotonic_neighbours)
+{
+    static const int64_t a[5] = { 41, 38, 40, 12, 33 };
+    static const int64_t b[5] = { 41, 39, 41, 12, 34 };
+    dpsel_audit_result result;
+    cr_expect_eq(rnm_verdict(1, a, b, 5, &result), DPSEL_AUDIT_HOLDS);
+    cr_expect(result.neighbours && result.b_at_least_a);
+    cr_expect_eq(rnm_verdict(0, a, b, 5, &result), DPSEL_AUDIT_HOLDS);
+}
+
+Test(rnm_pmf, audit_bad_input)
+{
+    static const int64_t a[2] = { 1, 0 };
+    dpsel_audit_result result;
+    cr_expect_eq(dpsel_rnm_audit(NULL, "1", 1, 0, a, a, 2, NULL, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_rnm_audit(&result, NULL, 1, 0, a, a, 2, NULL, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_rnm_audit(&result, "1", 1, 0, a, NULL, 2, NULL, NULL), DPSEL_ENULL);
+    cr_expect_eq(dpsel_rnm_audit(&result, "1", 1, 0, a, a, 0, NULL, NULL), DPSEL_EEMPTY);
+    cr_expect_eq(dpsel_rnm_audit(&result, "x", 1, 0, a, a, 2, NULL, NULL), DPSEL_EEPSILON);
+    cr_expect_eq(dpsel_rnm_audit(&result, "1", 0, 0, a, a, 2, NULL, NULL), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_rnm_audit(&result, "1", 1, 0, a, a, 2, cancel_at_once, NULL),
+                 DPSEL_ECANCELED);
+    dpsel_params params;
+    cr_assert_eq(dpsel_params_from_epsilon(&params, "1", 1, 0), DPSEL_OK);
+    cr_expect_eq(dpsel_audit(&result, &params, DPSEL_RNM, a, a, 2), DPSEL_ERANGE);
+}

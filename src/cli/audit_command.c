@@ -36,6 +36,17 @@ typedef struct {
     char distance[UNITS_TEXT];
 } unit_texts;
 
+/* The mechanism and its parameters as printed: EM's and PF's base and gap
+ * cap, or report noisy max's exact scale W/P (no gap cap), in text and in
+ * JSON; the epsilon, realised (rounded up) or RNM's decimal as requested. */
+typedef struct {
+    const char *name;
+    char text[96];      /* "base x/2^y\nsensitivity" lines up to the gap cap's value */
+    char json[160];     /* "base" to "gap_cap" members */
+    const char *epsilon;
+    char realised[EPSILON_TEXT];
+} setting;
+
 /* A pointer to one label of a candidates list, for sorting and search. */
 typedef char *const *label_ref;
 
@@ -131,39 +142,72 @@ static const char *direction_name(const dpsel_audit_result *result)
          : result->b_at_most_a ? "b <= a" : "mixed";
 }
 
-static void print_text(FILE *out, const options *o, const dpsel_params *p,
-                       const dpsel_audit_result *result, const unit_texts *u,
-                       const char *label, const char *epsilon)
+static void print_text(FILE *out, const dpsel_params *p, const setting *m,
+                       const dpsel_audit_result *result, const unit_texts *u, const char *label)
 {
-    fprintf(out, "mechanism %s\nbase %" PRIu64 "/2^%u\nsensitivity %s\nmonotonic %s\n"
-            "gap cap %" PRIu64 "\ndistance %s\ndirection %s\nneighbours %s\n"
-            "loss >= %s\nloss <= %s\noutput %s\nratio %s\nepsilon <= %s\n"
+    fprintf(out, "mechanism %s\n%s\nsensitivity %s\nmonotonic %s\n"
+            "gap cap %s\ndistance %s\ndirection %s\nneighbours %s\n"
+            "loss >= %s\nloss <= %s\noutput %s\nratio %s\nepsilon %s %s\n"
             "decided exactly %zu\nverdict %s\n",
-            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, u->sensitivity,
-            p->monotonic ? "yes" : "no", p->gap_cap, u->distance, direction_name(result),
+            m->name, m->text, u->sensitivity, p->monotonic ? "yes" : "no",
+            m->text + strlen(m->text) + 1, u->distance, direction_name(result),
             result->neighbours ? "yes" : "no", result->loss_lower, result->loss_upper, label,
-            result->a_over_b ? "P_a/P_b" : "P_b/P_a", epsilon, result->decided_exactly,
-            verdict_names[result->verdict]);
+            result->a_over_b ? "P_a/P_b" : "P_b/P_a", m->epsilon == m->realised ? "<=" : "=",
+            m->epsilon, result->decided_exactly, verdict_names[result->verdict]);
 }
 
-static void print_json(FILE *out, const options *o, const dpsel_params *p,
-                       const dpsel_audit_result *result, const unit_texts *u,
-                       const char *label, const char *epsilon)
+static void print_json(FILE *out, const dpsel_params *p, const setting *m,
+                       const dpsel_audit_result *result, const unit_texts *u, const char *label)
 {
     /* integers that may exceed 2^53 (and decimals) are strings */
-    fprintf(out, "{\"mechanism\": \"%s\", \"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}, "
-            "\"sensitivity\": \"%s\", \"monotonic\": %s, \"gap_cap\": %" PRIu64 ", "
+    fprintf(out, "{\"mechanism\": \"%s\", %s, "
+            "\"sensitivity\": \"%s\", \"monotonic\": %s, \"gap_cap\": %s, "
             "\"distance\": \"%s\", \"direction\": \"%s\", \"neighbours\": %s, "
             "\"loss\": [\"%s\", \"%s\"], \"output\": ",
-            o->mechanism == DPSEL_EM ? "em" : "pf", p->x, p->y, u->sensitivity,
-            p->monotonic ? "true" : "false", p->gap_cap, u->distance,
+            m->name, m->json, u->sensitivity, p->monotonic ? "true" : "false",
+            m->json + strlen(m->json) + 1, u->distance,
             direction_name(result), result->neighbours ? "true" : "false",
             result->loss_lower, result->loss_upper);
     json_string(out, label);
-    fprintf(out, ", \"output_index\": %zu, \"ratio\": \"%s\", \"epsilon\": \"%s\", "
-            "\"decided_exactly\": %zu, \"verdict\": \"%s\"}\n", result->output,
-            result->a_over_b ? "P_a/P_b" : "P_b/P_a", epsilon, result->decided_exactly,
+    fprintf(out, ", \"output_index\": %zu, \"ratio\": \"%s\", \"epsilon\": ", result->output,
+            result->a_over_b ? "P_a/P_b" : "P_b/P_a");
+    json_string(out, m->epsilon);
+    fprintf(out, ", \"decided_exactly\": %zu, \"verdict\": \"%s\"}\n", result->decided_exactly,
             verdict_names[result->verdict]);
+}
+
+/* Two strings in one buffer, the second after the first's NUL. */
+static void two_texts(char *buf, size_t size, const char *first, const char *second)
+{
+    size_t at = (size_t)snprintf(buf, size, "%s", first) + 1;
+    snprintf(buf + at, size - at, "%s", second);
+}
+
+/* The setting of EM and PF (the realised epsilon, rounded up) or of RNM
+ * (its scale, the epsilon as requested): 0, or a library error code. */
+static int setting_of(const options *o, const dpsel_params *p, setting *m)
+{
+    char first[96], second[32];
+    if (o->mechanism == DPSEL_RNM) {
+        uint64_t w = 0, q = 0;
+        int rc = dpsel_rnm_scale(o->epsilon, o->sensitivity, o->monotonic, &w, &q);
+        m->name = "rnm";
+        m->epsilon = o->epsilon;
+        snprintf(first, sizeof first, "scale %" PRIu64 "/%" PRIu64, w, q);
+        two_texts(m->text, sizeof m->text, first, "none");
+        snprintf(first, sizeof first, "\"base\": null, \"scale\": \"%" PRIu64 "/%" PRIu64 "\"",
+                 w, q);
+        two_texts(m->json, sizeof m->json, first, "null");
+        return rc;
+    }
+    m->name = o->mechanism == DPSEL_EM ? "em" : "pf";
+    m->epsilon = m->realised;
+    snprintf(second, sizeof second, "%" PRIu64, p->gap_cap);
+    snprintf(first, sizeof first, "base %" PRIu64 "/2^%u", p->x, p->y);
+    two_texts(m->text, sizeof m->text, first, second);
+    snprintf(first, sizeof first, "\"base\": {\"x\": \"%" PRIu64 "\", \"y\": %u}", p->x, p->y);
+    two_texts(m->json, sizeof m->json, first, second);
+    return dpsel_params_epsilon(p, EPSILON_DIGITS, m->realised, sizeof m->realised);
 }
 
 /* With --task: both histograms' scores, built in FILE_A's order. */
@@ -183,14 +227,17 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
                         FILE *out, cli_error *e)
 {
     dpsel_audit_result result;
-    char epsilon[EPSILON_TEXT];
+    setting m;
     cli_progress progress;
     cli_progress_start(&progress, "audit", o->progress, 1);
-    int rc = dpsel_audit_progress(&result, params, o->mechanism, p->scores_a, p->scores_b,
-                                  p->a->count, cli_progress_report, &progress);
+    int rc = o->mechanism == DPSEL_RNM
+             ? dpsel_rnm_audit(&result, o->epsilon, o->sensitivity, o->monotonic, p->scores_a,
+                               p->scores_b, p->a->count, cli_progress_report, &progress)
+             : dpsel_audit_progress(&result, params, o->mechanism, p->scores_a, p->scores_b,
+                                    p->a->count, cli_progress_report, &progress);
     cli_progress_stop(&progress, rc == DPSEL_OK);
     if (rc == DPSEL_OK) {
-        rc = dpsel_params_epsilon(params, EPSILON_DIGITS, epsilon, sizeof epsilon);
+        rc = setting_of(o, params, &m);
     }
     if (rc != DPSEL_OK) {
         return cli_fail(e, exit_status_of_error(rc), "%s, %s: audit: %s", p->name_a, p->name_b,
@@ -203,9 +250,9 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
     }
     const char *label = p->a->labels[result.output];
     if (o->json) {
-        print_json(out, o, params, &result, &u, label, epsilon);
+        print_json(out, params, &m, &result, &u, label);
     } else {
-        print_text(out, o, params, &result, &u, label, epsilon);
+        print_text(out, params, &m, &result, &u, label);
     }
     if (!result.neighbours && warn_not_neighbours(o, params, p, &u, e) != 0) {
         return e->status;

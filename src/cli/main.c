@@ -65,7 +65,9 @@ static int out_of_memory(cli_error *e)
  * own scale instead, so that its errors are its own. */
 static int make_params(run *r)
 {
-    if (r->opt.mechanism == DPSEL_RNM) {
+    if (r->opt.mechanism == DPSEL_RNM) {   /* params keeps D and monotonic, for audit */
+        r->params.sensitivity = r->opt.sensitivity;
+        r->params.monotonic = r->opt.monotonic;
         return rnm_scale_from_options(&r->opt, &r->rnm_w, &r->rnm_p, &r->error);
     }
     return params_from_options(&r->opt, r->opt.sensitivity, r->opt.monotonic, &r->params,

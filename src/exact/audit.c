@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../core/gap.h"
+#include "../rnm.h"
 #include "exact.h"
 #include "mpfr_env.h"
 
@@ -35,6 +36,8 @@ enum { PAIR_HOLDS, PAIR_BROKEN, PAIR_OPEN };
 /* What both sides of the audit share: index 0 is a, 1 is b. */
 typedef struct {
     const dpsel_params *params;
+    const char *rnm_epsilon; /* RNM: its decimal epsilon (scale rnm_w / rnm_p); else NULL */
+    uint64_t rnm_w, rnm_p;
     size_t n;
     uint64_t m;              /* k D, saturated at UINT64_MAX */
     dpsel_pmf *pmf[2];
@@ -89,6 +92,21 @@ static void neighbour_check(const int64_t *a, const int64_t *b, size_t n,
     }
     out->neighbours = out->distance <= params->sensitivity
                       && (!params->monotonic || out->b_at_least_a || out->b_at_most_a);
+}
+
+/* RNM's epsilon exactly: c D / b = c D P / W (c = 1 if monotonic, else
+ * 2), the decimal requested, rounded down and up. */
+static void enclose_rnm_epsilon(audit *a)
+{
+    mpz_t numerator;
+    mpz_init(numerator);
+    mpz_set_ui(numerator, (unsigned long)a->params->sensitivity);
+    mpz_mul_ui(numerator, numerator, (unsigned long)a->rnm_p << (a->params->monotonic ? 0 : 1));
+    mpfr_set_z(a->eps_lo, numerator, MPFR_RNDD);
+    mpfr_set_z(a->eps_hi, numerator, MPFR_RNDU);
+    mpfr_div_ui(a->eps_lo, a->eps_lo, (unsigned long)a->rnm_w, MPFR_RNDD);
+    mpfr_div_ui(a->eps_hi, a->eps_hi, (unsigned long)a->rnm_w, MPFR_RNDU);
+    mpz_clear(numerator);
 }
 
 /* eps_lo <= k D (y ln 2 - ln x) <= eps_hi. */
@@ -208,7 +226,7 @@ static void audit_pair(const audit *a, size_t r, int f, loss_max *max, mpfr_t lo
     enclose_log_ratio(a, r, f, lo, hi);
     int outcome = mpfr_lessequal_p(hi, a->eps_lo) ? PAIR_HOLDS
                 : mpfr_greater_p(lo, a->eps_hi) ? PAIR_BROKEN : PAIR_OPEN;
-    if (outcome == PAIR_OPEN) {
+    if (outcome == PAIR_OPEN && a->rnm_epsilon == NULL) {   /* EM's and PF's weights */
         outcome = dominated(a, r, f);
         if (outcome == PAIR_OPEN) {
             outcome = exact_comparison(a, r, f, &max->failure);
@@ -286,15 +304,19 @@ static int audit_run(audit *a, dpsel_mechanism mechanism, const int64_t *const s
         }
         clamped_gaps(scores[s], a->n, a->params->gap_cap, a->gap[s], a->sorted[s]);
         dpsel_progress_window(progress, (uint64_t)s * 7 * share, (uint64_t)(s + 1) * 7 * share);
-        int rc = dpsel_exact_pmf_new_metered(&a->pmf[s], a->params, mechanism, scores[s], NULL,
-                                             a->n, progress);
+        int rc = a->rnm_epsilon != NULL
+                 ? dpsel_exact_rnm_pmf_new_metered(&a->pmf[s], a->rnm_epsilon,
+                                                   a->params->sensitivity, a->params->monotonic,
+                                                   scores[s], NULL, a->n, progress)
+                 : dpsel_exact_pmf_new_metered(&a->pmf[s], a->params, mechanism, scores[s], NULL,
+                                               a->n, progress);
         if (rc != DPSEL_OK) {
             return rc;
         }
     }
     dpsel_progress_window(progress, 0, DPSEL_PROGRESS_SCALE);
     dpsel_progress_phase(progress, 14 * share, DPSEL_PROGRESS_SCALE);
-    enclose_epsilon(a);
+    (a->rnm_epsilon != NULL ? enclose_rnm_epsilon : enclose_epsilon)(a);
     neighbour_check(scores[0], scores[1], a->n, a->params, out);
     int rc = audit_all(a, out, progress);
     return rc == DPSEL_OK ? dpsel_progress_finish(progress) : rc;
@@ -307,23 +329,18 @@ int dpsel_audit(dpsel_audit_result *out, const dpsel_params *params,
     return dpsel_audit_progress(out, params, mechanism, scores_a, scores_b, n, NULL, NULL);
 }
 
-int dpsel_audit_progress(dpsel_audit_result *out, const dpsel_params *params,
-                         dpsel_mechanism mechanism, const int64_t *scores_a,
-                         const int64_t *scores_b, size_t n, dpsel_progress_fn progress,
-                         void *context)
+/* The audit of checked arguments: a's params, n and, for RNM, its epsilon
+ * and scale are set. */
+static int audit_checked(audit *base, dpsel_audit_result *out, dpsel_mechanism mechanism,
+                         const int64_t *scores_a, const int64_t *scores_b,
+                         dpsel_progress_fn progress, void *context)
 {
-    if (out == NULL || params == NULL || scores_a == NULL || scores_b == NULL) {
-        return DPSEL_ENULL;
-    }
-    int checked = dpsel_exact_check_distribution(params, mechanism, n);
-    if (checked != DPSEL_OK) {
-        return checked;
-    }
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
+    const dpsel_params *params = base->params;
     uint64_t k = params->monotonic ? 1 : 2;
-    audit a = { .params = params, .n = n,
-                .m = params->sensitivity > UINT64_MAX / k ? UINT64_MAX : k * params->sensitivity };
+    audit a = *base;
+    a.m = params->sensitivity > UINT64_MAX / k ? UINT64_MAX : k * params->sensitivity;
     mpfr_inits2(EPSILON_PRECISION, a.eps_lo, a.eps_hi, (mpfr_ptr)0);
     dpsel_audit_result result;
     const int64_t *const scores[2] = { scores_a, scores_b };
@@ -341,4 +358,39 @@ int dpsel_audit_progress(dpsel_audit_result *out, const dpsel_params *params,
         *out = result;
     }
     return rc;
+}
+
+int dpsel_audit_progress(dpsel_audit_result *out, const dpsel_params *params,
+                         dpsel_mechanism mechanism, const int64_t *scores_a,
+                         const int64_t *scores_b, size_t n, dpsel_progress_fn progress,
+                         void *context)
+{
+    if (out == NULL || params == NULL || scores_a == NULL || scores_b == NULL) {
+        return DPSEL_ENULL;
+    }
+    int checked = dpsel_exact_check_distribution(params, mechanism, n);
+    audit a = { .params = params, .n = n };
+    return checked != DPSEL_OK ? checked
+                               : audit_checked(&a, out, mechanism, scores_a, scores_b, progress,
+                                               context);
+}
+
+int dpsel_rnm_audit(dpsel_audit_result *out, const char *epsilon, uint64_t sensitivity,
+                    int monotonic, const int64_t *scores_a, const int64_t *scores_b, size_t n,
+                    dpsel_progress_fn progress, void *context)
+{
+    if (out == NULL || epsilon == NULL || scores_a == NULL || scores_b == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (n == 0) {
+        return DPSEL_EEMPTY;
+    }
+    const dpsel_params params = { .sensitivity = sensitivity, .monotonic = monotonic,
+                                  .gap_cap = UINT64_MAX };
+    audit a = { .params = &params, .rnm_epsilon = epsilon, .n = n };
+    int rc = n > DPSEL_MAX_CANDIDATES ? DPSEL_ERANGE
+           : dpsel_exact_rnm_scale(epsilon, sensitivity, monotonic, &a.rnm_w, &a.rnm_p);
+    return rc != DPSEL_OK ? rc
+                          : audit_checked(&a, out, DPSEL_RNM, scores_a, scores_b, progress,
+                                          context);
 }
