@@ -56,6 +56,7 @@ from ._quantile import (Grid, QuantileFraction, QuantileRuns, Run, quantile_frac
                         quantile_pmf, quantile_select)
 from ._rng import Rng
 from ._rnm import rnm_scale, rnm_select, rnm_select_top
+from ._rnm_pmf import RnmPmf, rnm_audit, rnm_pmf
 from ._select import PfStream, Selector
 from ._tasks import TaskParams, decimal_to_units, task_params, task_scores, units_to_decimal
 
@@ -64,7 +65,7 @@ __version__ = VERSION  # DPSEL_VERSION of include/dpsel.h (test_layout.py compar
 __all__ = [
     "mode", "quantile", "quantiles", "median", "select", "top_k", "best_price",
     "Params", "Selector", "PfStream", "Rng", "Mechanism",
-    "rnm_select", "rnm_select_top", "rnm_scale",
+    "rnm_select", "rnm_select_top", "rnm_scale", "rnm_pmf", "RnmPmf", "rnm_audit",
     "pmf", "pmf_grouped", "Pmf", "top_pmf", "TopPmf",
     "audit", "AuditResult", "Verdict",
     "task_scores", "task_params", "TaskParams", "Task",

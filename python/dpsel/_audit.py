@@ -61,6 +61,11 @@ def audit(params: Params, scores_a: Any, scores_b: Any,
     c = CAuditResult()
     call_reporting(lib.dpsel_audit_progress, progress, ctypes.byref(c), c_params(params),
                    _mechanism(mechanism), a.address, b.address, a.n)
+    return _result(c, a)
+
+
+def _result(c: CAuditResult, a: Any) -> AuditResult:
+    """The AuditResult of a C result, its output labelled by scores a."""
     return AuditResult(Verdict(c.verdict), c.distance, bool(c.b_at_least_a),
                        bool(c.b_at_most_a), bool(c.neighbours), a.label(c.output),
                        bool(c.a_over_b), c.decided_exactly, c.loss_lower.decode(),

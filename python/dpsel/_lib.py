@@ -272,6 +272,10 @@ _PROTOTYPES = {
     "dpsel_audit": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA, c_size_t]),
     "dpsel_audit_progress": (_CODE, [_P(CAuditResult), _P(CParams), c_int, _DATA, _DATA,
                                      c_size_t, InterruptFunction, c_void_p]),
+    "dpsel_rnm_pmf_new": (_CODE, [_OUT, _STR, c_uint64, c_int, _DATA, _DATA, c_size_t,
+                                  InterruptFunction, c_void_p]),
+    "dpsel_rnm_audit": (_CODE, [_P(CAuditResult), _STR, c_uint64, c_int, _DATA, _DATA, c_size_t,
+                                InterruptFunction, c_void_p]),
 }
 BOUND = frozenset(_PROTOTYPES)
 
