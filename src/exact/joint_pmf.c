@@ -424,6 +424,7 @@ static int compute_at(dpsel_joint_pmf *pmf, const dpsel_joint_problem *jp, mpfr_
     rc = rc == DPSEL_OK ? dpsel_exact_joint_forward(&t, jp, prec, &check) : rc;
     joint_pass down, up;
     int passes = 0;
+    mpfr_clear_flags();  /* the host's are saved (mpfr_env.h) */
     if (rc == DPSEL_OK) {
         passes = 1;
         rc = pass_run(&down, jp, &t.entry_lo, MPFR_RNDD, prec, progress);
@@ -431,6 +432,12 @@ static int compute_at(dpsel_joint_pmf *pmf, const dpsel_joint_problem *jp, mpfr_
     if (rc == DPSEL_OK) {
         passes = 2;
         rc = pass_run(&up, jp, &t.entry_hi, MPFR_RNDU, prec, progress);
+    }
+    /* directed rounding keeps a bound through an underflow or overflow (0 or
+     * the least number, the largest or inf: B n <= 2^52 keeps them out of
+     * reach anyway); only a NaN would be no bound */
+    if (rc == DPSEL_OK && mpfr_nanflag_p()) {
+        rc = DPSEL_EINTERNAL;
     }
     if (rc == DPSEL_OK) {
         *done = store_bounds(pmf, jp, &t, &down, &up);
