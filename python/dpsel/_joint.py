@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import array
 import ctypes
+import math
 import weakref
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -69,6 +70,10 @@ class _Joint:
                 return (f"fractions[{i}] = {a}/{b} is not above fractions[{i - 1}] = "
                         f"{self.a[i - 1]}/{self.b[i - 1]}: give the quantiles in increasing "
                         "order, each once")
+        denominator = math.lcm(*self.b[:self.m])
+        if denominator > QUANTILE_DENOMINATOR_MAX:
+            return (f"the least common denominator of the quantiles, {denominator}, passes "
+                    "10^18: give quantiles of fewer digits")
         needed = joint_sensitivity(list(zip(self.a[:self.m], self.b[:self.m])))
         if params is not None and (params.sensitivity < needed or params.monotonic):
             return (f"the Params must have sensitivity >= {needed} "

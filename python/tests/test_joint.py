@@ -38,6 +38,8 @@ def test_the_sensitivity():
         dpsel.joint_sensitivity([])
     with pytest.raises(TypeError, match=r"fractions\[0\]"):
         dpsel.joint_sensitivity([0.5])
+    with pytest.raises(dpsel.RangeError, match="denominator of the quantiles, .* passes 10"):
+        dpsel.joint_sensitivity([(1, 10**18 - 1), (1, 2)])
 
 
 def test_the_marginals_by_hand():
