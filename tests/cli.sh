@@ -417,6 +417,10 @@ expect_ok rnm-pmf -s '# mechanism rnm, Laplace scale 1/1, epsilon = 1 (realised 
 expect_ok rnm-pmf-json '{"mechanism": "rnm", "scale": "4/1", "epsilon": "0.50", "resolution": "1", "candidates": [{"label": "alice", "score": "10", "probability": "0.' '"expected_error": "' -- pmf --epsilon 0.50 --mechanism rnm --json "$d/basic.csv"
 expect_error rnm-pmf-exact "--mechanism rnm's probabilities involve e^(-g/b) and are not rational: pmf gives their enclosures and correctly rounded decimals, and takes no: '--exact'" -- pmf --epsilon 1 --exact --mechanism rnm "$d/basic.csv"
 expect_error rnm-pmf-top "pmf --mechanism rnm gives one selection's distribution (the top-k pmf is PF's and EM's): it takes no: '--top'" -- pmf --epsilon 1 --top 2 --mechanism rnm "$d/basic.csv"
+# curve --mechanism rnm: RNM's column beside PF's and EM's (the pmf's expected error above)
+expect_ok rnm-curve '# error_rnm = report noisy max' 'epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em,error_rnm' '1,1.0000000000000000,' ',0.27590958087858174' -- curve --epsilons 1 --monotonic --mechanism rnm "$d/two.csv"
+expect_ok rnm-curve-json '"error_rnm": "0.27590958087858174"}]}' -- curve --epsilons 1 --monotonic --json --mechanism rnm "$d/two.csv"
+expect_error rnm-curve-target "--target searches PF's and EM's epsilons: with --mechanism rnm curve takes no: '--target'" -- curve --target 1 --mechanism rnm "$d/two.csv"
 expect_error rnm-base "--mechanism rnm takes --epsilon as a decimal (realised exactly), not: '--base'" -- select --base 1/2^1 --mechanism rnm "$d/basic.csv"
 expect_error rnm-hardened "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--hardened'" -- select --epsilon 1 --hardened --mechanism rnm "$d/basic.csv"
 expect_error rnm-gap-cap "--mechanism rnm has no hardened mode and no gap cap: it takes no: '--gap-cap'" -- select --epsilon 1 --gap-cap 4 --mechanism rnm "$d/basic.csv"
@@ -649,7 +653,7 @@ expect_error curve-epsilons-too-small "--epsilons: epsilon '1e-30'" -- curve --e
 expect_error curve-target-zero "--target must be a positive decimal number: '0'" -- curve --target 0 "$d/two.csv"
 expect_error curve-target-negative "--target must be a positive decimal number: '-1'" -- curve --target -1 "$d/two.csv"
 expect_error curve-with-epsilon "option does not apply to this command: '--epsilon'" -- curve --epsilon 1 "$d/two.csv"
-expect_error curve-with-mechanism "option does not apply to this command: '--mechanism'" -- curve --mechanism em "$d/two.csv"
+expect_error curve-with-mechanism "curve prints PF's and EM's errors always; --mechanism rnm adds report noisy max's: it takes rnm only, not: 'em'" -- curve --mechanism em "$d/two.csv"
 expect_error epsilons-with-pmf "option does not apply to this command: '--epsilons'" -- pmf --epsilon 1 --epsilons 1,2 "$d/two.csv"
 expect_error curve-bad-file "$d/bad-stdin.csv:2: score is not an integer: 'x'" -- curve "$d/bad-stdin.csv"
 

@@ -2,9 +2,10 @@
 /*
  * dpsel curve: how the expected error of permute-and-flip and of the
  * exponential mechanism moves with epsilon, printed beside EM's accuracy
- * bound and the exact tail of each error distribution at that bound; with
- * --target, the least epsilon at which each mechanism's expected error
- * reaches a target.
+ * bound and the exact tail of each error distribution at that bound
+ * (with --mechanism rnm, report noisy max's expected error too, at the
+ * epsilon requested); with --target, the least epsilon at which each
+ * mechanism's expected error reaches a target.
  *
  * The expected errors and probabilities come from the library's exact pmf,
  * correctly rounded to 17 digits.  Doubles serve only for the epsilon grid,
@@ -60,6 +61,7 @@ typedef struct {
     char *error[2];
     double error_value[2];
     double tail[2];
+    char *rnm_error;   /* --mechanism rnm: its expected error, else NULL */
 } point;
 
 static const char *const mechanism_names[2] = { "pf", "em" };
@@ -70,6 +72,28 @@ static void point_free(point *p)
         dpsel_string_free(p->error[m]);
         p->error[m] = NULL;
     }
+    dpsel_string_free(p->rnm_error);
+    p->rnm_error = NULL;
+}
+
+/* Report noisy max's expected error at the epsilon requested (realised
+ * exactly), in the scores' own unit. */
+static int rnm_outcome(const curve *c, point *p)
+{
+    const options *o = c->opt;
+    dpsel_pmf *pmf = NULL;
+    int rc = dpsel_rnm_pmf_new(&pmf, p->requested, o->sensitivity, o->monotonic,
+                               c->cand->scores, NULL, c->cand->count, cli_progress_report,
+                               c->progress);
+    cli_progress_step(c->progress, c->progress->step + 1);
+    if (rc == DPSEL_OK) {
+        rc = dpsel_pmf_expected_error_in_units(pmf, score_unit_text(o), DPSEL_DECIMAL,
+                                               &p->rnm_error);
+    }
+    dpsel_pmf_free(pmf);
+    return rc == DPSEL_OK ? 0
+         : cli_fail_at(c->error, exit_status_of_error(rc), c->file_name, 0,
+                       "rnm pmf at epsilon %s: %s", p->requested, dpsel_strerror(rc));
 }
 
 /* ln(1/beta) = y ln 2 - ln x, rounded down (so the bound below is rounded
@@ -160,6 +184,10 @@ static int point_compute(const curve *c, point *p, int first, int last)
             return -1;
         }
     }
+    if (o->mechanism == DPSEL_RNM && rnm_outcome(c, p) != 0) {
+        point_free(p);
+        return -1;
+    }
     return 0;
 }
 
@@ -222,14 +250,19 @@ static void print_point(FILE *out, const point *p, double unit, int json)
     print_double(out, ratio, json);
     fputs(json ? ", \"em_bound\": " : ",", out);
     print_double(out, p->bound * unit, json);
-    fprintf(out, json ? ", \"tail_pf\": %.10g, \"tail_em\": %.10g}" : ",%.10g,%.10g\n",
+    fprintf(out, json ? ", \"tail_pf\": %.10g, \"tail_em\": %.10g" : ",%.10g,%.10g",
             p->tail[DPSEL_PF], p->tail[DPSEL_EM]);
+    if (p->rnm_error != NULL) {
+        fprintf(out, json ? ", \"error_rnm\": \"%s\"" : ",%s", p->rnm_error);
+    }
+    fputs(json ? "}" : "\n", out);
 }
 
 /* The sensitivity is printed in the scores' own unit, as the errors are. */
 static int print_curve_head(const curve *c, FILE *out)
 {
     const options *o = c->opt;
+    int rnm = o->mechanism == DPSEL_RNM;
     char sensitivity[UNITS_TEXT];
     if (units_text(o, o->sensitivity, sensitivity, c->error) != 0) {
         return -1;
@@ -243,9 +276,11 @@ static int print_curve_head(const curve *c, FILE *out)
     fprintf(out, "# dpsel curve: %zu candidates (%zu best), sensitivity %s, %smonotonic\n"
             "# em_bound = (2D/eps)(ln(n/n_opt) + ln 20) (D/eps when monotonic): EM's error "
             "exceeds it with probability <= 0.05;\n"
-            "# tail_pf, tail_em = P(error >= em_bound) from the exact pmf\n"
-            "epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em\n",
-            c->cand->count, c->best_count, sensitivity, o->monotonic ? "" : "not ");
+            "# tail_pf, tail_em = P(error >= em_bound) from the exact pmf\n%s"
+            "epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em%s\n",
+            c->cand->count, c->best_count, sensitivity, o->monotonic ? "" : "not ",
+            rnm ? "# error_rnm = report noisy max's at the epsilon requested (realised "
+                  "exactly)\n" : "", rnm ? ",error_rnm" : "");
     return 0;
 }
 
@@ -420,8 +455,9 @@ int curve_print(const options *o, const candidates *cand, const char *file_name,
 {
     /* the search's pmfs are at most TARGET_MAX_POINTS per mechanism */
     cli_progress progress;
+    unsigned mechanisms = o->mechanism == DPSEL_RNM ? 3 : 2;   /* a pmf each per point */
     cli_progress_start(&progress, "curve", o->progress,
-                       2 * (o->target != NULL ? TARGET_MAX_POINTS : epsilon_count(o)));
+                       mechanisms * (o->target != NULL ? TARGET_MAX_POINTS : epsilon_count(o)));
     curve c = { o, cand, file_name, error, cand->scores[0], 0,
                 strtod(score_unit_text(o), NULL), &progress, NULL };
     size_t *first = first_of_equal_scores(cand->scores, cand->count);

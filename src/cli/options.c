@@ -57,9 +57,11 @@ static const option_spec specs[OPT_COUNT_OF_OPTIONS] = {
     [OPT_GAP_CAP] = { "gap-cap", "C", FOR_ALL,
                       "clamp gaps at C, 1 to 1048576 (default: the least C with\n"
                       "beta^C <= 2^-64)" },
-    [OPT_MECHANISM] = { "mechanism", "pf|em|rnm", FOR_SELECT | FOR_PMF | FOR_AUDIT | FOR_QUANTILE,
+    [OPT_MECHANISM] = { "mechanism", "pf|em|rnm",
+                        FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT | FOR_QUANTILE,
                         "permute-and-flip (default; quantile: em), the\n"
-                        "exponential mechanism, or report noisy max (select)" },
+                        "exponential mechanism, or report noisy max (curve:\n"
+                        "rnm adds its column to PF's and EM's)" },
     [OPT_TASK] = { "task", "mode|median", FOR_SELECT | FOR_PMF | FOR_CURVE | FOR_AUDIT,
                    "FILE is a histogram `bin,count`: score the bins for its\n"
                    "mode (monotonic) or its median (sensitivity 1 both)" },
@@ -630,9 +632,18 @@ static int check_quantile(const options *o, const int *seen, cli_error *e)
  * what it does not have is refused, not approximated. */
 static int check_rnm(const options *o, cli_error *e)
 {
-    if (o->cmd != COMMAND_SELECT) {
-        return refuse(e, "--mechanism rnm is taken by select only (its pmf, curve and audit "
-                      "are not built yet)", "rnm");
+    if (o->cmd == COMMAND_PMF && o->exact) {
+        return refuse(e, "--mechanism rnm's probabilities involve e^(-g/b) and are not "
+                      "rational: pmf gives their enclosures and correctly rounded decimals, "
+                      "and takes no", "--exact");
+    }
+    if (o->cmd == COMMAND_CURVE && o->target != NULL) {
+        return refuse(e, "--target searches PF's and EM's epsilons: with --mechanism rnm "
+                      "curve takes no", "--target");
+    }
+    if (o->cmd == COMMAND_PMF && o->top > 1) {
+        return refuse(e, "pmf --mechanism rnm gives one selection's distribution (the top-k "
+                      "pmf is PF's and EM's): it takes no", "--top");
     }
     if (o->base_given) {
         return refuse(e, "--mechanism rnm takes --epsilon as a decimal (realised exactly), not",
@@ -668,6 +679,10 @@ static int check_complete(options *o, const int *seen, cli_error *e)
         }
     } else if (o->task_given ? apply_task(o, seen, e) != 0 : score_unit(o, e) != 0) {
         return e->status;
+    }
+    if (o->cmd == COMMAND_CURVE && seen[OPT_MECHANISM] && o->mechanism != DPSEL_RNM) {
+        return refuse(e, "curve prints PF's and EM's errors always; --mechanism rnm adds report "
+                      "noisy max's: it takes rnm only, not", o->mechanism == DPSEL_PF ? "pf" : "em");
     }
     if (o->cmd == COMMAND_CURVE) {
         return o->epsilons != NULL ? 0 : parse_epsilons(CURVE_EPSILONS, o);
