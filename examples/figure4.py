@@ -199,23 +199,28 @@ def readme(rows, mechanisms, epsilons, found, bad):
     if "rnm" in mechanisms:
         lines += ["## Where RNM's expected error crosses EM's", ""]
         for name, _ in VECTORS:
+            signs = {compare(rows[name][e]["rnm"][2:], rows[name][e]["em"][2:]) for e in epsilons}
             if not found[name]:
-                lines.append(f"- {name}: no crossing between {epsilons[0]} and {epsilons[-1]}.")
+                relation = {frozenset({1}): "above EM's at every epsilon of the grid",
+                            frozenset({-1}): "below EM's at every epsilon of the grid"}.get(
+                                frozenset(signs), "undecided against EM's at some epsilon")
+                lines.append(f"- {name}: no crossing between {epsilons[0]} and {epsilons[-1]}: "
+                             f"RNM's error is {relation}.")
             for before, bracket in found[name]:
-                order = "below" if before < 0 else "above"
+                words = ("below", "above") if before < 0 else ("above", "below")
                 if bracket is None:
                     lines.append(f"- {name}: a crossing the enclosures leave undecided.")
                 else:
-                    lines.append(f"- {name}: RNM's error is {order} EM's up to epsilon {bracket[0]} "
-                                 f"and on the other side from {bracket[1]}.")
+                    lines.append(f"- {name}: RNM's error is {words[0]} EM's at the requested "
+                                 f"epsilon {bracket[0]} and {words[1]} it at {bracket[1]}.")
         lines += [""]
     lines += ["## PF never worse", ""]
     if bad:
         lines += ["PF's expected error is **not** below the others' at:", ""] + \
                  [f"- {b}" for b in bad]
     else:
-        others = " and ".join(m.upper() for m in mechanisms if m != "pf")
-        lines.append(f"At every point PF's enclosure lies below {others}'s: PF is never worse.")
+        others = " and ".join(f"{m.upper()}'s" for m in mechanisms if m != "pf")
+        lines.append(f"At every point PF's enclosure lies below {others}: PF is never worse.")
     return "\n".join(lines) + "\n"
 
 
