@@ -239,6 +239,12 @@ typedef struct {
     dpsel_rng_state_ seeded_;     /* seeded: its state */
     dpsel_interrupt_fn interrupt_fn_;
     void *interrupt_context_;
+#ifdef __FRAMAC__
+    /* Seen by the proofs only (spec/bits.h): how many bits the source has
+     * given, the cursor into its bit stream.  The compiled struct has no
+     * such field, so no compiled code can read or write it. */
+    uint64_t proof_bits_read_;
+#endif
 } dpsel_rng;
 
 /* The operating system's CSPRNG, the source to use for real releases:
@@ -966,6 +972,22 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select(const dpsel_selecto
                                                              size_t n, int64_t lower,
                                                              int64_t upper, dpsel_rng *rng,
                                                              int64_t *out);
+
+/* count >= 1 independent releases of dpsel_quantiles_joint_select on the
+ * same data, with its arguments and errors (and DPSEL_ERANGE for count 0
+ * or count m past the memory): out[r m + i] receives quantile i of release
+ * r.  The values are sorted and the dynamic program's forward tables made
+ * once, so the releases after the first cost one backward pass each,
+ * O(m n) (10^5 values, m = 3: a few ms each); each is epsilon-DP, count
+ * of them count epsilon (basic composition: the accountant's).  out is
+ * written only on success. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select_many(const dpsel_selector *selector,
+                                                                  const uint64_t *a,
+                                                                  const uint64_t *b, size_t m,
+                                                                  const int64_t *values,
+                                                                  size_t n, int64_t lower,
+                                                                  int64_t upper, dpsel_rng *rng,
+                                                                  size_t count, int64_t *out);
 
 /* JointExp's exact distribution, each quantile's marginal: for quantile i
  * and run r, the chance that the joint release's o_i lies in run r, where

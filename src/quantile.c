@@ -373,20 +373,32 @@ static int joint_problem(dpsel_joint_problem *problem, const dpsel_params *param
     return rc;
 }
 
-int dpsel_quantiles_joint_select(const dpsel_selector *selector, const uint64_t *a,
-                                 const uint64_t *b, size_t m, const int64_t *values, size_t n,
-                                 int64_t lower, int64_t upper, dpsel_rng *rng, int64_t *out)
+int dpsel_quantiles_joint_select_many(const dpsel_selector *selector, const uint64_t *a,
+                                      const uint64_t *b, size_t m, const int64_t *values,
+                                      size_t n, int64_t lower, int64_t upper, dpsel_rng *rng,
+                                      size_t count, int64_t *out)
 {
     if (selector == NULL || rng == NULL || out == NULL || (values == NULL && n > 0)) {
         return DPSEL_ENULL;
     }
     dpsel_joint_problem problem;
     int rc = joint_problem(&problem, &selector->params, a, b, m, values, n, lower, upper, rng);
+    if (rc == DPSEL_OK && (count == 0 || count > SIZE_MAX / sizeof *out / m)) {
+        rc = DPSEL_ERANGE;
+    }
     if (rc == DPSEL_OK) {
-        rc = dpsel_exact_joint_sample(&problem, rng, out);
+        rc = dpsel_exact_joint_sample(&problem, rng, count, out);
     }
     dpsel_exact_joint_problem_free(&problem);
     return rc;
+}
+
+int dpsel_quantiles_joint_select(const dpsel_selector *selector, const uint64_t *a,
+                                 const uint64_t *b, size_t m, const int64_t *values, size_t n,
+                                 int64_t lower, int64_t upper, dpsel_rng *rng, int64_t *out)
+{
+    return dpsel_quantiles_joint_select_many(selector, a, b, m, values, n, lower, upper, rng, 1,
+                                             out);
 }
 
 int dpsel_quantiles_joint_pmf_new(dpsel_joint_pmf **out, const dpsel_params *params,

@@ -2,7 +2,8 @@
 /*
  * JointExp's sampler (src/exact/joint.c, joint_sample.c,
  * dpsel_quantiles_joint_select; spec/quantiles.md §8):
- *   - joint releases fit, tuple by tuple, the joint pmf computed by listing
+ *   - joint releases fit, tuple by tuple (one call each, or many from one
+ *     dpsel_quantiles_joint_select_many), the joint pmf computed by listing
  *     every tuple in GMP rationals (tests/joint_reference.c), by chi-square
  *     at false-alarm 1e-6 per fit: ties, clamped values, empty data, m = 1
  *     to 4, bases 1/2, 3/4 and 13/16;
@@ -49,22 +50,30 @@ static size_t tuple_index(const joint_reference *ref, const int64_t *o)
     return 0;
 }
 
-/* draws releases fit the reference's joint pmf. */
+/* draws releases fit the reference's joint pmf: made one call each, or
+ * (batch) all by one dpsel_quantiles_joint_select_many. */
 static void fit_joint(uint64_t x, unsigned y, const uint64_t *qa, const uint64_t *qb, size_t m,
                       const int64_t *values, size_t n, int64_t lower, int64_t upper,
-                      uint64_t draws, uint64_t seed, const char *what)
+                      uint64_t draws, uint64_t seed, int batch, const char *what)
 {
     joint_reference ref;
     cr_assert_eq(joint_reference_new(&ref, x, y, qa, qb, m, values, n, lower, upper), 0);
     dpsel_selector *selector = joint_selector(x, y, qa, qb, m);
     dpsel_rng rng = seeded_rng(seed);
     uint64_t *counts = calloc(ref.tuples, sizeof *counts);
-    int64_t o[8];
-    for (uint64_t d = 0; d < draws; d++) {
-        cr_assert_eq(dpsel_quantiles_joint_select(selector, qa, qb, m, values, n, lower, upper,
-                                                  &rng, o),
+    int64_t *o = malloc(draws * m * sizeof *o);
+    if (batch) {
+        cr_assert_eq(dpsel_quantiles_joint_select_many(selector, qa, qb, m, values, n, lower,
+                                                       upper, &rng, draws, o),
                      DPSEL_OK);
-        counts[tuple_index(&ref, o)]++;
+    }
+    for (uint64_t d = 0; d < draws; d++) {
+        if (!batch) {
+            cr_assert_eq(dpsel_quantiles_joint_select(selector, qa, qb, m, values, n, lower,
+                                                      upper, &rng, &o[d * m]),
+                         DPSEL_OK);
+        }
+        counts[tuple_index(&ref, &o[d * m])]++;
     }
     mpq_t *p = malloc(ref.tuples * sizeof *p);
     for (size_t t = 0; t < ref.tuples; t++) {
@@ -73,6 +82,7 @@ static void fit_joint(uint64_t x, unsigned y, const uint64_t *qa, const uint64_t
     }
     expect_fit_and_clear(counts, p, ref.tuples, draws, what);
     free(p);
+    free(o);
     free(counts);
     dpsel_selector_free(selector);
     joint_reference_free(&ref);
@@ -85,15 +95,17 @@ Test(joint, releases_fit_the_listed_pmf, .timeout = 300)
     const uint64_t three_a[] = { 1, 1, 3 }, three_b[] = { 4, 2, 4 };
     const uint64_t four_a[] = { 1, 1, 1, 9 }, four_b[] = { 10, 3, 2, 10 };
     const int64_t ties[] = { 2, 2, 4, 1, 9, -3 }, spread[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
-    fit_joint(1, 1, half_a, half_b, 1, ties, 6, 0, 6, 20000, 1, "m 1, base 1/2");
-    fit_joint(3, 2, quart_a, quart_b, 2, ties, 6, 0, 6, 30000, 2, "m 2, base 3/4, ties");
-    fit_joint(13, 4, three_a, three_b, 3, ties, 6, 0, 5, 40000, 3, "m 3, base 13/16");
-    fit_joint(13, 4, three_a, three_b, 3, spread, 8, 1, 6, 40000, 4, "m 3, clamped");
-    fit_joint(3, 2, four_a, four_b, 4, spread, 5, 0, 4, 40000, 5, "m 4, B 30");
-    fit_joint(3, 2, three_a, three_b, 3, NULL, 0, 0, 4, 20000, 6, "no values: uniform");
+    fit_joint(1, 1, half_a, half_b, 1, ties, 6, 0, 6, 20000, 1, 0, "m 1, base 1/2");
+    fit_joint(3, 2, quart_a, quart_b, 2, ties, 6, 0, 6, 30000, 2, 0, "m 2, base 3/4, ties");
+    fit_joint(13, 4, three_a, three_b, 3, ties, 6, 0, 5, 40000, 3, 1,
+              "m 3, base 13/16, in one batch");
+    fit_joint(13, 4, three_a, three_b, 3, spread, 8, 1, 6, 40000, 4, 0, "m 3, clamped");
+    fit_joint(3, 2, four_a, four_b, 4, spread, 5, 0, 4, 40000, 5, 0, "m 4, B 30");
+    fit_joint(3, 2, three_a, three_b, 3, NULL, 0, 0, 4, 20000, 6, 0, "no values: uniform");
     const uint64_t tail_a[] = { 1, 19 }, tail_b[] = { 2, 20 };
     const int64_t low[] = { 0, 0, 1, 1, 2, 3, 3, 3, 1, 0 };
-    fit_joint(15, 4, tail_a, tail_b, 2, low, 10, 0, 40, 60000, 7, "a long last run");
+    fit_joint(15, 4, tail_a, tail_b, 2, low, 10, 0, 40, 60000, 7, 1,
+              "a long last run, in one batch");
 }
 
 /* -2 |b L(v) - a n|: JointExp's utility for one quantile a / b. */
@@ -234,6 +246,12 @@ Test(joint, bad_input_is_refused)
                  DPSEL_ERANGE, "unsorted");
     cr_expect_eq(dpsel_quantiles_joint_select(selector, ok_a, ok_b, 2, NULL, 3, 0, 9, &rng, out),
                  DPSEL_ENULL);
+    cr_expect_eq(dpsel_quantiles_joint_select_many(selector, ok_a, ok_b, 2, values, 3, 0, 9, &rng,
+                                                   0, out),
+                 DPSEL_ERANGE, "count 0");
+    cr_expect_eq(dpsel_quantiles_joint_select_many(selector, ok_a, ok_b, 2, values, 3, 0, 9, &rng,
+                                                   SIZE_MAX / 8, out),
+                 DPSEL_ERANGE, "count m past the memory");
     cr_expect(out[0] == 77 && out[1] == 77, "nothing written");
     dpsel_selector_free(selector);
     /* a selector made for a smaller sensitivity, or monotonic */

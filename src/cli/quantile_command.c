@@ -490,10 +490,12 @@ static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
     dpsel_rng rng;
     memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
     int status = init_rng(j->o, &rng, j->e);
-    for (uint64_t r = 0; r < j->o->count && status == 0; r++) {
-        int rc = dpsel_quantiles_joint_select(j->joint_selector, f, f + j->count, j->count,
-                                              j->points, j->m, j->grid.lower, j->grid.upper,
-                                              &rng, &released[r * j->count]);
+    if (status == 0) {
+        /* the values sorted and the forward tables made once for all */
+        int rc = dpsel_quantiles_joint_select_many(j->joint_selector, f, f + j->count, j->count,
+                                                   j->points, j->m, j->grid.lower,
+                                                   j->grid.upper, &rng, (size_t)j->o->count,
+                                                   released);
         if (rc != DPSEL_OK) {
             status = refuse_joint_data(j, "quantile --joint", rc);
         }

@@ -133,11 +133,13 @@ int dpsel_exact_joint_cumulative(const dpsel_joint_problem *p, const dpsel_joint
                                  const dpsel_rng *rng, const dpsel_joint_numbers *cum_lo,
                                  const dpsel_joint_numbers *cum_hi);
 
-/* One JointExp release: out[0 .. m - 1] the grid points, non-decreasing,
- * with the exact JointExp law of p (the tables recomputed at twice the
- * precision when a draw's bounds cannot decide it).  DPSEL_ENOMEM,
- * DPSEL_ERANDOM, DPSEL_EUNLIKELY, DPSEL_ECANCELED, DPSEL_EINTERNAL; out
- * untouched on failure. */
-int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, int64_t *out);
+/* count >= 1 independent JointExp releases: out[r m + i] the grid point
+ * of quantile i in release r, non-decreasing in i, with the exact JointExp
+ * law of p.  The tables are made once (and recomputed at twice the
+ * precision when a draw's bounds cannot decide it); each release is one
+ * backward pass, O(m n).  DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
+ * DPSEL_ECANCELED, DPSEL_EINTERNAL; out untouched on failure. */
+int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_t count,
+                             int64_t *out);
 
 #endif

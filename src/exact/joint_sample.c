@@ -28,6 +28,7 @@
 #include <gmp.h>
 
 #include "../core/uniform.h"
+#include "../interrupt.h"
 #include "joint.h"
 #include "mpfr_env.h"
 
@@ -307,18 +308,22 @@ static void sampler_clear(sampler *s)
     mpz_clears(s->u, s->u_next, (mpz_ptr)0);
 }
 
-/* Ranks, then points, into out (m) through scratch (3 m words). */
-static int sample(sampler *s, uint64_t *scratch, int64_t *out)
+/* count releases, each ranks then points, into out (count m) through
+ * scratch (3 m words); the tables made once, refined as a draw needs. */
+static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
 {
     size_t m = s->p->m;
     uint64_t *rank = scratch, *offset = scratch + m;
     size_t *place = (size_t *)(scratch + 2 * m);
     int rc = sampler_tables(s, DPSEL_JOINT_PREC_FIRST);
-    if (rc == DPSEL_OK) {
-        rc = draw_ranks(s, rank, place);
-    }
-    if (rc == DPSEL_OK) {
-        rc = draw_points(s, rank, offset, out);
+    for (size_t r = 0; r < count && rc == DPSEL_OK; r++) {
+        rc = dpsel_internal_interrupted_every(s->rng, r, count);
+        if (rc == DPSEL_OK) {
+            rc = draw_ranks(s, rank, place);
+        }
+        if (rc == DPSEL_OK) {
+            rc = draw_points(s, rank, offset, &out[r * m]);
+        }
     }
     /* the exponents stay within MPFR's range (B n <= DPSEL_JOINT_SCALE_MAX) */
     if (rc == DPSEL_OK && dpsel_exact_joint_flags_raised()) {
@@ -327,11 +332,13 @@ static int sample(sampler *s, uint64_t *scratch, int64_t *out)
     return rc;
 }
 
-int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, int64_t *out)
+int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_t count,
+                             int64_t *out)
 {
     _Static_assert(sizeof(size_t) == sizeof(uint64_t), "places share the scratch words");
     uint64_t *scratch = malloc(3 * p->m * sizeof *scratch);
-    int64_t *points = malloc(p->m * sizeof *points);
+    int64_t *points = count <= SIZE_MAX / sizeof *points / p->m
+                    ? malloc(count * p->m * sizeof *points) : NULL;
     if (scratch == NULL || points == NULL) {
         free(scratch);
         free(points);
@@ -348,9 +355,9 @@ int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, int64
     mpfr_init2(s.beta, 64);
     dpsel_exact_joint_beta(s.beta, p);
     mpz_inits(s.u, s.u_next, (mpz_ptr)0);
-    int rc = sample(&s, scratch, points);
+    int rc = sample(&s, count, scratch, points);
     if (rc == DPSEL_OK) {
-        memcpy(out, points, p->m * sizeof *out);
+        memcpy(out, points, count * p->m * sizeof *out);
     }
     sampler_clear(&s);
     dpsel_exact_mpfr_leave(&host);
