@@ -34,7 +34,7 @@ from . import _convert
 from ._account import Accountant
 from ._enums import MechanismArg
 from ._errors import DecimalError, EpsilonError, RangeError
-from ._joint import joint_sensitivity, quantiles_joint_select
+from ._joint import joint_sensitivity, quantiles_joint_select, require_em
 from ._params import Params
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._rng import Rng

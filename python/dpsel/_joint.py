@@ -13,6 +13,7 @@ import weakref
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import _convert
+from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import index_fix
 from ._lib import QUANTILE_DENOMINATOR_MAX, lib
@@ -81,6 +82,14 @@ class _Joint:
                     f"{params.sensitivity}, monotonic={params.monotonic}")
         return (f"B n passes 2^52 (JOINT_SCALE_MAX) for {n} values, B the least common "
                 "denominator of the quantiles: give quantiles of fewer digits")
+
+
+def require_em(mechanism: MechanismArg) -> None:
+    """RangeError unless mechanism is EM: JointExp is the exponential
+    mechanism over tuples, with no PF form."""
+    if _mechanism(mechanism) != _mechanism("em"):
+        raise RangeError("mechanism", fix="joint=True is the exponential mechanism over tuples "
+                         f"(JointExp): give mechanism='em', not {mechanism!r}")
 
 
 def joint_sensitivity(fractions: Sequence[Any]) -> int:

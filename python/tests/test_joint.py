@@ -102,6 +102,8 @@ def test_quantiles_joint_refusals():
         dpsel.quantiles(values, ["0.5", "0.50"], 0, 20, 1, joint=True)
     with pytest.raises(dpsel.RangeError, match="mechanism='em', not 'pf'"):
         dpsel.quantiles(values, ["0.5", "0.95"], 0, 20, 1, mechanism="pf", joint=True)
+    assert len(dpsel.quantiles(values, ["0.5", "0.95"], 0, 20, 1, mechanism=dpsel.Mechanism.EM,
+                               joint=True)) == 2
     # B n past 2^52: B = 10^15 with 2000 values
     with pytest.raises(dpsel.RangeError, match="B n passes 2"):
         dpsel.quantiles(values, ["0.000000000000001", "0.5"], 0, 20, 1, joint=True)
