@@ -174,9 +174,8 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
     qs = _python_list(qs)
     if not qs:
         raise RangeError("qs", fix="qs is empty: give one quantile or more, such as ['0.5']")
-    if joint and mechanism != "em":
-        raise RangeError("mechanism", fix=f"joint=True is the exponential mechanism over tuples "
-                         f"(JointExp): give mechanism='em', not {mechanism!r}")
+    if joint:
+        require_em(mechanism)
     grid = Grid(lower, upper, resolution)
     fractions = [quantile_fraction(q) for q in qs]  # all checked before any release
     if joint:
