@@ -109,10 +109,7 @@ awk -F, -v epsilons="$epsilons" '
         }
     }' "$out/results.csv" > "$out/README.md"
 
-if ! command -v gnuplot > /dev/null 2>&1; then
-    echo "joint.sh: gnuplot not found (apt-get install gnuplot-nox): no joint.png" >&2
-    exit 0
-fi
+gnuplot_or_stop
 gnuplot > "$out/joint.png" <<EOF
 set terminal pngcairo size 1400,1000 font "sans,10"
 set datafile separator ","
