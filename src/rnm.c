@@ -4,6 +4,7 @@
 #include "rnm.h"
 
 #include "core/rnm.h"
+#include "exp_digits.h"
 #include "interrupt.h"
 #include "peel.h"
 
@@ -15,12 +16,17 @@ typedef struct {
     dpsel_urand *fraction;
 } noisy;
 
-/* The Laplace scale W / P and the leader so far. */
+/* The Laplace scale W / P and the leader so far; the last score whose
+ * least winning integer part was computed against this leader, and that
+ * part (equal scores in a row cost one division). */
 typedef struct {
     uint64_t w;
     uint64_t p;
     noisy leader;
     size_t chosen;
+    int known;
+    int64_t known_score;
+    unsigned known_whole;
 } race;
 
 __extension__ typedef __int128 wide;
@@ -57,8 +63,45 @@ static int beats_leader(dpsel_rng *rng, race *r, noisy *c, int *beats)
                                 r->leader.positive, r->leader.fraction, beats);
 }
 
-/* Candidate i: its sign, and, unless it cannot win (a negative noise on a
- * score at most the leader's floor), its Exp(1) and the comparison. */
+/* The least integer part K with which a positive noise on score could
+ * beat the leader: P q + W (K + F) < P q + W (K + 1) must pass the leader's
+ * floor.  Capped at DPSEL_EXP_WHOLE_MAX, the bound of K. */
+static unsigned least_winning_whole(race *r, int64_t score)
+{
+    if (r->known && r->known_score == score) {
+        return r->known_whole;
+    }
+    wide short_of = leader_floor(r) - (wide)r->p * score - (wide)r->w;
+    wide w = (wide)r->w;
+    unsigned k = short_of < 0 ? 0
+               : short_of >= w * DPSEL_EXP_WHOLE_MAX ? DPSEL_EXP_WHOLE_MAX
+               : (unsigned)(short_of / w) + 1;
+    r->known = 1;
+    r->known_score = score;
+    r->known_whole = k > DPSEL_EXP_WHOLE_MAX ? DPSEL_EXP_WHOLE_MAX : k;
+    return r->known_whole;
+}
+
+/* c's Exp(1) as K + F, knowing already that K >= at_least (1 if the
+ * event K >= at_least has been drawn and holds, else 0): by memorylessness
+ * K - at_least and F are then drawn as a fresh Exp(1)'s. */
+static int draw_noise(dpsel_rng *rng, noisy *c, dpsel_urand run[2], unsigned at_least)
+{
+    uint64_t whole;
+    int rc = dpsel_core_exponential(rng, c->fraction, run, &whole);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    /* K >= DPSEL_EXP_WHOLE_MAX: the bound of K, as in dpsel_core_exponential */
+    c->whole = whole + at_least;
+    return c->whole < DPSEL_EXP_WHOLE_MAX ? DPSEL_OK : DPSEL_EUNLIKELY;
+}
+
+/* Candidate i: its sign, and, unless it cannot win, its Exp(1) and the
+ * comparison.  A negative noise cannot lift a score at most the leader's
+ * floor; a positive one needs K >= k, whose probability e^-k is drawn first
+ * from e^-k's digits (2 bits on average), so that most candidates far below
+ * the leader cost a sign and two bits. */
 static int race_candidate(dpsel_rng *rng, race *r, dpsel_urand fractions[2],
                           dpsel_urand run[2], int64_t score, size_t i)
 {
@@ -71,9 +114,20 @@ static int race_candidate(dpsel_rng *rng, race *r, dpsel_urand fractions[2],
     if (i > 0 && !c.positive && (wide)r->p * score <= leader_floor(r)) {
         return DPSEL_OK;
     }
+    unsigned k = i > 0 && c.positive ? least_winning_whole(r, score) : 0;
+    if (k > 0) {
+        int reached;
+        rc = dpsel_core_uniform_below(rng, dpsel_internal_exp_digits[k - 1], &reached);
+        if (rc != DPSEL_OK || !reached) {
+            return rc;
+        }
+        if (k == DPSEL_EXP_WHOLE_MAX) {
+            return DPSEL_EUNLIKELY;
+        }
+    }
     /* the fraction not held by the leader */
     c.fraction = r->leader.fraction == &fractions[0] ? &fractions[1] : &fractions[0];
-    rc = dpsel_core_exponential(rng, c.fraction, run, &c.whole);
+    rc = draw_noise(rng, &c, run, k);
     if (rc != DPSEL_OK) {
         return rc;
     }
@@ -84,6 +138,7 @@ static int race_candidate(dpsel_rng *rng, race *r, dpsel_urand fractions[2],
     if (rc == DPSEL_OK && beats) {
         r->leader = c;
         r->chosen = i;
+        r->known = 0;
     }
     return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/rnm.h"
+#include "exp_digits.h"
 #include "rnm.h"
 #include "support.h"
 
@@ -194,6 +195,72 @@ Test(rnm, two_scores_by_enumeration)
     expect_two_by_enumeration("1", 1, 1, 1, 21);      /* b = 1 */
     expect_two_by_enumeration("0.7", 3, 0, 5, 21);    /* b = 60/7 */
     expect_two_by_enumeration("2", 1, 1, 3, 21);      /* b = 1/2: the gap decides often */
+    /* b = 1, gap 4: the second needs K >= 2 to 5 against the first's floor,
+     * drawn first from e^-k's digits (race_candidate's threshold) */
+    expect_two_by_enumeration("1", 1, 1, 4, 21);
+}
+
+/* ----------------------------------------- the threshold K >= k from e^-k */
+
+Test(rnm, exp_digits_are_e_to_minus_k)
+{
+    mpfr_t lo, hi;
+    mpfr_inits2(1024, lo, hi, (mpfr_ptr)0);
+    mpz_t down, up, table;
+    mpz_inits(down, up, table, NULL);
+    for (unsigned k = 1; k <= DPSEL_EXP_WHOLE_MAX; k++) {
+        mpfr_set_si(lo, -(long)k, MPFR_RNDN);
+        mpfr_exp(lo, lo, MPFR_RNDD);
+        mpfr_set_si(hi, -(long)k, MPFR_RNDN);
+        mpfr_exp(hi, hi, MPFR_RNDU);
+        mpfr_mul_2ui(lo, lo, DPSEL_URAND_BITS, MPFR_RNDD);
+        mpfr_mul_2ui(hi, hi, DPSEL_URAND_BITS, MPFR_RNDU);
+        mpfr_get_z(down, lo, MPFR_RNDD);
+        mpfr_get_z(up, hi, MPFR_RNDD);
+        cr_assert_eq(mpz_cmp(down, up), 0, "e^-%u: 1024 bits do not fix 256 digits", k);
+        mpz_set_ui(table, 0);
+        for (unsigned w = 0; w < DPSEL_URAND_WORDS; w++) {
+            mpz_mul_2exp(table, table, 64);
+            mpz_add_ui(table, table, dpsel_internal_exp_digits[k - 1][w]);
+        }
+        cr_expect_eq(mpz_cmp(table, down), 0, "the digits of e^-%u", k);
+    }
+    mpz_clears(down, up, table, NULL);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+}
+
+/* [U < e^-k] for k = *arg: outcome 1 when below. */
+static int below_sampler(void *arg, dpsel_rng *rng, size_t *out)
+{
+    int below = 0;
+    int rc = dpsel_core_uniform_below(rng, dpsel_internal_exp_digits[*(const unsigned *)arg - 1], &below);
+    *out = (size_t)below;
+    return rc;
+}
+
+Test(rnm, uniform_below_e_to_minus_k_by_enumeration)
+{
+    static const unsigned ks[3] = { 1, 3, 128 };
+    mpq_t mass[2], residual;
+    mpq_inits(mass[0], mass[1], residual, (mpq_ptr)0);
+    mpfr_t lo, hi;
+    mpfr_inits2(128, lo, hi, (mpfr_ptr)0);
+    for (size_t i = 0; i < 3; i++) {
+        unsigned k = ks[i];
+        mpq_set_ui(mass[0], 0, 1);
+        mpq_set_ui(mass[1], 0, 1);
+        cr_assert_geq(enumerate_bits(below_sampler, (void *)&k, 2, 20, mass, residual), 1);
+        mpfr_set_si(lo, -(long)k, MPFR_RNDN);
+        mpfr_exp(lo, lo, MPFR_RNDD);
+        mpfr_set_si(hi, -(long)k, MPFR_RNDN);
+        mpfr_exp(hi, hi, MPFR_RNDU);
+        expect_bracket(mass[1], residual, lo, hi, "P(U < e^-k)");
+        /* each bit decides with probability 1/2: 2^-20 left at depth 20 */
+        cr_expect_leq(mpq_get_d(residual), 1.0 / (1 << 20), "e^-%u: %g unresolved", k,
+                      mpq_get_d(residual));
+    }
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
+    mpq_clears(mass[0], mass[1], residual, (mpq_ptr)0);
 }
 
 /* -------------------------------------------------------------- chi-square */

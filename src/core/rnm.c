@@ -147,6 +147,28 @@ int dpsel_core_exponential(dpsel_rng *rng, dpsel_urand *fraction, dpsel_urand ru
     return DPSEL_EUNLIKELY;
 }
 
+int dpsel_core_uniform_below(dpsel_rng *rng, const uint64_t digits[DPSEL_URAND_WORDS],
+                             int *below)
+{
+    /*@ loop invariant 0 <= i <= DPSEL_URAND_BITS;
+        loop assigns i, *rng;
+        loop variant DPSEL_URAND_BITS - i;
+    */
+    for (unsigned i = 0; i < DPSEL_URAND_BITS; i++) {
+        unsigned bit;
+        int rc = dpsel_internal_rng_bit(rng, &bit);
+        if (rc != DPSEL_OK) {
+            return rc;
+        }
+        unsigned digit = (unsigned)((digits[i / 64] >> (63 - i % 64)) & 1u);
+        if (bit != digit) {
+            *below = bit < digit;
+            return DPSEL_OK;
+        }
+    }
+    return DPSEL_EUNLIKELY;
+}
+
 int dpsel_core_rnm_beats(dpsel_rng *rng, int whole, uint64_t rem, uint64_t den,
                          int a_positive, dpsel_urand *a, int b_positive, dpsel_urand *b,
                          int *beats)

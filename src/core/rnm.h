@@ -64,6 +64,23 @@ int dpsel_core_urand_less(dpsel_rng *rng, dpsel_urand *a, dpsel_urand *b, int *l
 int dpsel_core_exponential(dpsel_rng *rng, dpsel_urand *fraction, dpsel_urand run[2],
                            uint64_t *whole);
 
+/* Whether a fresh uniform U is below a constant c in (0, 1) of which the
+ * first DPSEL_URAND_BITS binary digits are given (digit i is bit 63 - i % 64
+ * of digits[i / 64]) and whose expansion goes on past them (c is not a
+ * dyadic of that length; e^-k is irrational): U's bits are drawn until one
+ * differs from c's, so *below is exactly [U < c], from 2 bits on average.
+ * DPSEL_OK, DPSEL_ERANDOM, or DPSEL_EUNLIKELY (U agrees with every given
+ * digit: probability 2^-256).  *below is written only on success. */
+/*@ requires valid: \valid_read(digits + (0 .. DPSEL_URAND_WORDS - 1)) && \valid(rng) &&
+                    \valid(below);
+    requires apart: \separated(digits + (0 .. DPSEL_URAND_WORDS - 1), rng, below);
+    assigns *rng, *below;
+    ensures status: sampler_status(\result);
+    ensures flag: \result == DPSEL_OK ==> zero_or_one(*below);
+*/
+int dpsel_core_uniform_below(dpsel_rng *rng, const uint64_t digits[DPSEL_URAND_WORDS],
+                             int *below);
+
 /* Whether V = whole + rem / den + s_a F_a - s_b F_b > 0, where s_a is +1
  * if a_positive else -1 (likewise s_b), deciding from the digits of rem /
  * den (long division) and those of the lazy uniforms F_a, F_b, drawn as far
