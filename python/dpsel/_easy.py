@@ -32,12 +32,13 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from . import _convert
 from ._account import Accountant
-from ._enums import MechanismArg
+from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
 from ._errors import DecimalError, EpsilonError, RangeError
 from ._joint import joint_sensitivity, quantiles_joint_select, require_em
 from ._params import Params
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._rng import Rng
+from ._rnm import rnm_select
 from ._select import Selector
 from ._tasks import task_params
 from ._units import to_units, unit_of
@@ -313,8 +314,9 @@ def best_price(bids: Any, prices: Any, epsilon: Any, mechanism: MechanismArg = "
     bidder more moves each revenue by at most its price and never lowers
     it (sensitivity max(prices), monotonic).  Revenues are exact in units
     of the prices' finest digit; bids are compared exactly (floats as for
-    quantile; NaN and missing bids buy at no price).  Returns the price as
-    given."""
+    quantile; NaN and missing bids buy at no price).  ``mechanism="rnm"``
+    is report noisy max (rnm_select), its decimal epsilon realised exactly.
+    Returns the price as given."""
     labels = _candidates(prices)
     unit = min((unit_of(price, "prices") for price in labels), key=Decimal)
     price_units = [to_units(price, unit, f"prices[{i}]") for i, price in enumerate(labels)]
@@ -322,6 +324,11 @@ def best_price(bids: Any, prices: Any, epsilon: Any, mechanism: MechanismArg = "
         raise RangeError("prices", fix="prices must be positive")
     buyers = _buyers(bids, floats, [Decimal(unit) * units for units in price_units])
     revenues = [units * count for units, count in zip(price_units, buyers)]
+    if _mechanism(mechanism) == Mechanism.RNM:   # its epsilon a decimal, realised exactly
+        chosen = rnm_select(revenues, epsilon, max(price_units), monotonic=True, rng=rng)
+        if accountant is not None:
+            accountant.add("rnm", epsilon, 1)
+        return labels[chosen]
     params = Params.from_epsilon(epsilon, max(price_units), monotonic=True)
     chosen = Selector(params).select(revenues, mechanism, rng)
     _account(accountant, mechanism, params, 1)
