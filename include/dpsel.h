@@ -834,9 +834,12 @@ typedef struct dpsel_quantile_runs dpsel_quantile_runs;
  * DPSEL_QUANTILE_DENOMINATOR_MAX) of values[0 .. m - 1] (grid points; each
  * is clamped into [lower, upper]; values may be NULL when m is 0, and no
  * values give one run, the whole grid) on the grid lower .. upper.  Memory:
- * about 40 bytes per value.  Errors: DPSEL_ENULL; DPSEL_ERANGE (a / b not
- * as above, lower > upper, a grid of more than 2^62 points, b m above
- * 2^63 - 1 so that a score would leave the int64 range); DPSEL_ENOMEM. */
+ * about 56 bytes per value.  When b m > 2^63 - 1 the scores would leave
+ * the int64 range: each is then given less the best run's, at least
+ * -(2^63 - 1) (the releases' law is the same; the pmf refuses them).  The
+ * count m never makes it fail (spec/quantiles.md §2).  Errors: DPSEL_ENULL;
+ * DPSEL_ERANGE (a / b not as above, lower > upper, a grid of more than 2^62
+ * points); DPSEL_ENOMEM. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_runs_new(dpsel_quantile_runs **out, uint64_t a,
                                                         uint64_t b, const int64_t *values,
                                                         size_t m, int64_t lower, int64_t upper);

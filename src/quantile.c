@@ -27,7 +27,10 @@ struct dpsel_quantile_runs {
     uint64_t *start;    /* offsets from the grid's lower end, increasing */
     uint64_t *length;   /* >= 1; the lengths add up to the grid's points */
     int64_t *score;
+    int relative;       /* b m >= 2^63: scores less the best run's, saturated */
 };
+
+__extension__ typedef __int128 wide_score;
 
 /* Merges the sorted from[lo, mid) and from[mid, hi) into to[lo, hi),
  * asking the interrupt check as it goes (done: the pass's place among m). */
@@ -102,25 +105,46 @@ static int sorted_on_grid(const int64_t *values, size_t m, int64_t lower, int64_
     return DPSEL_OK;
 }
 
-/* -|(b - a) L - a G|: both products are at most b m <= 2^63 - 1. */
-static int64_t quantile_score(const dpsel_quantile_runs *runs, uint64_t below, uint64_t above)
+/* -|(b - a) L - a G| in 128 bits: both products are below 2^60 2^64. */
+static wide_score quantile_score(const dpsel_quantile_runs *runs, uint64_t below,
+                                 uint64_t above)
 {
-    uint64_t under = (runs->b - runs->a) * below, over = runs->a * above;
-    return under >= over ? -(int64_t)(under - over) : -(int64_t)(over - under);
+    wide_score under = (wide_score)(runs->b - runs->a) * below;
+    wide_score over = (wide_score)runs->a * above;
+    return under >= over ? over - under : under - over;
 }
 
-static void add_run(dpsel_quantile_runs *runs, uint64_t start, uint64_t length, int64_t score)
+static void add_run(dpsel_quantile_runs *runs, wide_score *scores, uint64_t start,
+                    uint64_t length, wide_score score)
 {
     runs->start[runs->count] = start;
     runs->length[runs->count] = length;
-    runs->score[runs->count] = score;
+    scores[runs->count] = score;
     runs->count++;
+}
+
+/* The scores as int64: as they are when b m <= 2^63 - 1; otherwise less
+ * the best run's and saturated at -(2^63 - 1).  The count m is data, so it
+ * must never refuse a release (spec/quantiles.md §6): shifting every score
+ * by the same amount changes no gap, and a gap past 2^63 - 1 is far beyond
+ * any gap cap (at most 2^20), so the releases' law is the same. */
+static void store_scores(dpsel_quantile_runs *runs, const wide_score *scores, size_t m)
+{
+    runs->relative = m > (uint64_t)INT64_MAX / runs->b;
+    wide_score best = scores[0];
+    for (size_t j = 1; j < runs->count; j++) {
+        best = scores[j] > best ? scores[j] : best;
+    }
+    for (size_t j = 0; j < runs->count; j++) {
+        wide_score score = runs->relative ? scores[j] - best : scores[j];
+        runs->score[j] = score < -(wide_score)INT64_MAX ? -INT64_MAX : (int64_t)score;
+    }
 }
 
 /* At most 2k + 1 runs for k distinct values: the points between them and
  * each value's own point (§4).  The interrupt check counts distinct values. */
-static int cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m,
-                    const dpsel_rng *rng)
+static int cut_runs(dpsel_quantile_runs *runs, wide_score *scores, const int64_t *sorted,
+                    size_t m, const dpsel_rng *rng)
 {
     uint64_t next = 0;  /* the first point not yet in a run */
     size_t i = 0;
@@ -135,14 +159,14 @@ static int cut_runs(dpsel_quantile_runs *runs, const int64_t *sorted, size_t m,
             equal++;
         }
         if (point > next) {
-            add_run(runs, next, point - next, quantile_score(runs, i, m - i));
+            add_run(runs, scores, next, point - next, quantile_score(runs, i, m - i));
         }
-        add_run(runs, point, 1, quantile_score(runs, i, m - i - equal));
+        add_run(runs, scores, point, 1, quantile_score(runs, i, m - i - equal));
         next = point + 1;
         i += equal;
     }
     if (next < runs->points) {
-        add_run(runs, next, runs->points - next, quantile_score(runs, m, 0));
+        add_run(runs, scores, next, runs->points - next, quantile_score(runs, m, 0));
     }
     return DPSEL_OK;
 }
@@ -178,15 +202,24 @@ static int runs_fill(dpsel_quantile_runs *runs, const int64_t *values, size_t m,
     if (rc != DPSEL_OK) {
         return rc;
     }
-    size_t capacity = 2 * m + 1;  /* m <= 2^63 / b with b >= 2 */
+    size_t capacity = 2 * m + 1;  /* the caller's m values fill 8 m bytes */
+    if (capacity > SIZE_MAX / sizeof(wide_score)) {
+        free(sorted);
+        return DPSEL_ENOMEM;
+    }
     runs->start = malloc(capacity * sizeof *runs->start);
     runs->length = malloc(capacity * sizeof *runs->length);
     runs->score = malloc(capacity * sizeof *runs->score);
-    if (runs->start == NULL || runs->length == NULL || runs->score == NULL) {
+    wide_score *scores = malloc(capacity * sizeof *scores);
+    if (runs->start == NULL || runs->length == NULL || runs->score == NULL || scores == NULL) {
         rc = DPSEL_ENOMEM;
     } else {
-        rc = cut_runs(runs, sorted, m, rng);
+        rc = cut_runs(runs, scores, sorted, m, rng);
     }
+    if (rc == DPSEL_OK) {
+        store_scores(runs, scores, m);
+    }
+    free(scores);
     free(sorted);
     return rc;
 }
@@ -199,7 +232,7 @@ static int runs_new(dpsel_quantile_runs **out, uint64_t a, uint64_t b, const int
     if (out == NULL || (values == NULL && m > 0)) {
         return DPSEL_ENULL;
     }
-    if (!valid_fraction(a, b) || m > (uint64_t)INT64_MAX / b || lower > upper
+    if (!valid_fraction(a, b) || lower > upper
         || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES) {
         return DPSEL_ERANGE;
     }
@@ -307,7 +340,7 @@ int dpsel_quantile_pmf_new_progress(dpsel_pmf **out, const dpsel_params *params,
     if (out == NULL || params == NULL || runs == NULL) {
         return DPSEL_ENULL;
     }
-    if (!made_for(params, runs)) {
+    if (!made_for(params, runs) || runs->relative) {
         return DPSEL_ERANGE;
     }
     return dpsel_pmf_new_progress(out, params, mechanism, runs->score, runs->length, runs->count,
@@ -321,7 +354,7 @@ int dpsel_quantile_pmf_exact_work(const dpsel_params *params, dpsel_mechanism me
     if (params == NULL || runs == NULL) {
         return DPSEL_ENULL;
     }
-    if (!made_for(params, runs)) {
+    if (!made_for(params, runs) || runs->relative) {
         return DPSEL_ERANGE;
     }
     return dpsel_pmf_exact_work(params, mechanism, runs->score, runs->length, runs->count, work,

@@ -931,6 +931,11 @@ expect_ok quantile-pmf -s '# quantile 0.5, mechanism em, base 279712896314429132
 expect_ok quantile-pmf-pf-json -r '^\{"quantile": "0\.5", "mechanism": "pf", .*"sensitivity": "1", "gap_cap": 89, "resolution": "1", "intervals": \[\{"lower": "0", "upper": "26", "points": "27", "probability": "0\.029968311750522491", "enclosure": \[' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --mechanism pf --json "$d/ages.csv"
 expect_ok quantile-pmf-exact -r '^37,37,1,[0-9.]+,[0-9.]+,[0-9]+/[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --exact "$d/ages.csv"
 expect_ok quantile-em-2-to-40 -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 1099511627775 --epsilon 1 "$d/ages.csv"
+# a record more never refuses a release: b m past 2^63 for b = 10^18 (the old
+# runs released 9 values and refused 10); only the pmf, an analysis, is refused
+seq 1 10 > "$d/ten.csv"
+expect_ok quantile-count-past-int64-scores -r '^[0-9]+$' -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 "$d/ten.csv"
+expect_error quantile-pmf-past-int64-scores "$d/ten.csv: quantile 0.100000000000000001 of 10 values: the pmf's scores pass the int64 range (b m >= 2^63 for q = 100000000000000001/1000000000000000000); a release works, --pmf does not" -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 --pmf "$d/ten.csv"
 expect_error quantile-line "$d/values-bad.csv:4: value is not a decimal number: 'forty'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-bad.csv"
 expect_error quantile-label-line "$d/values-label.csv:2: value is not a decimal number: 'alice,29'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-label.csv"
 expect_error quantile-header-late "$d/values-header-late.csv:2: value is not a decimal number: 'value'" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-header-late.csv"

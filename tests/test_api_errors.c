@@ -867,7 +867,6 @@ static const runs_case runs_cases[] = {
     { "lower above upper", 1, 2, 0, 2, 11, 10, DPSEL_ERANGE },
     { "2^62 + 1 points", 1, 2, 0, 2, 0, (int64_t)1 << 62, DPSEL_ERANGE },
     { "the whole int64 range", 1, 2, 0, 2, INT64_MIN, INT64_MAX, DPSEL_ERANGE },
-    { "b m above 2^63 - 1", 1, 1000000000000000000u, 0, 10, 0, 10, DPSEL_ERANGE },
 };
 
 Test(api_errors, quantile_runs)

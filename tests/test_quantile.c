@@ -113,6 +113,55 @@ Test(quantile, runs_by_hand)
     dpsel_quantile_runs_free(runs);
 }
 
+/* A record more must never turn a release into an error (spec/quantiles.md
+ * §2): q = 499999999999999999 / 10^18 on 19 zeros and 40 fives, whose best
+ * score -9500000000000000019 is itself below the int64 range.  The old
+ * runs refused every b m > 2^63 - 1: 9 records released, 10 failed. */
+Test(quantile, a_count_past_the_int64_scores_still_releases)
+{
+    static const uint64_t a = 499999999999999999u, b = 1000000000000000000u;
+    int64_t values[59] = { 0 };
+    for (size_t i = 19; i < 59; i++) {
+        values[i] = 5;
+    }
+    /* the runs 0, 1..4, 5, 6..10: scores less the best (run 5), saturated */
+    static const int64_t first[] = { 0, 1, 5, 6 };
+    static const int64_t score[] = { -INT64_MAX, -999999999999999922, 0, -INT64_MAX };
+    dpsel_quantile_runs *runs = NULL;
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, a, b, values, 59, 0, 10), DPSEL_OK);
+    cr_assert_eq(dpsel_quantile_runs_count(runs), 4);
+    for (size_t j = 0; j < 4; j++) {
+        int64_t f, s;
+        cr_assert_eq(dpsel_quantile_runs_get(runs, j, &f, NULL, &s), DPSEL_OK);
+        cr_expect(f == first[j] && s == score[j], "run %zu: %lld, %lld", j, (long long)f,
+                  (long long)s);
+    }
+    dpsel_params p;
+    cr_assert_eq(dpsel_params_from_epsilon(&p, "1", b - a, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &p), DPSEL_OK);
+    for (unsigned seed = 0; seed < 20; seed++) {
+        dpsel_rng em_rng = seeded_rng(4000 + seed), pf_rng = seeded_rng(5000 + seed);
+        int64_t em_value = -1, pf_value = -1;
+        cr_expect_eq(dpsel_quantile_select_runs(selector, DPSEL_EM, runs, &em_rng, &em_value),
+                     DPSEL_OK);
+        cr_expect_eq(dpsel_quantile_select_runs(selector, DPSEL_PF, runs, &pf_rng, &pf_value),
+                     DPSEL_OK);
+        cr_expect(0 <= em_value && em_value <= 10 && 0 <= pf_value && pf_value <= 10);
+    }
+    dpsel_pmf *pmf = NULL;
+    cr_expect_eq(dpsel_quantile_pmf_new(&pmf, &p, DPSEL_EM, runs), DPSEL_ERANGE,
+                 "the pmf of saturated scores is refused");
+    dpsel_selector_free(selector);
+    dpsel_quantile_runs_free(runs);
+    /* below the bound the scores are as they are: 9 values, b m < 2^63 */
+    cr_assert_eq(dpsel_quantile_runs_new(&runs, 1, b, values, 9, 0, 10), DPSEL_OK);
+    int64_t s;
+    cr_assert_eq(dpsel_quantile_runs_get(runs, 1, NULL, NULL, &s), DPSEL_OK);
+    cr_expect_eq(s, -9 * (int64_t)(b - 1), "absolute scores below 2^63");
+    dpsel_quantile_runs_free(runs);
+}
+
 Test(quantile, runs_are_the_score_point_by_point)
 {
     uint64_t state = 2026112601;

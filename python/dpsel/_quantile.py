@@ -297,7 +297,7 @@ class QuantileRuns(Owned):
     built once for any number of releases and for the exact distribution
     (dpsel_quantile_runs_*).  Immutable; len() runs, runs[i] a Run."""
 
-    __slots__ = ("_handle", "_quantile", "__weakref__")
+    __slots__ = ("_handle", "_quantile", "_values", "__weakref__")
 
     def __init__(self, a: int, b: int, points: Any, lower: GridArg,
                  upper: Optional[int] = None):
@@ -312,7 +312,17 @@ class QuantileRuns(Owned):
                                         quantile.upper)
         self._handle = handle.value
         self._quantile = quantile
+        self._values = values.n
         weakref.finalize(self, lib.dpsel_quantile_runs_free, self._handle)
+
+    def _pmf_fix(self, code: int) -> Optional[str]:
+        """Why a pmf of these runs is refused when b m passes 2^63 - 1 (a
+        release works: the scores are then relative, spec/quantiles.md §2)."""
+        b = self._quantile.b
+        if code == ErrorCode.RANGE and self._values * b > 2 ** 63 - 1:
+            return (f"the pmf's scores pass the int64 range: b m = {b} * {self._values} >= 2^63; "
+                    "a release of these runs works, their pmf does not")
+        return None
 
     def __len__(self) -> int:
         return lib.dpsel_quantile_runs_count(self._handle)
@@ -363,7 +373,7 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
     handle, m = ctypes.c_void_p(), _mechanism(mechanism)
     work, limit = ctypes.c_uint64(), ctypes.c_uint64()
-    with explained(lambda code: runs._quantile.fix(params, m, code)):
+    with explained(lambda code: runs._quantile.fix(params, m, code) or runs._pmf_fix(code)):
         call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),
                        c_params(params), m, runs._handle)
     made = Pmf._adopt(handle.value, len(runs))  # owned before anything else can raise

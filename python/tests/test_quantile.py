@@ -70,6 +70,22 @@ def test_the_runs_cut_the_grid():
         dpsel.QuantileRuns(1, 2, [], 9, 0)
 
 
+def test_a_record_more_past_the_int64_scores_still_releases():
+    # q = 0.100000000000000001 (b = 10^18): 9 values gave a release and 10
+    # an error before; now both release, and only the pmf of 10 is refused.
+    q = dpsel.quantile_fraction("0.100000000000000001")
+    grid = dpsel.Grid(0, 20)
+    for count in (9, 10):
+        values = list(range(1, count + 1))
+        assert 0 <= dpsel.quantile(values, "0.100000000000000001", 0, 20, epsilon="1",
+                                   rng=dpsel.Rng.seeded(b"1")) <= 20
+    runs = dpsel.QuantileRuns(q.a, q.b, grid.points(range(1, 11)), grid.lower, grid.upper)
+    assert max(run.score for run in runs) == 0
+    params = dpsel.Params.from_epsilon("1", q.sensitivity)
+    with pytest.raises(dpsel.RangeError, match="b m = 1000000000000000000 \\* 10 >= 2\\^63"):
+        dpsel.quantile_pmf(params, runs)
+
+
 def test_the_pmf_and_releases_are_the_tool_s():
     grid, q = dpsel.Grid(0, 120), dpsel.quantile_fraction("0.5")
     params = dpsel.Params.from_epsilon("1", q.sensitivity)

@@ -168,11 +168,6 @@ static int prepare(quantile_job *j, quantile *q)
     }
     int rc = dpsel_quantile_runs_new(&q->runs, q->a, q->b, j->points, j->m, j->grid.lower,
                                      j->grid.upper);
-    if (rc == DPSEL_ERANGE) {
-        return cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "quantile %s of %zu values: "
-                           "the scores pass the int64 range (b m >= 2^63 for q = %" PRIu64
-                           "/%" PRIu64 ")", q->text, j->m, q->a, q->b);
-    }
     if (rc == DPSEL_OK) {
         rc = dpsel_selector_new(&q->selector, &q->params);
     }
@@ -366,9 +361,28 @@ static int check_exact_sizes(quantile_job *j)
     return 0;
 }
 
+/* A pmf's scores must fit int64 (b m < 2^63; a release needs only their
+ * gaps, so only the pmf, an analysis of the data, is refused). */
+static int check_pmf_scores(quantile_job *j)
+{
+    for (size_t i = 0; i < j->count; i++) {
+        const quantile *q = &j->q[i];
+        if (j->m > (uint64_t)INT64_MAX / q->b) {
+            return cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "quantile %s of %zu "
+                               "values: the pmf's scores pass the int64 range (b m >= 2^63 for "
+                               "q = %" PRIu64 "/%" PRIu64 "); a release works, --pmf does not",
+                               q->text, j->m, q->a, q->b);
+        }
+    }
+    return 0;
+}
+
 static int distributions(quantile_job *j)
 {
-    int status = j->o->exact ? check_exact_sizes(j) : 0;
+    int status = check_pmf_scores(j);
+    if (status == 0 && j->o->exact) {
+        status = check_exact_sizes(j);
+    }
     cli_progress progress;
     cli_progress_start(&progress, "quantile", j->o->progress, j->count);
     for (size_t i = 0; i < j->count && status == 0; i++) {
