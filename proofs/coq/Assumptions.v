@@ -14,6 +14,7 @@ Print Assumptions coin_power_scaled_heads.
 Print Assumptions coin_power_heads.
 Print Assumptions uniform_fair.
 Print Assumptions uniform_given_ok.
+Print Assumptions uniform_fails.
 Print Assumptions shuffle_each.
 Print Assumptions fisher_yates_uniform.
 Print Assumptions em_weighted.

@@ -85,6 +85,28 @@ Section Fair.
 Variable k : nat.
 Hypothesis k_range : (0 < k <= 2 ^ 63)%N.
 
+(* A round from the c < v equally likely starts: the accepted values below k,
+   then the next round from the v 2^m - k kept remainders. *)
+Lemma rounds_step r v (E : pred (option nat)) :
+  (0 < v)%N ->
+  \sum_(0 <= c < v) prob (fdr r.+1 k v c) E =
+  (\sum_(0 <= c < k) (E (Some c))%:R +
+   \sum_(0 <= c < v * 2 ^ doublings v k - k) prob (fdr r k (v * 2 ^ doublings v k - k) c) E) /
+  (2 ^ doublings v k)%:R.
+Proof.
+move=> v0; case/andP: k_range => k0 k63.
+have cover := doublings_cover v0 k63.
+rewrite /prob; set m := doublings v k.
+under eq_bigr => c _ do rewrite fdr_S -/m expect_bind expect_bits.
+pose F c := expect (if (c < k)%N then Ret (Some c) else fdr r k (v * 2 ^ m - k) (c - k))
+  (fun a => (E a)%:R).
+rewrite -mulr_suml (sum_blocks F); congr (_ / _).
+rewrite (big_cat_nat _ _ _ (leq0n k) cover) /=; congr (_ + _).
+  by apply: eq_big_nat => c /andP [_ ck]; rewrite /F ck.
+rewrite -{1}[k]add0n big_addn.
+by apply: eq_bigr => c _; rewrite /F ltnNge leq_addl /= addnK.
+Qed.
+
 (* The mass of Some x over the c < v equally likely starts. *)
 Definition starts (r v x : nat) : rat := \sum_(0 <= c < v) prob (fdr r k v c) (pred1 (Some x)).
 
@@ -93,20 +115,10 @@ Lemma starts_step r v x :
   starts r.+1 v x =
   (1 + starts r (v * 2 ^ doublings v k - k) x) / (2 ^ doublings v k)%:R.
 Proof.
-move=> v0 xk; case/andP: k_range => k0 k63.
-have cover := doublings_cover v0 k63.
-rewrite /starts /prob; set m := doublings v k.
-under eq_bigr => c _ do rewrite fdr_S -/m expect_bind expect_bits.
-pose F c := expect (if (c < k)%N then Ret (Some c) else fdr r k (v * 2 ^ m - k) (c - k))
-  (fun a => (pred1 (Some x) a)%:R).
-rewrite -mulr_suml (sum_blocks F); congr (_ / _).
-rewrite (big_cat_nat _ _ _ (leq0n k) cover) /=; congr (_ + _).
-  rewrite (bigD1_seq x) ?mem_index_iota ?iota_uniq //= /F xk /= eqxx big1_seq ?addr0 //.
-  move=> c /andP [ne]; rewrite mem_index_iota => /andP [_ ck]; rewrite /F /= ck /=.
-  by rewrite (inj_eq (@Some_inj _)) (negbTE ne).
-rewrite -/m -{1}[k]add0n big_addn.
-apply: eq_bigr => c _; rewrite /F ltnNge leq_addl /=.
-by rewrite addnK.
+move=> v0 xk; rewrite /starts rounds_step //; congr ((_ + _) / _).
+rewrite (bigD1_seq x) ?mem_index_iota ?iota_uniq //= eqxx big1_seq ?addr0 //.
+move=> c /andP [ne _] /=.
+by rewrite (inj_eq (@Some_inj _)) (negbTE ne).
 Qed.
 
 Lemma starts_fair r v x y : (x < k)%N -> (y < k)%N -> starts r v x = starts r v y.
@@ -115,6 +127,52 @@ move=> xk yk; elim: r v => [|r IH] v.
   by rewrite /starts /prob; apply: eq_bigr.
 case: v => [|v]; first by rewrite /starts !big_geq.
 by rewrite !starts_step // IH.
+Qed.
+
+(* The smallest doubling: v 2^m < 2k, so a rejected round keeps v 2^m - k < k. *)
+Lemma doublings_below v : (v < k)%N -> (v * 2 ^ doublings v k < k.*2)%N.
+Proof.
+move=> vk; rewrite /doublings -muln2.
+case E: (find _ _) => [|j]; first by rewrite expn1 ltn_mul2r.
+have jf : (j < find (fun m => k <= v * 2 ^ m)%N (iota 1 63))%N by rewrite E.
+have := before_find 0%N jf; rewrite nth_iota; last by rewrite (leq_trans jf) // -{2}(size_iota 1 63) find_size.
+move/negbT; rewrite -ltnNge add1n => lt.
+by rewrite expnS mulnCA mulnC ltn_mul2r lt.
+Qed.
+
+(* The rounds from c < v < k equally likely starts all reject with
+   probability at most v / 2^r. *)
+Lemma fails_bound r v :
+  (v < k)%N -> \sum_(0 <= c < v) prob (fdr r k v c) (pred1 None) <= v%:R / (2 ^ r)%:R.
+Proof.
+elim: r v => [|r IH] v vk.
+  by rewrite /prob /= expn0 divr1 sumr_const_nat subn0.
+case: v vk => [|v] vk; first by rewrite big_geq // mul0r.
+rewrite rounds_step // big1 ?add0r => [|c _]; last by rewrite /=.
+set m := doublings v.+1 k; set a := (v.+1 * 2 ^ m - k)%N.
+have below := doublings_below vk; rewrite -/m in below.
+have cover : (k <= v.+1 * 2 ^ m)%N by case/andP: k_range => _ k63; apply: doublings_cover.
+have ak : (a < k)%N by rewrite /a ltn_subLR // addnn.
+have key : (a * 2 <= v.+1 * 2 ^ m)%N.
+  by rewrite /a mulnBl !muln2 leq_subLR -addnn leq_add2r ltnW.
+apply: (Order.POrderTheory.le_trans (ler_wpmul2r _ (IH a ak))); first by rewrite invr_ge0 ler0n.
+have p2 n : (0 : rat) < (2 ^ n)%:R by rewrite ltr0n expn_gt0.
+rewrite -mulrA -invfM -natrM ler_pdivr_mulr ?ltr0n ?muln_gt0 ?expn_gt0 //.
+rewrite mulrAC ler_pdivl_mulr ?p2 // -!natrM ler_nat expnS.
+by rewrite mulnA mulnCA [(2 ^ r * _)%N]mulnC leq_mul2r key orbT.
+Qed.
+
+Lemma fdr_fails r : (1 < k)%N -> prob (fdr r k 1 0) (pred1 None) <= 1 / (2 ^ r)%:R.
+Proof. by move=> k1; have := fails_bound r k1; rewrite big_nat1. Qed.
+
+(* The uniform integer fails (DPSEL_EUNLIKELY) with probability at most 2^-128. *)
+Theorem uniform_fails : prob (uniform k) (pred1 None) <= 1 / (2 ^ rounds)%:R.
+Proof.
+rewrite /uniform; case: eqP => [_|k1].
+  have -> : prob (Ret (Some 0%N)) (pred1 None) = 0 by [].
+  by apply: divr_ge0; [exact: ler01 | exact: ler0n].
+apply: fdr_fails; case/andP: k_range => k0 _.
+by rewrite ltn_neqAle eq_sym k0 andbT; apply/eqP.
 Qed.
 
 (* Every value below k is returned with the same probability. *)
