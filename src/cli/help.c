@@ -38,7 +38,8 @@ static const command_help helps[COMMAND_COUNT] = {
         "gives the exact rationals.  Nothing is released.\n",
         "dpsel pmf --epsilon 1 --monotonic examples/poll.csv\n"
         "dpsel pmf --epsilon 1 --monotonic --mechanism em --exact examples/poll.csv\n"
-        "dpsel pmf --epsilon 1 --top 2 examples/poll.csv\n",
+        "dpsel pmf --epsilon 1 --top 2 examples/poll.csv\n"
+        "dpsel pmf --epsilon 1 --monotonic --mechanism rnm examples/poll.csv\n",
     },
     [COMMAND_PARAMS] = {
         "[OPTIONS]",
@@ -52,12 +53,14 @@ static const command_help helps[COMMAND_COUNT] = {
     [COMMAND_CURVE] = {
         "[OPTIONS] [FILE]",
         "expected error of PF and EM over a range of epsilons",
-        "Prints the exact expected error of both mechanisms on FILE at each\n"
-        "epsilon of --epsilons; --target finds the least epsilon that reaches an\n"
-        "expected error.  Nothing is released.\n",
+        "Prints the exact expected error of both mechanisms (and of report noisy\n"
+        "max with --mechanism rnm) on FILE at each epsilon of --epsilons;\n"
+        "--target finds the least epsilon that reaches an expected error.\n"
+        "Nothing is released.\n",
         "dpsel curve --monotonic examples/poll.csv\n"
         "dpsel curve --epsilons 0.1,0.5,1 --monotonic examples/poll.csv\n"
-        "dpsel curve --monotonic --target 1 examples/poll.csv\n",
+        "dpsel curve --monotonic --target 1 examples/poll.csv\n"
+        "dpsel curve --epsilons 0.1,1 --monotonic --mechanism rnm examples/poll.csv\n",
     },
     [COMMAND_AUDIT] = {
         "[OPTIONS] FILE_A FILE_B",
@@ -67,7 +70,8 @@ static const command_help helps[COMMAND_COUNT] = {
         "claim holds, 1 when it is broken, 3 when neither can be proved.\n",
         "printf 'a,10\\nb,9\\n' > a.csv; printf 'a,11\\nb,9\\n' > b.csv\n"
         "dpsel audit --epsilon 1 a.csv b.csv\n"
-        "dpsel audit --epsilon 1 --mechanism em --json a.csv b.csv\n",
+        "dpsel audit --epsilon 1 --mechanism em --json a.csv b.csv\n"
+        "dpsel audit --epsilon 1 --mechanism rnm a.csv b.csv\n",
     },
     [COMMAND_QUANTILE] = {
         "--quantile Q --lower A --upper B [OPTIONS] [FILE]",
