@@ -60,9 +60,8 @@ let decay_table x y npowers =
       let all = binary (pow x e) (y * e) in
       let rec split lead = function false :: rest -> split (lead + 1) rest | rest -> (lead, rest) in
       let lead, rest = split 0 all in
-      let rec strip = function [] -> [] | l -> if List.nth l (List.length l - 1) then l
-                                                else strip (List.filteri (fun j _ -> j < List.length l - 1) l) in
-      { lead = nat_of_int lead; digits = strip rest })
+      let rec drop_zeros = function false :: rest -> drop_zeros rest | rest -> rest in
+      { lead = nat_of_int lead; digits = List.rev (drop_zeros (List.rev rest)) })
 
 let table_text table = String.concat " " (string_of_int (List.length table) :: List.map dyadic_text table)
 
