@@ -1009,7 +1009,7 @@ Test(api_errors, accountant)
         int expected;
     } adds[] = {
         { "NULL epsilon", NULL, DPSEL_EM, 1, DPSEL_ENULL },
-        { "mechanism 2", "1", 2, 1, DPSEL_ERANGE },
+        { "mechanism 3 (none: 2 is report noisy max)", "1", 3, 1, DPSEL_ERANGE },
         { "count 0", "1", DPSEL_EM, 0, DPSEL_ERANGE },
         { "count above 2^62", "1", DPSEL_PF, ((uint64_t)1 << 62) + 1, DPSEL_ERANGE },
         { "epsilon 0", "0", DPSEL_EM, 1, DPSEL_EEPSILON },
