@@ -61,3 +61,11 @@ def test_bad_input(call, error):
 def test_progress_cancels():
     with pytest.raises(dpsel.CanceledError):
         dpsel.rnm_pmf(list(range(100)), "1", progress=lambda done: False)
+
+
+def test_the_params_calls_name_the_rnm_ones():
+    params = dpsel.Params.from_epsilon("1")
+    with pytest.raises(dpsel.RangeError, match=r"dpsel\.rnm_pmf\("):
+        dpsel.pmf(params, [1, 0], "rnm")
+    with pytest.raises(dpsel.RangeError, match=r"dpsel\.rnm_audit\("):
+        dpsel.audit(params, [1, 0], [0, 1], "rnm")
