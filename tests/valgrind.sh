@@ -87,6 +87,10 @@ check pmf-pf-json           0 -- pmf --epsilon 1 --json "$f"
 check pmf-em-exact          0 -- pmf --epsilon 1 --mechanism em --exact "$f"
 check pmf-em-json           0 -- pmf --epsilon 1 --mechanism em --json "$f"
 check pmf-stdin             0 -- pmf --base 1/2^1 - < "$f"
+check pmf-rnm-json          0 -- pmf --epsilon 1 --mechanism rnm --json "$f"
+check pmf-rnm-exact         2 -- pmf --epsilon 1 --mechanism rnm --exact "$f"
+check curve-rnm             0 -- curve --epsilons 0.1,1 --mechanism rnm "$f"
+check audit-rnm-broken      1 -- audit --epsilon 1 --monotonic --mechanism rnm "$f" "$work/far.csv"
 check params-epsilon        0 -- params --epsilon 1
 check params-json-base      0 -- params --base 3/2^2 --monotonic --gap-cap 10 --json
 check help                  0 -- --help
