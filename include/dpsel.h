@@ -239,6 +239,12 @@ typedef struct {
     dpsel_rng_state_ seeded_;     /* seeded: its state */
     dpsel_interrupt_fn interrupt_fn_;
     void *interrupt_context_;
+#ifdef __FRAMAC__
+    /* Seen by the proofs only (spec/bits.h): how many bits the source has
+     * given, the cursor into its bit stream.  The compiled struct has no
+     * such field, so no compiled code can read or write it. */
+    uint64_t proof_bits_read_;
+#endif
 } dpsel_rng;
 
 /* The operating system's CSPRNG, the source to use for real releases:

@@ -99,6 +99,32 @@
 */
 
 /*@ ghost
+    void dpsel_lemma_doublings(uint64_t v, uint64_t k, unsigned m)
+    {
+        dpsel_lemma_pow2_shift();
+        /@ assert half: pow2(m) == 2 * pow2(m - 1); @/
+        uint64_t w = v;
+        unsigned j = 0;
+        /@ loop invariant 0 <= j <= m;
+           loop invariant scaled: w == v * pow2(j);
+           loop invariant doubled: 0 < j ==> w == 2 * (v * pow2(j - 1));
+           loop invariant counted: fdr_doublings(v, k) == j + fdr_doublings(w, k);
+           loop assigns j, w;
+           loop variant m - j;
+        @/
+        for (; j < m; j++) {
+            /@ assert pow2(j) <= pow2(m - 1); @/
+            /@ assert 0 <= v * (pow2(m - 1) - pow2(j)); @/
+            /@ assert v * pow2(j) <= v * pow2(m - 1); @/
+            /@ assert below: 1 <= w < k; @/
+            /@ assert pow2(j + 1) == 2 * pow2(j); @/
+            w = 2 * w;
+        }
+        /@ assert done: j == m && w == v * pow2(m); @/
+        /@ assert reached: k <= w; @/
+        /@ assert ended: fdr_doublings(w, k) == 0; @/
+    }
+
     void dpsel_lemma_span_index(uint64_t s, uint64_t span, uint64_t n)
     {
         /@ assert s >= DPSEL_RACE_SPANS ==> s * span >= DPSEL_RACE_SPANS * span; @/

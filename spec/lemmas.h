@@ -67,6 +67,16 @@
     @/
     void dpsel_lemma_append_below(uint64_t c, uint64_t v, uint64_t scale, uint64_t bits);
 
+    // The length of a doubling run of the Fast Dice Roller (uniform.c):
+    // the m with k <= v 2^m < 2k is fdr_doublings(v, k), by induction over
+    // the doublings
+    /@ requires range: 1 <= v < k <= 9223372036854775808;
+       requires run: 1 <= m <= 63 && k <= v * pow2(m) < 2 * k;
+       assigns \nothing;
+       ensures doublings: fdr_doublings(v, k) == m;
+    @/
+    void dpsel_lemma_doublings(uint64_t v, uint64_t k, unsigned m);
+
     // A span that starts below n is one of the first DPSEL_RACE_SPANS
     // (thin.c): s span < n <= DPSEL_RACE_SPANS span
     /@ requires span_positive: 1 <= span;

@@ -16,11 +16,15 @@
 /* One uniform random bit from the source (src/rng.c).  Assumed: it returns
  * DPSEL_OK with *bit in {0, 1}, or DPSEL_ERANDOM, and writes nothing but the
  * source and *bit (a caller-supplied bit function writes only its own
- * context, which the core never reads). */
+ * context, which the core never reads).  As a bit stream (spec/bits.h): on
+ * success, *bit is the bit at the cursor and the cursor moves by one, while
+ * the cursor has room; so for the other two readers. */
 /*@ requires writable: \valid(rng) && \valid(bit) && \separated(rng, bit);
     assigns *rng, *bit;
     ensures status: random_status(\result);
     ensures bit: \result == DPSEL_OK ==> *bit <= 1;
+    ensures stream: \result == DPSEL_OK && \old(room(rng, 1)) ==>
+            bit_read(rng, \old(cursor(rng)), *bit);
 */
 int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit);
 
@@ -33,6 +37,8 @@ int dpsel_internal_rng_bit(dpsel_rng *rng, unsigned *bit);
     assigns *rng, *zeros;
     ensures status: random_status(\result);
     ensures run: \result == DPSEL_OK ==> *zeros <= limit;
+    ensures stream: \result == DPSEL_OK && \old(room(rng, limit)) ==>
+            zeros_read(rng, \old(cursor(rng)), limit, *zeros);
 */
 int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
 
@@ -45,6 +51,8 @@ int dpsel_internal_rng_zeros(dpsel_rng *rng, uint64_t limit, uint64_t *zeros);
     assigns *rng, *value;
     ensures status: random_status(\result);
     ensures bits: \result == DPSEL_OK ==> *value < pow2(count);
+    ensures stream: \result == DPSEL_OK && \old(room(rng, count)) ==>
+            bits_read(rng, \old(cursor(rng)), count, *value);
 */
 int dpsel_internal_rng_bits(dpsel_rng *rng, unsigned count, uint64_t *value);
 

@@ -7,6 +7,7 @@
 /*@ requires digit: \valid_read(t) && \valid_read(t->words + i / 64);
     assigns \nothing;
     ensures bit: \result <= 1;
+    ensures digit: \result == digit(t, i);
 */
 static unsigned digit_at(const dpsel_dyadic *t, uint64_t i)
 {
@@ -36,7 +37,15 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
         return DPSEL_OK;
     }
     unsigned u;
+    /* The digits are compared with the bits from lead on: the bits matched
+     * so far leave the outcome to the rest. */
     /*@ loop invariant 0 <= i <= t->ndigits;
+        loop invariant stream: \at(coin_room(rng, t, scale), Pre) ==>
+            cursor(rng) == cursor{Pre}(rng) + lead + i &&
+            coin_ref{Pre}(rng, t, scale, cursor{Pre}(rng)) ==
+                digits_ref{Pre}(rng, t, cursor(rng), i) &&
+            coin_end{Pre}(rng, t, scale, cursor{Pre}(rng)) ==
+                digits_end{Pre}(rng, t, cursor(rng), i);
         loop assigns i, u, rc, *rng;
         loop variant t->ndigits - i;
     */
@@ -47,10 +56,18 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
         }
         //@ assert i / 64 <= (t->ndigits - 1) / 64;
         unsigned d = digit_at(t, i);
+        /*@ assert stream_bit: \at(coin_room(rng, t, scale), Pre) ==>
+                   u == rbit(rng, cursor(rng) - 1) && d == digit{Pre}(t, i) &&
+                   i < \at(t->ndigits, Pre); */
         if (u != d) {
             *heads = u < d;
             return DPSEL_OK;
         }
+        /*@ assert matched: \at(coin_room(rng, t, scale), Pre) ==>
+                   digits_ref{Pre}(rng, t, cursor(rng) - 1, i) ==
+                       digits_ref{Pre}(rng, t, cursor(rng), i + 1) &&
+                   digits_end{Pre}(rng, t, cursor(rng) - 1, i) ==
+                       digits_end{Pre}(rng, t, cursor(rng), i + 1); */
     }
     *heads = 0;
     return DPSEL_OK;

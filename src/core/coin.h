@@ -12,6 +12,8 @@
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
+    ensures stream: \result == DPSEL_OK && \old(coin_room(rng, t, 0)) ==>
+            coin_flipped_ref{Pre, Here}(rng, t, 0, *heads);
 */
 int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
 
@@ -22,6 +24,8 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
+    ensures stream: \result == DPSEL_OK && \old(coin_room(rng, t, scale)) ==>
+            coin_flipped_ref{Pre, Here}(rng, t, scale, *heads);
 */
 int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_t scale,
                                   int *heads);

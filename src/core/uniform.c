@@ -24,6 +24,7 @@ static int scaled_at_most(uint64_t v, uint64_t scale, uint64_t top)
     assigns \nothing;
     ensures bounded: 1 <= \result <= 63;
     ensures smallest: k <= v * pow2(\result) < 2 * k;
+    ensures run: \result == fdr_doublings(v, k);
 */
 static unsigned doublings(uint64_t v, uint64_t k)
 {
@@ -50,6 +51,7 @@ static unsigned doublings(uint64_t v, uint64_t k)
     //@ assert step_one: top < v * pow2(under + 1);
     //@ assert pow2(under + 1) == 2 * pow2(under);
     //@ assert v * pow2(under + 1) == 2 * (v * pow2(under));
+    //@ ghost dpsel_lemma_doublings(v, k, under + 1);
     return under + 1;
 }
 
@@ -66,12 +68,21 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
         return DPSEL_OK;
     }
     //@ ghost dpsel_lemma_pow2_shift();
+    /* As a function of the bits: the rounds left from the cursor on give
+     * the draw (spec/references.h). */
     /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
         loop invariant 1 <= v < k && c < v;
+        loop invariant stream: \at(uniform_room(rng), Pre) ==>
+            cursor(rng) <= cursor{Pre}(rng) + 63 * round &&
+            uniform_ref(rng, k, cursor{Pre}(rng)) ==
+                uniform_rounds_ref(rng, v, c, k, cursor(rng), round) &&
+            uniform_end(rng, k, cursor{Pre}(rng)) ==
+                uniform_rounds_end(rng, v, c, k, cursor(rng), round);
         loop assigns round, v, c, *rng;
         loop variant DPSEL_REJECTION_ROUNDS - round;
     */
     for (unsigned round = 0; round < DPSEL_REJECTION_ROUNDS; round++) {
+        /*@ ghost run: ; */
         unsigned m = doublings(v, k);
         uint64_t bits;
         int rc = dpsel_internal_rng_bits(rng, m, &bits);
@@ -83,7 +94,16 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
         //@ ghost dpsel_lemma_append_below(c, v, scale, bits);
         v = v * scale;
         c = c * scale + bits;
+        /*@ assert stream_run: \at(uniform_room(rng), Pre) ==>
+                   v == fdr_grown(\at(v, run), k) &&
+                   c == fdr_drawn(rng, \at(v, run), \at(c, run), k, \at(cursor(rng), run)) &&
+                   cursor(rng) == \at(cursor(rng), run) + fdr_doublings(\at(v, run), k); */
         if (c < k) {
+            /*@ assert accepted: \at(uniform_room(rng), Pre) ==>
+                       uniform_rounds_ref(rng, \at(v, run), \at(c, run), k,
+                                          \at(cursor(rng), run), round) == c &&
+                       uniform_rounds_end(rng, \at(v, run), \at(c, run), k,
+                                          \at(cursor(rng), run), round) == cursor(rng); */
             *out = c;
             return DPSEL_OK;
         }

@@ -14,6 +14,8 @@
     assigns *rng, *out;
     ensures status: sampler_status(\result);
     ensures drawn: released(\result, *out, \old(*out), k);
+    ensures stream: \result != DPSEL_ERANDOM && \old(uniform_room(rng)) ==>
+            uniform_drawn_ref(rng, k, \old(cursor(rng)), \result, *out, cursor(rng));
     behavior certain:
       assumes k == 1;
       assigns *out;
