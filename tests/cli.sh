@@ -417,6 +417,8 @@ expect_ok rnm-pmf -s '# mechanism rnm, Laplace scale 1/1, epsilon = 1 (realised 
 expect_ok rnm-pmf-json '{"mechanism": "rnm", "scale": "4/1", "epsilon": "0.50", "resolution": "1", "candidates": [{"label": "alice", "score": "10", "probability": "0.' '"expected_error": "' -- pmf --epsilon 0.50 --mechanism rnm --json "$d/basic.csv"
 expect_error rnm-pmf-exact "--mechanism rnm's probabilities involve e^(-g/b) and are not rational: pmf gives their enclosures and correctly rounded decimals, and takes no: '--exact'" -- pmf --epsilon 1 --exact --mechanism rnm "$d/basic.csv"
 expect_error rnm-pmf-top "pmf --mechanism rnm gives one selection's distribution (the top-k pmf is PF's and EM's): it takes no: '--top'" -- pmf --epsilon 1 --top 2 --mechanism rnm "$d/basic.csv"
+awk 'BEGIN { for (i = 0; i < 3000; i++) print "c" i "," i }' > "$d/rnm-distinct.csv"
+expect_error rnm-pmf-too-large "pmf --mechanism rnm: the enclosure of 3000 candidates is past its limits (65536 candidates, about 2^35 bit operations, which grow as n L^2 for L distinct scores" -- pmf --epsilon 1 --mechanism rnm "$d/rnm-distinct.csv"
 # curve --mechanism rnm: RNM's column beside PF's and EM's (the pmf's expected error above)
 expect_ok rnm-curve '# error_rnm = report noisy max' 'epsilon,epsilon_realised,error_pf,error_em,ratio,em_bound,tail_pf,tail_em,error_rnm' '1,1.0000000000000000,' ',0.27590958087858174' -- curve --epsilons 1 --monotonic --mechanism rnm "$d/two.csv"
 expect_ok rnm-curve-json '"error_rnm": "0.27590958087858174"}]}' -- curve --epsilons 1 --monotonic --json --mechanism rnm "$d/two.csv"

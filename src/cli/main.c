@@ -380,6 +380,13 @@ static int print_pmf(run *r, const pmf_text *text, const utility_tails *tails,
 
 static int pmf_error(run *r, int code)
 {
+    if (code == DPSEL_ETOOLARGE && r->opt.mechanism == DPSEL_RNM) {   /* refused before work */
+        return cli_fail_at(&r->error, exit_status_of_error(code), r->file_name, 0,
+                           "pmf --mechanism rnm: the enclosure of %zu candidates is past its "
+                           "limits (65536 candidates, about 2^35 bit operations, which grow "
+                           "as n L^2 for L distinct scores: 500 distinct scores take about "
+                           "10 s); give fewer candidates or distinct scores", r->cand.count);
+    }
     return cli_fail_at(&r->error, exit_status_of_error(code), r->file_name, 0, "pmf: %s",
                        dpsel_strerror(code));
 }
