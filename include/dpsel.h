@@ -941,9 +941,13 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_exact_work(const dpsel_params
 /* The most quantiles one JointExp release takes. */
 #define DPSEL_JOINT_QUANTILES_MAX 1024u
 
-/* The largest B n (B the quantiles' least common denominator, n the
- * values): the weights' exponents then stay within MPFR's range. */
-#define DPSEL_JOINT_SCALE_MAX ((uint64_t)1 << 52)
+/* The largest B log2(1/beta) JointExp takes (B the quantiles' least
+ * common denominator, beta = x / 2^y the parameters' base), public
+ * parameters only: every weight's exponent then stays within MPFR's range
+ * whatever the data (spec/quantiles.md §8).  B log2(1/beta) = B epsilon /
+ * (2 D ln 2) <= epsilon / (2 ln 2) with the sensitivity D of
+ * dpsel_quantiles_joint_sensitivity, so every epsilon up to 22 is taken. */
+#define DPSEL_JOINT_DECAY_MAX 16u
 
 /* The sensitivity of JointExp's utility for the quantiles a[i] / b[i]
  * (each in lowest terms, 0 < a[i] < b[i] <= DPSEL_QUANTILE_DENOMINATOR_MAX,
@@ -966,7 +970,9 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_sensitivity(const uint64_t
  * used).  rng's interrupt check (dpsel_rng_set_interrupt) is asked every
  * few thousand values and ranks.  Errors: DPSEL_ENULL; DPSEL_ERANGE (the
  * quantiles, a selector not made for them, lower > upper, a grid of more
- * than 2^62 points, B n above DPSEL_JOINT_SCALE_MAX); DPSEL_ENOMEM;
+ * than 2^62 points, a base with B log2(1/beta) above
+ * DPSEL_JOINT_DECAY_MAX); DPSEL_ENOMEM (also past 2^56 values, whose
+ * tables no 64-bit machine holds);
  * DPSEL_ERANDOM; DPSEL_EUNLIKELY; DPSEL_ECANCELED; DPSEL_EINTERNAL (a
  * bug).  out is written only on success. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select(const dpsel_selector *selector,

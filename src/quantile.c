@@ -371,14 +371,14 @@ int dpsel_quantiles_joint_sensitivity(const uint64_t *a, const uint64_t *b, size
 
 /* The checks of the public parameters before the values are sorted. */
 static int joint_checks(const dpsel_params *params, const uint64_t *a, const uint64_t *b,
-                        size_t m, size_t n, int64_t lower, int64_t upper)
+                        size_t m, int64_t lower, int64_t upper)
 {
     uint64_t denominator, sensitivity;
     size_t bad;
     int rc = dpsel_exact_joint_quantiles(a, b, m, &denominator, &sensitivity, &bad);
     if (rc == DPSEL_OK
         && (params->sensitivity < sensitivity || params->monotonic
-            || (n > 0 && denominator > DPSEL_JOINT_SCALE_MAX / n) || lower > upper
+            || !dpsel_exact_joint_decay_within(params->x, params->y, denominator) || lower > upper
             || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES)) {
         rc = DPSEL_ERANGE;
     }
@@ -393,7 +393,7 @@ static int joint_problem(dpsel_joint_problem *problem, const dpsel_params *param
                          size_t n, int64_t lower, int64_t upper, const dpsel_rng *rng)
 {
     memset(problem, 0, sizeof *problem);
-    int rc = joint_checks(params, a, b, m, n, lower, upper);
+    int rc = joint_checks(params, a, b, m, lower, upper);
     int64_t *sorted = NULL;
     if (rc == DPSEL_OK) {
         rc = sorted_on_grid(values, n, lower, upper, rng, &sorted);

@@ -205,3 +205,27 @@ void joint_reference_free(joint_reference *ref)
     rationals_free(ref->rank_error, ref->rank_error == NULL ? 0 : ref->m);
     memset(ref, 0, sizeof *ref);
 }
+
+int joint_reference_decay_within(uint64_t x, unsigned y, uint64_t denominator)
+{
+    mpz_t left, right;
+    mpz_inits(left, right, (mpz_ptr)0);
+    mpz_ui_pow_ui(right, x, (unsigned long)denominator);
+    mpz_mul_2exp(right, right, 16);
+    mpz_setbit(left, (mp_bitcnt_t)y * denominator);
+    int within = mpz_cmp(left, right) <= 0;
+    mpz_clears(left, right, (mpz_ptr)0);
+    return within;
+}
+
+size_t joint_reference_base_taken(const uint64_t (*bases)[2], size_t count, size_t start,
+                                  uint64_t denominator)
+{
+    size_t at = start % count;
+    for (size_t tried = 0; tried < count; tried++, at = (at + 1) % count) {
+        if (joint_reference_decay_within(bases[at][0], (unsigned)bases[at][1], denominator)) {
+            return at;
+        }
+    }
+    return count;  /* none: the caller's list lacks a base near 1 */
+}

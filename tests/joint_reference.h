@@ -47,4 +47,14 @@ void joint_reference_free(joint_reference *ref);
 uint64_t joint_reference_denominator(const uint64_t *qb, size_t m);
 uint64_t joint_reference_sensitivity(const uint64_t *qa, const uint64_t *qb, size_t m);
 
+/* Whether B log2(1/beta) <= 16 (DPSEL_JOINT_DECAY_MAX) for beta = x / 2^y,
+ * exactly: 2^(y B) <= 2^16 x^B in integers (B y small). */
+int joint_reference_decay_within(uint64_t x, unsigned y, uint64_t denominator);
+
+/* The first of bases[start], bases[start + 1], ... (cyclically; each
+ * { x, y }) that JointExp takes with the quantiles' denominator B: the
+ * random cases keep their base unless the rule refuses it. */
+size_t joint_reference_base_taken(const uint64_t (*bases)[2], size_t count, size_t start,
+                                  uint64_t denominator);
+
 #endif

@@ -12,8 +12,11 @@
  *   - the forward tables' bounds hold Z of the listed tuples, within 2^-40,
  *     on 300 random small cases (m 1 to 4, ties, clamped values, no values);
  *   - bad input: quantiles unsorted, repeated, not in lowest terms, B past
- *     its limit, B n past DPSEL_JOINT_SCALE_MAX, grids, selectors;
- *   - sizes at the limits: B n = 2^52 with beta = 2^-64, a 2^62-point grid;
+ *     its limit, grids, selectors;
+ *   - the one limit of size, public: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX
+ *     (B = 2^50 with beta = 2^-64 refused with 0 to 5 values; 16 taken,
+ *     16.37 refused), n past 2^56 DPSEL_ENOMEM; releases of B n = 3 10^19;
+ *   - sizes at the limits: a 2^62-point grid with 9 quantiles;
  *   - the interrupt check stops a release.
  */
 #include <criterion/criterion.h>
@@ -211,7 +214,11 @@ Test(joint, forward_tables_enclose_the_listed_total, .timeout = 120)
                 sorted[h - 1] = swap;
             }
         }
-        const uint64_t *base = bases[c % 5];
+        /* a base the rule B log2(1/beta) <= 16 refuses gives way to the next */
+        size_t taken = joint_reference_base_taken(bases, 5, (size_t)c,
+                                                  joint_reference_denominator(qb, m));
+        cr_assert(taken < 5);
+        const uint64_t *base = bases[taken];
         cr_expect(encloses_listed_z(base[0], (unsigned)base[1], qa, qb, m, sorted, n, lower, upper),
                   "case %d: m %zu, n %zu, grid %lld .. %lld", c, m, n, (long long)lower,
                   (long long)upper);
@@ -267,21 +274,94 @@ Test(joint, bad_input_is_refused)
     dpsel_selector_free(mono);
 }
 
-Test(joint, sizes_at_the_limits, .timeout = 60)
+/* The rank of grid point v among sorted[0 .. n - 1]: the values below it. */
+static size_t rank_below(const int64_t *sorted, size_t n, int64_t v)
 {
-    /* B = 2^50, n = 4: B n = 2^52, the limit, with beta = 1 / 2^64 */
+    size_t k = 0;
+    while (k < n && sorted[k] < v) {
+        k++;
+    }
+    return k;
+}
+
+Test(joint, decay_is_the_only_limit, .timeout = 60)
+{
+    /* The base is refused on the public parameters alone: B = 2^50 with
+     * beta = 1 / 2^64 (B log2(1/beta) = 2^56) whatever the values, none,
+     * 4 or 5 (the old limit B n <= 2^52 took 4 and refused 5) */
     const uint64_t qa[] = { 1 }, qb[] = { (uint64_t)1 << 50 };
     const int64_t values[] = { -5, 0, 7, 7, 9 };
     dpsel_selector *selector = joint_selector(1, 64, qa, qb, 1);
     dpsel_rng rng = seeded_rng(11);
-    int64_t out[3];
-    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 4, -10, 10, &rng, out),
-                 DPSEL_OK, "B n = 2^52");
-    cr_expect(out[0] >= -10 && out[0] <= -5, "the release below the first value: %lld",
-              (long long)out[0]);
-    cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, 5, -10, 10, &rng, out),
-                 DPSEL_ERANGE, "B n = 5 2^50");
+    int64_t out[3] = { 77, 77, 77 };
+    for (size_t n = 0; n <= 5; n++) {
+        cr_expect_eq(dpsel_quantiles_joint_select(selector, qa, qb, 1, values, n, -10, 10, &rng,
+                                                  out),
+                     DPSEL_ERANGE, "B log2(1/beta) = 2^56 with %zu values", n);
+    }
+    cr_expect(out[0] == 77, "nothing written");
     dpsel_selector_free(selector);
+    /* at the limit: q = 1/4 (B = 4, D = 6), beta = 1/16 gives B log2(1/beta)
+     * = 16, taken; beta = 15/256 gives 16.37, refused */
+    const uint64_t fa[] = { 1 }, fb[] = { 4 };
+    selector = joint_selector(1, 4, fa, fb, 1);
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, fa, fb, 1, values, 5, -10, 10, &rng, out),
+                 DPSEL_OK, "B log2(1/beta) = 16");
+    dpsel_selector_free(selector);
+    selector = joint_selector(15, 8, fa, fb, 1);
+    cr_expect_eq(dpsel_quantiles_joint_select(selector, fa, fb, 1, values, 5, -10, 10, &rng, out),
+                 DPSEL_ERANGE, "B log2(1/beta) = 16.37");
+    dpsel_selector_free(selector);
+    /* past 2^56 values the tables cannot be allocated: DPSEL_ENOMEM, not a
+     * refusal (the values are not read) */
+    dpsel_joint_problem problem;
+    cr_expect_eq(dpsel_exact_joint_problem_init(&problem, 1, 4, fa, fb, 1, values,
+                                                (size_t)DPSEL_JOINT_VALUES_ALLOCATABLE + 1, 0,
+                                                9),
+                 DPSEL_ENOMEM);
+    dpsel_exact_joint_problem_free(&problem);
+    dpsel_rng_wipe(&rng);
+}
+
+Test(joint, b_n_past_2_to_64_releases, .timeout = 60)
+{
+    /* q = 1/5 and 1 - 10^-15 (B = 10^15) of 30 000 values: B n = 3 10^19
+     * passes 2^64 (targets and kernel exponents in 128 bits, beta^e by
+     * mpfr_pow_z), epsilon 4.  The old limit B n <= 2^52 refused it.  Each
+     * rank off the best costs beta^(2B) = 2^-2.9 at least, so a first
+     * quantile 40 ranks off has probability below 2^-100: none is. */
+    const uint64_t qa[] = { 1, 999999999999999 }, qb[] = { 5, 1000000000000000 };
+    enum { N = 30000, COUNT = 50 };
+    int64_t *values = malloc(N * sizeof *values);
+    cr_assert_not_null(values);
+    for (size_t j = 0; j < N; j++) {
+        values[j] = (int64_t)j * 10;
+    }
+    uint64_t sensitivity = 0;
+    cr_assert_eq(dpsel_quantiles_joint_sensitivity(qa, qb, 2, &sensitivity), DPSEL_OK);
+    dpsel_params params;
+    cr_assert_eq(dpsel_params_from_epsilon(&params, "4", sensitivity, 0), DPSEL_OK);
+    dpsel_selector *selector = NULL;
+    cr_assert_eq(dpsel_selector_new(&selector, &params), DPSEL_OK);
+    dpsel_rng rng = seeded_rng(41);
+    int64_t out[2 * COUNT];
+    cr_assert_eq(dpsel_quantiles_joint_select_many(selector, qa, qb, 2, values, N, 0, 10 * N,
+                                                   &rng, COUNT, out),
+                 DPSEL_OK, "B n = 3 10^19");
+    for (size_t r = 0; r < COUNT; r++) {
+        size_t first = rank_below(values, N, out[2 * r]);
+        size_t second = rank_below(values, N, out[2 * r + 1]);
+        cr_expect(out[2 * r] <= out[2 * r + 1], "non-decreasing");
+        cr_expect(first + 40 >= N / 5 && first <= N / 5 + 40, "release %zu: rank %zu", r, first);
+        cr_expect(second + 40 >= N, "release %zu: rank %zu", r, second);
+    }
+    dpsel_rng_wipe(&rng);
+    dpsel_selector_free(selector);
+    free(values);
+}
+
+Test(joint, sizes_at_the_limits, .timeout = 60)
+{
     /* a grid of 2^62 points and 9 quantiles */
     const uint64_t da[] = { 1, 1, 3, 2, 1, 3, 7, 4, 9 }, db[] = { 10, 5, 10, 5, 2, 5, 10, 5, 10 };
     int64_t many[1000];
@@ -290,7 +370,8 @@ Test(joint, sizes_at_the_limits, .timeout = 60)
         many[i] = (int64_t)(lcg_next(&state) % 1000000) * 1000000;
     }
     int64_t lower = -((int64_t)1 << 61), upper = ((int64_t)1 << 61) - 1;
-    selector = joint_selector(1, 1, da, db, 9);
+    dpsel_selector *selector = joint_selector(1, 1, da, db, 9);
+    dpsel_rng rng = seeded_rng(11);
     int64_t deciles[9];
     cr_assert_eq(dpsel_quantiles_joint_select(selector, da, db, 9, many, 1000, lower, upper, &rng,
                                               deciles),

@@ -184,7 +184,10 @@ static joint_case draw_case(uint64_t *state)
         /* some outside the grid, many ties */
         c.values[j] = c.lower - 1 + (int64_t)(lcg_next(state) % (uint64_t)(c.upper - c.lower + 3));
     }
-    size_t base = lcg_next(state) % BASES;
+    /* a base the rule B log2(1/beta) <= 16 refuses gives way to the next */
+    size_t base = joint_reference_base_taken(bases, BASES, lcg_next(state) % BASES,
+                                             joint_reference_denominator(c.b, c.m));
+    cr_assert(base < BASES);
     c.x = bases[base][0];
     c.y = (unsigned)bases[base][1];
     return c;
@@ -421,15 +424,24 @@ Test(joint_pmf, bad_arguments)
     EXPECT_NEW(DPSEL_ERANGE, &monotonic, a, b, 2, values, 3, 0, 9);
     EXPECT_NEW(DPSEL_ERANGE, &params, a, b, 2, values, 3, 9, 0);
     EXPECT_NEW(DPSEL_ERANGE, &params, a, b, 2, values, 3, 0, (int64_t)1 << 62);
-    /* B = 2^50: B n = 2^52 = DPSEL_JOINT_SCALE_MAX at n = 4 is taken (its
-     * smallest marginals near beta^(2^52) still get their decimals), and
-     * refused at n = 5 */
+    /* B = 2^50 with beta = 3/4 (B log2(1/beta) = 0.415 2^50): refused on
+     * the public parameters alone, whatever the values (the old limit
+     * B n <= 2^52 took 4 values and refused 5) */
     const uint64_t fine_a[] = { 1 }, fine_b[] = { (uint64_t)1 << 50 };
     dpsel_params fine = base_params(3, 2, ((uint64_t)1 << 51) - 2, 0);
     const int64_t five[] = { 0, 1, 2, 3, 4 };
-    EXPECT_NEW(DPSEL_ERANGE, &fine, fine_a, fine_b, 1, five, 5, 0, 9);
+    for (size_t n = 0; n <= 5; n++) {
+        EXPECT_NEW(DPSEL_ERANGE, &fine, fine_a, fine_b, 1, five, n, 0, 9);
+    }
+    /* q = 10^-15 (B = 10^15) of 5 values, epsilon 4: B n = 5 10^15 > 2^52 is
+     * taken, every marginal's decimal decided */
+    const uint64_t tiny_a[] = { 1 }, tiny_b[] = { 1000000000000000 };
+    uint64_t tiny_d = 0;
+    cr_assert_eq(dpsel_quantiles_joint_sensitivity(tiny_a, tiny_b, 1, &tiny_d), DPSEL_OK);
+    dpsel_params sharp;
+    cr_assert_eq(dpsel_params_from_epsilon(&sharp, "4", tiny_d, 0), DPSEL_OK);
     dpsel_joint_pmf *largest = NULL;
-    cr_expect_eq(dpsel_quantiles_joint_pmf_new(&largest, &fine, fine_a, fine_b, 1, five, 4, 0, 9,
+    cr_expect_eq(dpsel_quantiles_joint_pmf_new(&largest, &sharp, tiny_a, tiny_b, 1, five, 5, 0, 9,
                                                NULL, NULL), DPSEL_OK);
     for (size_t r = 0; r < dpsel_joint_pmf_runs(largest); r++) {
         char *tiny = NULL;
@@ -515,14 +527,13 @@ static size_t run_of(const dpsel_joint_pmf *pmf, int64_t v)
     return lo;
 }
 
-Test(joint_pmf, releases_fit_the_marginals)
+/* 40 values with ties on 0..60, the quantiles a[i] / b[i] (m = 3),
+ * epsilon 2: each quantile's run of 20 000 joint releases against its
+ * marginal by chi-square, false alarm 1e-6 per quantile (too many values
+ * to list the tuples: this ties the sampler and the marginals where the
+ * reference cannot) */
+static void releases_fit_marginals(const uint64_t *a, const uint64_t *b)
 {
-    /* 40 values with ties on 0..60, q = 1/4, 1/2, 9/10 (B = 20), epsilon
-     * 2: each quantile's run of 20 000 joint releases against its marginal
-     * by chi-square, false alarm 1e-6 per quantile (too many values to
-     * list the tuples: this ties the sampler and the marginals where the
-     * reference cannot) */
-    const uint64_t a[] = { 1, 1, 9 }, b[] = { 4, 2, 10 };
     int64_t values[40];
     uint64_t state = 7;
     for (size_t j = 0; j < 40; j++) {
@@ -570,4 +581,19 @@ Test(joint_pmf, releases_fit_the_marginals)
     dpsel_selector_free(selector);
     free(counts);
     dpsel_joint_pmf_free(pmf);
+}
+
+Test(joint_pmf, releases_fit_the_marginals)
+{
+    /* q = 1/4, 1/2, 9/10 (B = 20) */
+    const uint64_t a[] = { 1, 1, 9 }, b[] = { 4, 2, 10 };
+    releases_fit_marginals(a, b);
+}
+
+Test(joint_pmf, releases_fit_the_marginals_past_b_n_2_to_52)
+{
+    /* q = 1/4, 1/2, 9/10 + 10^-15 (B = 10^15): B n = 4 10^16, which the old
+     * limit B n <= 2^52 refused; B log2(1/beta) = 0.8 */
+    const uint64_t a[] = { 1, 1, 900000000000001 }, b[] = { 4, 2, 1000000000000000 };
+    releases_fit_marginals(a, b);
 }

@@ -147,6 +147,8 @@ check quantile-joint-unsorted 2 -- quantile --joint --quantile 0.5,0.25 $q "$wor
 check quantile-joint-pmf    0 -- quantile --joint --pmf --quantile 0.25,0.5,0.75 $q "$work/ages.csv"
 check quantile-joint-pmf-json 0 -- quantile --joint --pmf --json --quantile 0.5,0.9 --lower 0 --upper 4611686018427387903 --epsilon 1 "$work/ages.csv"
 check quantile-joint-pmf-exact 2 -- quantile --joint --pmf --exact --quantile 0.5,0.9 $q "$work/ages.csv"
+check quantile-joint-past-2-to-52 0 -- quantile --joint --pmf --quantile 0.000000000000001,0.5 $q "$work/ages.csv"
+check quantile-joint-decay 2 -- quantile --joint --quantile 0.5 --lower 0 --upper 120 --epsilon 23 "$work/ages.csv"
 # values of any length (a line buffer grown past 4096 bytes), exponents,
 # inf and nan, then a line that is not a number after a long one
 { echo value; echo 34; awk 'BEGIN { printf "1"; for (i = 0; i < 20000; i++) printf "0"; print "" }'

@@ -41,7 +41,7 @@ from ._account import Account, Accountant, GroupAccount
 from ._audit import AuditResult, audit
 from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
-from ._joint import (JOINT_SCALE_MAX, JointPmf, JointRun, joint_sensitivity,
+from ._joint import (JOINT_DECAY_MAX, JointPmf, JointRun, joint_sensitivity,
                      quantiles_joint_pmf, quantiles_joint_select)
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
@@ -73,7 +73,7 @@ __all__ = [
     "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
     "quantile_pmf",
     "joint_sensitivity", "quantiles_joint_select", "quantiles_joint_pmf", "JointPmf", "JointRun",
-    "JOINT_SCALE_MAX",
+    "JOINT_DECAY_MAX",
     "Partial",
     "Accountant", "Account", "GroupAccount", "Composition",
     "Error", "ErrorCode", "strerror", "NullError", "EmptyError", "RangeError", "EpsilonError",

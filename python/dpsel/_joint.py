@@ -26,9 +26,11 @@ from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
 
-# B n's limit (DPSEL_JOINT_SCALE_MAX), B the quantiles' least common
-# denominator and n the values: the weights' exponents stay in MPFR's range.
-JOINT_SCALE_MAX = 1 << 52
+# The largest B log2(1/beta) (DPSEL_JOINT_DECAY_MAX), B the quantiles' least
+# common denominator and beta the base, public parameters only: the weights'
+# exponents stay in MPFR's range whatever the values.  Every epsilon up to 22
+# is taken.
+JOINT_DECAY_MAX = 16
 
 
 class _Joint:
@@ -56,7 +58,7 @@ class _Joint:
     def addresses(self) -> Tuple[int, int]:
         return self.a.buffer_info()[0], self.b.buffer_info()[0]
 
-    def fix(self, params: Optional[Params], n: int, code: int) -> Optional[str]:
+    def fix(self, params: Optional[Params], code: int) -> Optional[str]:
         """Which argument a DPSEL_ERANGE is about and how to mend it."""
         if code != ErrorCode.RANGE:
             return None
@@ -80,8 +82,11 @@ class _Joint:
             return (f"the Params must have sensitivity >= {needed} "
                     "(joint_sensitivity(fractions)) and monotonic=False, not sensitivity "
                     f"{params.sensitivity}, monotonic={params.monotonic}")
-        return (f"B n passes 2^52 (JOINT_SCALE_MAX) for {n} values, B the least common "
-                "denominator of the quantiles: give quantiles of fewer digits")
+        base = "" if params is None else f"{params.x}/2^{params.y} "
+        return (f"the base {base}decays too fast for these quantiles: B log2(1/beta) passes "
+                f"{JOINT_DECAY_MAX} (JOINT_DECAY_MAX), B = {denominator} their least common "
+                "denominator: give an epsilon of at most 22 (every set of quantiles takes it) "
+                "or a base nearer 1")
 
 
 def require_em(mechanism: MechanismArg) -> None:
@@ -99,7 +104,7 @@ def joint_sensitivity(fractions: Sequence[Any]) -> int:
     not monotonic."""
     joint = _Joint(fractions)
     out = ctypes.c_uint64()
-    with explained(lambda code: joint.fix(None, 0, code)):
+    with explained(lambda code: joint.fix(None, code)):
         lib.dpsel_quantiles_joint_sensitivity(*joint.addresses, joint.m, ctypes.byref(out))
     return out.value
 
@@ -119,7 +124,7 @@ def quantiles_joint_select(selector: Selector, fractions: Sequence[Any], points:
     _refuse_points_outside(values, low, high)
     out = array.array("q", bytes(8 * max(1, joint.m)))
     with resolve(rng)._use as c_rng, \
-            explained(lambda code: joint.fix(selector.params, values.n, code)):
+            explained(lambda code: joint.fix(selector.params, code)):
         lib.dpsel_quantiles_joint_select(selector._handle, *joint.addresses, joint.m,
                                          values.address, values.n, low, high, c_rng,
                                          out.buffer_info()[0])
@@ -219,7 +224,7 @@ def quantiles_joint_pmf(params: Params, fractions: Sequence[Any], points: Any, l
     low, high = _grid_bounds(lower, upper)
     _refuse_points_outside(values, low, high)
     handle = ctypes.c_void_p()
-    with explained(lambda code: joint.fix(params, values.n, code)):
+    with explained(lambda code: joint.fix(params, code)):
         call_reporting(lib.dpsel_quantiles_joint_pmf_new, progress, ctypes.byref(handle),
                        c_params(params), *joint.addresses, joint.m, values.address, values.n,
                        low, high)

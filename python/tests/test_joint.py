@@ -104,9 +104,18 @@ def test_quantiles_joint_refusals():
         dpsel.quantiles(values, ["0.5", "0.95"], 0, 20, 1, mechanism="pf", joint=True)
     assert len(dpsel.quantiles(values, ["0.5", "0.95"], 0, 20, 1, mechanism=dpsel.Mechanism.EM,
                                joint=True)) == 2
-    # B n past 2^52: B = 10^15 with 2000 values
-    with pytest.raises(dpsel.RangeError, match="B n passes 2"):
-        dpsel.quantiles(values, ["0.000000000000001", "0.5"], 0, 20, 1, joint=True)
+    # B n = 2 10^18 (B = 10^15, 2000 values) is released: the old limit
+    # B n <= 2^52 refused it
+    low, median = dpsel.quantiles(values, ["0.000000000000001", "0.5"], 0, 20, 1, joint=True)
+    assert 0 <= low <= median <= 20
+    # the one limit is public, B log2(1/beta) <= JOINT_DECAY_MAX: the median
+    # (B = 2, D = 2) takes epsilon 22, not 23, with or without values
+    assert dpsel.JOINT_DECAY_MAX == 16
+    assert len(dpsel.quantiles(values, ["0.5"], 0, 20, 22, joint=True)) == 1
+    for data in (values, []):
+        with pytest.raises(dpsel.RangeError, match="decays too fast for these quantiles: B "
+                           r"log2\(1/beta\) passes 16 .*an epsilon of at most 22"):
+            dpsel.quantiles(data, ["0.5"], 0, 20, 23, joint=True)
 
 
 def test_the_low_level_calls_check_their_arguments():

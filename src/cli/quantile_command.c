@@ -430,7 +430,7 @@ static int refuse_joint_quantiles(quantile_job *j)
                     "quantiles %s passes 10^18: use quantiles of fewer digits", j->o->quantiles);
 }
 
-/* The joint selector, and the limits of the grid and of B n named. */
+/* The joint selector, and the limits of the grid and the quantiles named. */
 static int joint_prepare(quantile_job *j, const uint64_t *f)
 {
     uint64_t sensitivity;
@@ -487,15 +487,23 @@ static int print_joint_quantile(quantile_job *j, const int64_t *released, size_t
 }
 
 /* A failed joint release or pmf: the quantiles and the grid were checked,
- * so DPSEL_ERANGE is B n past its limit, named. */
-static int refuse_joint_data(quantile_job *j, const char *what, int rc)
+ * so DPSEL_ERANGE is the decay past DPSEL_JOINT_DECAY_MAX, a refusal of the
+ * public parameters alone (never of the values), named with its fix. */
+static int refuse_joint_decay(quantile_job *j, const char *what, int rc)
 {
-    if (rc == DPSEL_ERANGE) {
-        return cli_fail_at(j->e, EXIT_BAD_INPUT, j->file_name, 0, "--joint over %zu values: B "
-                           "n passes 2^52 (B = the least common denominator of the quantiles "
-                           "%s): use quantiles of fewer digits", j->m, j->o->quantiles);
+    if (rc != DPSEL_ERANGE) {
+        return cli_fail_library(j->e, what, rc);
     }
-    return cli_fail_library(j->e, what, rc);
+    if (j->o->base_given) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--joint: base %" PRIu64 "/2^%u decays too fast "
+                        "for the quantiles %s (B log2(1/beta) passes %u, B their least common "
+                        "denominator): use a base nearer 1", j->o->base_x, j->o->base_y,
+                        j->o->quantiles, DPSEL_JOINT_DECAY_MAX);
+    }
+    return cli_fail(j->e, EXIT_BAD_INPUT, "--joint: epsilon %s decays too fast for the "
+                    "quantiles %s (B log2(1/beta) passes %u, B their least common "
+                    "denominator): use an epsilon of at most 22, which every set of quantiles "
+                    "takes", j->o->epsilon, j->o->quantiles, DPSEL_JOINT_DECAY_MAX);
 }
 
 /* --count joint releases of all the quantiles, then each quantile's values. */
@@ -511,7 +519,7 @@ static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
                                                    j->grid.upper, &rng, (size_t)j->o->count,
                                                    released);
         if (rc != DPSEL_OK) {
-            status = refuse_joint_data(j, "quantile --joint", rc);
+            status = refuse_joint_decay(j, "quantile --joint", rc);
         }
     }
     dpsel_rng_wipe(&rng);
@@ -537,7 +545,7 @@ static int joint_distributions(quantile_job *j, const uint64_t *f)
     dpsel_joint_pmf *pmf = NULL;
     int rc = joint_pmf_make(j->o, &release, &pmf);
     int status = rc == DPSEL_OK ? joint_pmf_print(j->o, &release, pmf, j->out, j->e)
-                                : refuse_joint_data(j, "quantile --joint --pmf", rc);
+                                : refuse_joint_decay(j, "quantile --joint --pmf", rc);
     dpsel_joint_pmf_free(pmf);
     free(texts);
     return status;

@@ -10,8 +10,8 @@
  * of the same side (beta^-B = 1 / beta^B takes the other side's power), so
  * by induction over the operations the passes give lower and upper bounds
  * of every exact number.  Nothing is subtracted.  The inputs are exact:
- * beta = x / 2^y at 64 bits, integers, and beta^e by mpfr_pow_ui (one
- * correctly rounded operation).
+ * beta = x / 2^y at 64 bits, integers, and beta^e by mpfr_pow_ui or
+ * mpfr_pow_z (one correctly rounded operation; exponents in 128 bits).
  *
  * The transition into quantile i sums total(i - 1, k') K_i(k - k') over
  * k' < k.  With D* = max(1, ceil(T_i / B)) the kernel is
@@ -23,12 +23,14 @@
  * per rank) and a suffix of the block before (suffix sums, made once per
  * block, backwards).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/core.h"
 #include "../interrupt.h"
 #include "joint.h"
+#include "mpfr_env.h"
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -46,8 +48,7 @@ static int lowest_terms(uint64_t a, uint64_t b)
     return 0 < a && a < b && b <= DPSEL_QUANTILE_DENOMINATOR_MAX && gcd(a, b) == 1;
 }
 
-/* 128-bit integers, a GCC and clang extension (as units.c) */
-__extension__ typedef unsigned __int128 wide;
+typedef dpsel_joint_wide wide;
 
 /* a[i] / b[i] > a[i - 1] / b[i - 1], in 128 bits */
 static int increasing(const uint64_t *a, const uint64_t *b, size_t i)
@@ -152,9 +153,12 @@ int dpsel_exact_joint_problem_init(dpsel_joint_problem *p, uint64_t x, unsigned 
     if (rc != DPSEL_OK) {
         return rc;
     }
-    if ((n > 0 && lcm > DPSEL_JOINT_SCALE_MAX / n) || lower > upper
-        || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES || n >= SIZE_MAX / 16) {
+    if (!dpsel_exact_joint_decay_within(x, y, lcm) || lower > upper
+        || (uint64_t)upper - (uint64_t)lower >= DPSEL_MAX_CANDIDATES) {
         return DPSEL_ERANGE;
+    }
+    if ((uint64_t)n > DPSEL_JOINT_VALUES_ALLOCATABLE) {
+        return DPSEL_ENOMEM;  /* the tables could never be allocated */
     }
     p->x = x;
     p->y = y;
@@ -170,7 +174,7 @@ int dpsel_exact_joint_problem_init(dpsel_joint_problem *p, uint64_t x, unsigned 
     }
     steps(a, b, m, lcm, p->step);
     for (size_t i = 0; i <= m; i++) {
-        p->target[i] = p->step[i] * n;  /* at most B n */
+        p->target[i] = (wide)p->step[i] * n;  /* at most B n < 2^117 */
     }
     cut_ranks(p, sorted, lower, upper);
     return DPSEL_OK;
@@ -221,6 +225,46 @@ void dpsel_exact_joint_beta(mpfr_ptr beta, const dpsel_joint_problem *p)
     mpfr_div_2ui(beta, beta, p->y, MPFR_RNDN);          /* exact */
 }
 
+void dpsel_exact_joint_power(mpfr_ptr out, mpfr_srcptr beta, wide e, mpfr_rnd_t rnd)
+{
+    if (e <= ULONG_MAX) {
+        mpfr_pow_ui(out, beta, (unsigned long)e, rnd);
+        return;
+    }
+    mpz_t big;
+    mpz_init_set_ui(big, (unsigned long)(e >> 64));
+    mpz_mul_2exp(big, big, 64);
+    mpz_add_ui(big, big, (unsigned long)(uint64_t)e);
+    mpfr_pow_z(out, beta, big, rnd);
+    mpz_clear(big);
+}
+
+void dpsel_exact_joint_mul_wide(mpfr_ptr out, mpfr_srcptr v, wide e, mpfr_rnd_t rnd)
+{
+    mpfr_t factor;
+    mpfr_init2(factor, 128);
+    mpfr_set_ui(factor, (unsigned long)(e >> 64), MPFR_RNDN);
+    mpfr_mul_2ui(factor, factor, 64, MPFR_RNDN);
+    mpfr_add_ui(factor, factor, (unsigned long)(uint64_t)e, MPFR_RNDN);  /* all exact */
+    mpfr_mul(out, v, factor, rnd);
+    mpfr_clear(factor);
+}
+
+int dpsel_exact_joint_decay_within(uint64_t x, unsigned y, uint64_t denominator)
+{
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);
+    mpfr_t decay;
+    mpfr_init2(decay, 128);
+    mpfr_set_ui_2exp(decay, (unsigned long)x, -(mpfr_exp_t)y, MPFR_RNDN);  /* beta, exact */
+    mpfr_log2(decay, decay, MPFR_RNDD);  /* below log2(beta) <= 0 */
+    mpfr_mul_ui(decay, decay, (unsigned long)denominator, MPFR_RNDD);
+    int within = mpfr_cmp_si(decay, -(long)DPSEL_JOINT_DECAY_MAX) >= 0;
+    mpfr_clear(decay);
+    dpsel_exact_mpfr_leave(&host);
+    return within;
+}
+
 int dpsel_exact_joint_flags_raised(void)
 {
     return mpfr_nanflag_p() || mpfr_overflow_p() || mpfr_underflow_p() || mpfr_divby0_p()
@@ -258,32 +302,33 @@ static void side_clear(side *s)
 }
 
 /* out = beta^e in the side's direction */
-static void power(const side *s, mpfr_ptr out, uint64_t e)
+static void power(const side *s, mpfr_ptr out, wide e)
 {
-    mpfr_pow_ui(out, s->beta, (unsigned long)e, s->rnd);
+    dpsel_exact_joint_power(out, s->beta, e, s->rnd);
 }
 
 /* The kernel beta^|B delta - T| along delta = first, first + 1, ...:
  * times beta^-B while B delta stays at most T, times beta^B beyond it,
  * afresh where it crosses T. */
 typedef struct {
-    uint64_t delta, target;
+    uint64_t delta;
+    wide target;
     mpfr_t value;
 } kernel_walk;
 
-static void kernel_start(const side *s, kernel_walk *w, uint64_t target, uint64_t delta,
+static void kernel_start(const side *s, kernel_walk *w, wide target, uint64_t delta,
                          mpfr_prec_t prec)
 {
     mpfr_init2(w->value, prec);
     w->target = target;
     w->delta = delta;
-    uint64_t bd = s->p->denominator * delta;  /* delta <= n: at most B n */
+    wide bd = (wide)s->p->denominator * delta;  /* delta <= n: at most B n */
     power(s, w->value, bd >= target ? bd - target : target - bd);
 }
 
 static void kernel_next(const side *s, kernel_walk *w)
 {
-    uint64_t bd = s->p->denominator * w->delta, b = s->p->denominator;
+    wide bd = (wide)s->p->denominator * w->delta, b = s->p->denominator;
     w->delta++;
     if (bd >= w->target) {
         mpfr_mul(w->value, w->value, s->up_b, s->rnd);
@@ -305,13 +350,13 @@ typedef struct {
     mpfr_ptr suffix;      /* D* - 1 suffix sums of the block before */
 } transition;
 
-static uint64_t span_of(uint64_t target, uint64_t b)
+static uint64_t span_of(wide target, uint64_t b)
 {
-    uint64_t span = target / b + (target % b != 0);
+    uint64_t span = (uint64_t)(target / b) + (target % b != 0);  /* T <= B n: at most n */
     return span > 0 ? span : 1;
 }
 
-static void transition_init(const side *s, transition *t, uint64_t target, mpfr_prec_t prec,
+static void transition_init(const side *s, transition *t, wide target, mpfr_prec_t prec,
                             mpfr_ptr suffix)
 {
     uint64_t b = s->p->denominator;
@@ -322,7 +367,7 @@ static void transition_init(const side *s, transition *t, uint64_t target, mpfr_
     mpfr_set_zero(t->far, 1);
     mpfr_set_zero(t->prefix, 1);
     mpfr_set_ui(t->lift, 1, s->rnd);
-    power(s, t->far_entry, b * t->span - target);
+    power(s, t->far_entry, (wide)b * t->span - target);
     power(s, t->near_first, t->span >= 2 ? target - b : 0);
     power(s, t->power_t, target);
 }
@@ -498,7 +543,7 @@ static int forward_side(const dpsel_joint_problem *p, mpfr_prec_t prec, mpfr_rnd
 
 /* One side of dpsel_exact_joint_cumulative. */
 static int cumulative_side(const dpsel_joint_problem *p, const dpsel_joint_numbers *total,
-                           mpfr_prec_t prec, mpfr_rnd_t rnd, size_t row, uint64_t target,
+                           mpfr_prec_t prec, mpfr_rnd_t rnd, size_t row, wide target,
                            uint64_t end, uint64_t last, const dpsel_rng *rng,
                            const dpsel_joint_numbers *cum)
 {
@@ -522,7 +567,7 @@ static int cumulative_side(const dpsel_joint_problem *p, const dpsel_joint_numbe
 }
 
 int dpsel_exact_joint_cumulative(const dpsel_joint_problem *p, const dpsel_joint_tables *t,
-                                 size_t row, uint64_t target, uint64_t end, uint64_t last,
+                                 size_t row, wide target, uint64_t end, uint64_t last,
                                  const dpsel_rng *rng, const dpsel_joint_numbers *cum_lo,
                                  const dpsel_joint_numbers *cum_hi)
 {
@@ -586,7 +631,7 @@ int dpsel_exact_joint_forward(dpsel_joint_tables *t, const dpsel_joint_problem *
     if (rc == DPSEL_OK) {
         rc = weight_of_all(t, p, rng);
     }
-    /* the exponents stay within MPFR's range (B n <= DPSEL_JOINT_SCALE_MAX) */
+    /* within MPFR's range: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX, n <= 2^56 */
     if (rc == DPSEL_OK && dpsel_exact_joint_flags_raised()) {
         rc = DPSEL_EINTERNAL;
     }

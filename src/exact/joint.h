@@ -35,6 +35,17 @@
 
 #include "dpsel.h"
 
+/* 128-bit unsigned integers (a GCC and clang extension): the targets and
+ * the kernels' exponents reach B n, past 2^64 when B is near
+ * DPSEL_QUANTILE_DENOMINATOR_MAX (at most 10^18 2^56 < 2^117). */
+__extension__ typedef unsigned __int128 dpsel_joint_wide;
+
+/* The most values a JointExp problem takes: the forward tables of more
+ * need at least 160 m (n + 1) > 2^63 bytes, more than a 64-bit machine
+ * addresses, so past it the problem is DPSEL_ENOMEM (a resource failure,
+ * the same for every n past it), never a refusal of the data. */
+#define DPSEL_JOINT_VALUES_ALLOCATABLE ((uint64_t)1 << 56)
+
 /* The problem: public parameters and the runs of the data. */
 typedef struct {
     uint64_t x;          /* beta = x / 2^y */
@@ -43,7 +54,7 @@ typedef struct {
     size_t n;            /* values */
     uint64_t denominator;  /* B */
     uint64_t *step;      /* m + 1: d_i, step[i - 1] for i = 1 .. m + 1 */
-    uint64_t *target;    /* m + 1: T_i = d_i n, target[i - 1] */
+    dpsel_joint_wide *target;  /* m + 1: T_i = d_i n, target[i - 1] */
     uint64_t *length;    /* n + 1: l_k */
     int64_t *first;      /* n + 1: run k's first grid point x_k + 1 */
 } dpsel_joint_problem;
@@ -72,8 +83,21 @@ void dpsel_exact_joint_numbers_free(dpsel_joint_numbers *a);
 /* beta = x / 2^y into beta (of at least 64 bits), exactly. */
 void dpsel_exact_joint_beta(mpfr_ptr beta, const dpsel_joint_problem *p);
 
+/* out = beta^e rounded in direction rnd (one correctly rounded operation,
+ * mpfr_pow_ui or, past 64 bits, mpfr_pow_z). */
+void dpsel_exact_joint_power(mpfr_ptr out, mpfr_srcptr beta, dpsel_joint_wide e, mpfr_rnd_t rnd);
+
+/* out = v e rounded in direction rnd (e exact at 128 bits). */
+void dpsel_exact_joint_mul_wide(mpfr_ptr out, mpfr_srcptr v, dpsel_joint_wide e, mpfr_rnd_t rnd);
+
+/* Whether B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX for beta = x / 2^y
+ * (log2 rounded outward: an exact upper bound is compared).  Call it
+ * between dpsel_exact_mpfr_enter and dpsel_exact_mpfr_leave. */
+int dpsel_exact_joint_decay_within(uint64_t x, unsigned y, uint64_t denominator);
+
 /* Whether an MPFR exception flag is raised (NaN, overflow, underflow,
- * division by zero, erange): none can be, given the limits. */
+ * division by zero, erange): none can be, given the limits
+ * (spec/quantiles.md §8, Exponents). */
 int dpsel_exact_joint_flags_raised(void);
 
 /* The first precision of the tables and the last: past it a draw stops
@@ -91,8 +115,9 @@ int dpsel_exact_joint_quantiles(const uint64_t *a, const uint64_t *b, size_t m,
 
 /* The problem for base x / 2^y, the quantiles as above and the sorted
  * values[0 .. n - 1] (clamped into lower .. upper).  DPSEL_ERANGE (the
- * quantiles, B n above DPSEL_JOINT_SCALE_MAX, a grid of more than 2^62
- * points), DPSEL_ENOMEM.  Free with dpsel_exact_joint_problem_free (also
+ * quantiles, B log2(1/beta) above DPSEL_JOINT_DECAY_MAX, a grid of more
+ * than 2^62 points), DPSEL_ENOMEM (also n above
+ * DPSEL_JOINT_VALUES_ALLOCATABLE).  Free with dpsel_exact_joint_problem_free (also
  * after a failure). */
 int dpsel_exact_joint_problem_init(dpsel_joint_problem *p, uint64_t x, unsigned y,
                                    const uint64_t *a, const uint64_t *b, size_t m,
@@ -129,7 +154,8 @@ static inline mpfr_ptr dpsel_exact_joint_at(const dpsel_joint_numbers *table,
  * interrupt check (NULL: none) is asked every DPSEL_INTERRUPT_EVERY
  * ranks.  DPSEL_ECANCELED, DPSEL_EINTERNAL (arguments out of range). */
 int dpsel_exact_joint_cumulative(const dpsel_joint_problem *p, const dpsel_joint_tables *t,
-                                 size_t row, uint64_t target, uint64_t end, uint64_t last,
+                                 size_t row, dpsel_joint_wide target, uint64_t end,
+                                 uint64_t last,
                                  const dpsel_rng *rng, const dpsel_joint_numbers *cum_lo,
                                  const dpsel_joint_numbers *cum_hi);
 

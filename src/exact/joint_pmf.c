@@ -79,13 +79,13 @@ static mpfr_t *row(const joint_pass *p, mpfr_t *table, size_t i)
 }
 
 /* beta^s in the pass's direction (beta = x / 2^y is exact at 64 bits). */
-static void beta_power(joint_pass *p, mpfr_t out, uint64_t s)
+static void beta_power(joint_pass *p, mpfr_t out, dpsel_joint_wide s)
 {
     mpfr_set_ui_2exp(p->u, (unsigned long)p->jp->x, -(mpfr_exp_t)p->jp->y, p->rnd);
-    mpfr_pow_ui(out, p->u, (unsigned long)s, p->rnd);
+    dpsel_exact_joint_power(out, p->u, s, p->rnd);
 }
 
-static uint64_t distance(uint64_t a, uint64_t b)
+static dpsel_joint_wide distance(dpsel_joint_wide a, dpsel_joint_wide b)
 {
     return a > b ? a - b : b - a;
 }
@@ -150,7 +150,7 @@ static void block_sums(joint_pass *p, mpfr_t *v, size_t start, size_t w,
  *     pre[p - 1] + v'[p] beta^(B (p - s)), s its start), joined by
  *     beta^(B (s - k)).  Every step adds or multiplies non-negative numbers.
  */
-static int convolve(joint_pass *p, mpfr_t *v, uint64_t target, int reverse)
+static int convolve(joint_pass *p, mpfr_t *v, dpsel_joint_wide target, int reverse)
 {
     const dpsel_joint_problem *jp = p->jp;
     size_t count = positions(jp);
@@ -159,8 +159,8 @@ static int convolve(joint_pass *p, mpfr_t *v, uint64_t target, int reverse)
     mpfr_t ratio, far_step, near_factor, far;
     mpfr_inits2(p->prec, ratio, far_step, near_factor, far, (mpfr_ptr)0);
     beta_power(p, ratio, jp->denominator);
-    beta_power(p, far_step, jp->denominator * (w + 1) - target);
-    beta_power(p, near_factor, target - jp->denominator * w);
+    beta_power(p, far_step, (dpsel_joint_wide)jp->denominator * (w + 1) - target);
+    beta_power(p, near_factor, target - (dpsel_joint_wide)jp->denominator * w);
     mpfr_set_ui(far, 0, p->rnd);
     if (w > 0) {
         mpfr_set_ui(power[0], 1, p->rnd);
@@ -265,7 +265,8 @@ static int backward(joint_pass *p)
 {
     const dpsel_joint_problem *jp = p->jp;
     for (size_t k = 0; k < positions(jp); k++) {
-        beta_power(p, p->back[k], distance(jp->denominator * (jp->n - k), jp->target[jp->m]));
+        beta_power(p, p->back[k], distance((dpsel_joint_wide)jp->denominator * (jp->n - k),
+                                           jp->target[jp->m]));
         for (size_t j = 1; j < jp->m; j++) {
             mpfr_set(row(p, p->back, j)[k], p->back[k], p->rnd);
         }
@@ -357,17 +358,18 @@ static int store_rank_error(dpsel_joint_pmf *pmf, const dpsel_joint_problem *jp,
     mpfr_set_prec(hi, prec);
     mpfr_set_ui(lo, 0, MPFR_RNDD);
     mpfr_set_ui(hi, 0, MPFR_RNDU);
-    uint64_t quantile = 0;  /* B p_i n = T_1 + ... + T_i */
+    dpsel_joint_wide quantile = 0;  /* B p_i n = T_1 + ... + T_i */
     for (size_t s = 0; s <= i; s++) {
         quantile += jp->target[s];
     }
     mpfr_t term;
     mpfr_init2(term, prec);
     for (size_t r = 0; r < pmf->runs; r++) {
-        unsigned long off = (unsigned long)distance(jp->denominator * pmf->rank[r], quantile);
-        mpfr_mul_ui(term, pmf->lo[i * pmf->runs + r], off, MPFR_RNDD);
+        dpsel_joint_wide off = distance((dpsel_joint_wide)jp->denominator * pmf->rank[r],
+                                        quantile);
+        dpsel_exact_joint_mul_wide(term, pmf->lo[i * pmf->runs + r], off, MPFR_RNDD);
         mpfr_add(lo, lo, term, MPFR_RNDD);
-        mpfr_mul_ui(term, pmf->hi[i * pmf->runs + r], off, MPFR_RNDU);
+        dpsel_exact_joint_mul_wide(term, pmf->hi[i * pmf->runs + r], off, MPFR_RNDU);
         mpfr_add(hi, hi, term, MPFR_RNDU);
     }
     mpfr_clear(term);
@@ -434,8 +436,8 @@ static int compute_at(dpsel_joint_pmf *pmf, const dpsel_joint_problem *jp, mpfr_
         rc = pass_run(&up, jp, &t.entry_hi, MPFR_RNDU, prec, progress);
     }
     /* directed rounding keeps a bound through an underflow or overflow (0 or
-     * the least number, the largest or inf: B n <= 2^52 keeps them out of
-     * reach anyway); only a NaN would be no bound */
+     * the least number, the largest or inf: B log2(1/beta) <= 16 and
+     * n <= 2^56 keep them out of reach anyway); only a NaN would be no bound */
     if (rc == DPSEL_OK && mpfr_nanflag_p()) {
         rc = DPSEL_EINTERNAL;
     }

@@ -149,7 +149,8 @@ static int categorical(sampler *s, size_t count, size_t *t)
 typedef struct {
     int places;
     size_t row;
-    uint64_t end, last, target;
+    uint64_t end, last;
+    dpsel_joint_wide target;
 } draw_kind;
 
 /* f(row, k, j) = entry(row - j + 1, k) prod_(s = 2 .. j) beta^T (l + s - 1)
@@ -160,7 +161,7 @@ static void place_weight(sampler *s, const dpsel_joint_numbers *entry, mpfr_rnd_
     uint64_t length = s->p->length[k];
     mpfr_set(out, dpsel_exact_joint_at(entry, s->p, row - j + 1, k), rnd);
     for (size_t place = 2; place <= j; place++) {
-        mpfr_pow_ui(s->term, s->beta, (unsigned long)s->p->target[row - j + place], rnd);
+        dpsel_exact_joint_power(s->term, s->beta, s->p->target[row - j + place], rnd);
         mpfr_mul(out, out, s->term, rnd);
         mpfr_mul_ui(out, out, (unsigned long)(length + place - 1), rnd);
         mpfr_div_ui(out, out, (unsigned long)place, rnd);
@@ -209,7 +210,7 @@ static int draw(sampler *s, const draw_kind *d, size_t *item)
 /* (k, j) of `row`, the rank drawn before `end` (at most last) with the
  * kernel of `target`, then its place. */
 static int draw_rank_and_place(sampler *s, size_t row, uint64_t end, uint64_t last,
-                               uint64_t target, uint64_t *rank, size_t *place)
+                               dpsel_joint_wide target, uint64_t *rank, size_t *place)
 {
     draw_kind d = { 0, row, end, last, target };
     size_t k = 0, j = 0;
@@ -325,7 +326,7 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
             rc = draw_points(s, rank, offset, &out[r * m]);
         }
     }
-    /* the exponents stay within MPFR's range (B n <= DPSEL_JOINT_SCALE_MAX) */
+    /* within MPFR's range: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX, n <= 2^56 */
     if (rc == DPSEL_OK && dpsel_exact_joint_flags_raised()) {
         rc = DPSEL_EINTERNAL;
     }
