@@ -154,9 +154,10 @@ def test_a_fix_survives_pickling():
 
 
 def test_without_a_finding_the_library_message_stands():
-    # Ten values of the quantile 1/(10^18 - 1): b m leaves int64, which no
-    # fix names; the library's message is left as it was.
+    # A grid of 2^62 + 1 points, which no fix names; the library's message
+    # is left as it was.  (Ten values of the quantile 1/(10^18 - 1) were
+    # the case until 5eb08b2: a count never refuses the runs now.)
     with pytest.raises(dpsel.RangeError) as raised:
-        dpsel.QuantileRuns(1, 10**18 - 1, [0] * 10, 0, 10)
+        dpsel.QuantileRuns(1, 2, [0] * 10, 0, 2**62)
     assert (str(raised.value), raised.value.fix) == (
         "dpsel_quantile_runs_new: argument out of range", "")
