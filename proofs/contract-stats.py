@@ -48,7 +48,8 @@ def only_named(clause):
     if clause.startswith(('assigns', 'complete', 'disjoint')):
         return True
     body = re.sub(r'^\w+\s+', '', without_label(clause)).rstrip(';').strip()
-    application = r'[a-z_][a-z0-9_]*\((?:[^()]|\([^()]*\))*\)'
+    # a predicate's name, its labels if any ({Pre, Post}), its arguments
+    application = r'[a-z_][a-z0-9_]*(?:\{[^{}]*\})?\((?:[^()]|\([^()]*\))*\)'
     return all(re.fullmatch(application, part.strip()) for part in body.split('&&'))
 
 

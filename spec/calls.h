@@ -81,6 +81,14 @@
                    lengths + (0 .. nruns - 1), levels + (0 .. decay->cap)) &&
         \separated(lengths + (0 .. nruns - 1), rng, run, levels + (0 .. decay->cap)) &&
         decay_apart(decay, offset);
+
+    // the lengths of nruns runs, readable
+    predicate runs_readable{L}(uint64_t *lengths, integer nruns) =
+        \valid_read(lengths + (0 .. nruns - 1));
+
+    // on success, an offset inside its run's length
+    predicate inside_run(integer r, integer offset, integer length) =
+        r == DPSEL_OK ==> offset < length;
 */
 
 #endif

@@ -17,6 +17,9 @@
     // an exact computation: it succeeded, or it found a bug (DPSEL_EINTERNAL)
     predicate exact_status(integer r) = r == DPSEL_OK || r == DPSEL_EINTERNAL;
 
+    // a sampler that also checks its own arithmetic: DPSEL_EINTERNAL on a bug
+    predicate checked_sampler_status(integer r) = sampler_status(r) || r == DPSEL_EINTERNAL;
+
     // a flag: a coin's side, a yes or no
     predicate zero_or_one(integer b) = b == 0 || b == 1;
 

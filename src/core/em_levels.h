@@ -28,14 +28,14 @@ void dpsel_core_levels_clear(uint64_t *levels, uint64_t cap);
  * DPSEL_LEVELS_TOTAL_MAX (never: the counts add up to n). */
 /*@ requires scores: valid_scores(scores, n) && scores_at_most(scores, n, best);
     requires decay: levels_decay(decay, envelope);
-    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
-    requires writable: \valid(levels + (0 .. decay->cap));
+    requires envelope: levels_fit(n, envelope);
+    requires writable: levels_writable(levels, decay);
     requires apart: \separated(levels + (0 .. decay->cap), scores + (0 .. n - 1), decay) &&
                     \forall integer i; 0 <= i < decay->npowers ==>
                     \separated(levels + (0 .. decay->cap), decay->powers + i);
     assigns levels[0 .. decay->cap];
     ensures status: exact_status(\result);
-    ensures sums: \result == DPSEL_OK ==> level_sums(levels, decay->cap);
+    ensures sums: sums_after(\result, levels, decay->cap);
 */
 int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, size_t n,
                                int64_t best, unsigned envelope, uint64_t *levels);
@@ -46,15 +46,15 @@ int dpsel_core_em_levels_build(const dpsel_decay *decay, const int64_t *scores, 
  * DPSEL_EINTERNAL if a sum would pass DPSEL_LEVELS_TOTAL_MAX (never when the
  * counts add up to n) or if every count is 0. */
 /*@ requires decay: levels_decay(decay, envelope);
-    requires writable: \valid(levels + (0 .. decay->cap));
+    requires writable: levels_writable(levels, decay);
     requires counts: \forall integer h; 0 <= h <= decay->cap ==> levels[h] <= n;
-    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
+    requires envelope: levels_fit(n, envelope);
     requires apart: \separated(levels + (0 .. decay->cap), decay) &&
                     \forall integer i; 0 <= i < decay->npowers ==>
                     \separated(levels + (0 .. decay->cap), decay->powers + i);
     assigns levels[0 .. decay->cap];
     ensures status: exact_status(\result);
-    ensures sums: \result == DPSEL_OK ==> level_sums(levels, decay->cap);
+    ensures sums: sums_after(\result, levels, decay->cap);
 */
 int dpsel_core_em_levels_sum(const dpsel_decay *decay, unsigned envelope,
                              uint64_t *levels) /*@ ghost (size_t n) */;
@@ -70,7 +70,7 @@ int dpsel_core_em_levels_sum(const dpsel_decay *decay, unsigned envelope,
                     decay_apart(decay, kept);
     assigns *rng, *level, *kept;
     ensures status: sampler_status(\result);
-    ensures trial: \result == DPSEL_OK ==> *level <= decay->cap && zero_or_one(*kept);
+    ensures trial: level_trial_after(\result, *level, decay->cap, *kept);
 */
 int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
                               const uint64_t *levels, unsigned envelope,
@@ -88,8 +88,8 @@ int dpsel_core_em_level_trial(dpsel_rng *rng, const dpsel_decay *decay,
                     decay_apart(decay, rng) && decay_apart(decay, level) &&
                     decay_apart(decay, member);
     assigns *rng, *level, *member;
-    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
-    ensures picked: \result == DPSEL_OK ==> *level <= decay->cap;
+    ensures status: checked_sampler_status(\result);
+    ensures picked: level_after(\result, *level, decay->cap);
 */
 int dpsel_core_em_levels_pick(dpsel_rng *rng, const dpsel_decay *decay, const uint64_t *levels,
                               unsigned envelope, uint64_t *level, uint64_t *member);
@@ -103,10 +103,10 @@ int dpsel_core_em_levels_pick(dpsel_rng *rng, const dpsel_decay *decay, const ui
     requires top: top < n && scores_at_most(scores, n, scores[top]) &&
                   \forall integer i; 0 <= i < top ==> scores[i] < scores[top];
     requires decay: levels_decay(decay, envelope);
-    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
+    requires envelope: levels_fit(n, envelope);
     requires levels: levels_scratch(levels, decay, rng, index, scores, n);
     assigns *rng, *index, levels[0 .. decay->cap];
-    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures status: checked_sampler_status(\result);
     ensures released: released(\result, *index, \old(*index), n);
 */
 int dpsel_core_em_levels(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,

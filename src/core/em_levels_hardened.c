@@ -135,7 +135,7 @@ static uint64_t draw_mask(uint64_t bound)
 /* width random bits under mask: uniform in [0, mask] when mask < 2^width
  * is 2^k - 1. */
 /*@ requires writable: \valid(rng) && \valid(drawn) && \separated(rng, drawn);
-    requires width: width <= 63;
+    requires width: draw_width(width);
     assigns *rng, *drawn;
     ensures status: random_status(\result);
 */
@@ -221,7 +221,7 @@ static uint64_t level_members(const dpsel_decay *decay, const uint64_t *levels,
  * MEMBER_DRAWS draws under a mask, the first below members kept by a
  * branch-free scan. */
 /*@ requires writable: \valid(rng) && \valid(member) && \separated(rng, member);
-    requires width: width <= 63;
+    requires width: draw_width(width);
     requires members: 1 <= members;
     assigns *rng, *member;
     ensures status: sampler_status(\result);
@@ -294,13 +294,13 @@ static int find_member(const dpsel_decay *decay, const int64_t *scores, size_t n
  * all of them run; DPSEL_EUNLIKELY if none does. */
 /*@ requires decay: levels_decay(decay, envelope) && short_leads(decay->powers, decay->npowers);
     requires levels: level_sums(levels, decay->cap);
-    requires width: width <= 63;
+    requires width: draw_width(width);
     requires writable: \valid(rng) && \valid(level);
     requires apart: \separated(rng, level, levels + (0 .. decay->cap), decay) &&
                     decay_apart(decay, rng) && decay_apart(decay, level);
     assigns *rng, *level;
     ensures status: sampler_status(\result);
-    ensures level: \result == DPSEL_OK ==> *level <= decay->cap;
+    ensures level: level_after(\result, *level, decay->cap);
 */
 static int keep_level(dpsel_rng *rng, const dpsel_decay *decay, const uint64_t *levels,
                       unsigned envelope, unsigned width, uint64_t mask, uint64_t trials,
@@ -342,9 +342,9 @@ static int keep_level(dpsel_rng *rng, const dpsel_decay *decay, const uint64_t *
     requires levels: level_sums(levels, decay->cap) &&
                      \separated(levels + (0 .. decay->cap), rng, index);
     requires level: level <= decay->cap;
-    requires width: width <= 63;
+    requires width: draw_width(width);
     assigns *rng, *index;
-    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures status: checked_sampler_status(\result);
     ensures released: released(\result, *index, \old(*index), n);
 */
 static int release_member(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,

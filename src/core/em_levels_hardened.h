@@ -17,7 +17,7 @@
  * depends on the scores. */
 /*@ requires scores: valid_scores(scores, n) && scores_at_most(scores, n, best);
     requires decay: valid_decay(decay) && decay->cap < DPSEL_HARDENED_LEVELS_CAP_MAX;
-    requires writable: \valid(levels + (0 .. decay->cap));
+    requires writable: levels_writable(levels, decay);
     requires apart: \separated(levels + (0 .. decay->cap), scores + (0 .. n - 1), decay);
     assigns levels[0 .. decay->cap];
     ensures counts: \forall integer h; 0 <= h <= decay->cap ==> levels[h] <= n;
@@ -33,11 +33,11 @@ void dpsel_core_em_levels_count_hardened(const dpsel_decay *decay, const int64_t
  * the draw. */
 /*@ requires decay: levels_decay(decay, envelope) && short_leads(decay->powers, decay->npowers);
     requires levels: level_sums(levels, decay->cap);
-    requires width: width <= 63;
+    requires width: draw_width(width);
     requires call: level_trial_call(rng, decay, levels, level, kept);
     assigns *rng, *level, *kept;
     ensures status: random_status(\result);
-    ensures trial: \result == DPSEL_OK ==> *level <= decay->cap && zero_or_one(*kept);
+    ensures trial: level_trial_after(\result, *level, decay->cap, *kept);
 */
 int dpsel_core_em_level_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                                        const uint64_t *levels, unsigned envelope,
@@ -57,10 +57,10 @@ int dpsel_core_em_level_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     requires decay: levels_decay(decay, envelope) && short_leads(decay->powers, decay->npowers) &&
                     decay->cap < DPSEL_HARDENED_LEVELS_CAP_MAX;
-    requires envelope: n * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
+    requires envelope: levels_fit(n, envelope);
     requires levels: levels_scratch(levels, decay, rng, index, scores, n);
     assigns *rng, *index, levels[0 .. decay->cap];
-    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures status: checked_sampler_status(\result);
     ensures released: released(\result, *index, \old(*index), n);
 */
 int dpsel_core_em_levels_hardened(dpsel_rng *rng, const dpsel_decay *decay,

@@ -17,9 +17,9 @@
 /* levels[g] = the points of the runs of clamped gap g; DPSEL_EINTERNAL if
  * they pass total. */
 /*@ requires scores: valid_scores(scores, nruns) && scores_at_most(scores, nruns, best);
-    requires lengths: \valid_read(lengths + (0 .. nruns - 1));
+    requires lengths: runs_readable(lengths, nruns);
     requires decay: valid_decay(decay);
-    requires writable: \valid(levels + (0 .. decay->cap));
+    requires writable: levels_writable(levels, decay);
     requires apart: \separated(levels + (0 .. decay->cap), scores + (0 .. nruns - 1),
                                lengths + (0 .. nruns - 1), decay);
     assigns levels[0 .. decay->cap];
@@ -50,7 +50,7 @@ static int count_points(const dpsel_decay *decay, const int64_t *scores,
 
 /* The member-th point (from 0) of clamped gap g: its run and offset. */
 /*@ requires scores: valid_scores(scores, nruns) && scores_at_most(scores, nruns, best);
-    requires lengths: \valid_read(lengths + (0 .. nruns - 1));
+    requires lengths: runs_readable(lengths, nruns);
     requires decay: valid_decay(decay);
     requires writable: \valid(run) && \valid(offset);
     requires apart: \separated(run, offset, scores + (0 .. nruns - 1),
@@ -58,7 +58,7 @@ static int count_points(const dpsel_decay *decay, const int64_t *scores,
     assigns *run, *offset;
     ensures status: exact_status(\result);
     ensures released: released(\result, *run, \old(*run), nruns);
-    ensures inside: \result == DPSEL_OK ==> *offset < lengths[*run];
+    ensures inside: inside_run(\result, *offset, lengths[*run]);
 */
 static int find_point(const dpsel_decay *decay, const int64_t *scores, const uint64_t *lengths,
                       size_t nruns, int64_t best, uint64_t g, uint64_t member, size_t *run,

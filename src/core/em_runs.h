@@ -21,9 +21,9 @@
     requires decay: levels_decay(decay, envelope);
     requires envelope: total * pow2(envelope) <= DPSEL_LEVELS_TOTAL_MAX;
     assigns *rng, *run, *offset, levels[0 .. decay->cap];
-    ensures status: sampler_status(\result) || \result == DPSEL_EINTERNAL;
+    ensures status: checked_sampler_status(\result);
     ensures released: released(\result, *run, \old(*run), nruns);
-    ensures inside: \result == DPSEL_OK ==> *offset < lengths[*run];
+    ensures inside: inside_run(\result, *offset, lengths[*run]);
 */
 int dpsel_core_em_runs(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                        const uint64_t *lengths, size_t nruns, uint64_t total,
