@@ -15,7 +15,8 @@
  *     its limit, grids, selectors;
  *   - the one limit of size, public: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX
  *     (B = 2^50 with beta = 2^-64 refused with 0 to 5 values; 16 taken,
- *     16.37 refused), n past 2^56 DPSEL_ENOMEM; releases of B n = 3 10^19;
+ *     16.37 refused; the check against the integer rule on 262 080 bases
+ *     and denominators), n past 2^56 DPSEL_ENOMEM; releases of B n = 3 10^19;
  *   - sizes at the limits: a 2^62-point grid with 9 quantiles;
  *   - the interrupt check stops a release.
  */
@@ -321,6 +322,32 @@ Test(joint, decay_is_the_only_limit, .timeout = 60)
                  DPSEL_ENOMEM);
     dpsel_exact_joint_problem_free(&problem);
     dpsel_rng_wipe(&rng);
+}
+
+Test(joint, decay_check_is_exact)
+{
+    /* dpsel_exact_joint_decay_within against 2^(y B) <= 2^16 x^B in
+     * integers: every base x / 2^y with x odd below 2^y, y <= 12, and B up
+     * to 64 (exact hits of 16 among them: 1/2 with B = 16, 1/16 with B = 4) */
+    size_t checked = 0, taken = 0;
+    for (unsigned y = 1; y <= 12; y++) {
+        for (uint64_t x = 1; x < ((uint64_t)1 << y); x += 2) {
+            for (uint64_t b = 1; b <= 64; b++) {
+                int within = joint_reference_decay_within(x, y, b);
+                cr_assert_eq(dpsel_exact_joint_decay_within(x, y, b), within,
+                             "x %llu, y %u, B %llu", (unsigned long long)x, y,
+                             (unsigned long long)b);
+                checked++;
+                taken += (size_t)within;
+            }
+        }
+    }
+    cr_expect(taken > 0 && taken < checked);
+    /* bases near 1 with B = 10^18: 2^64 - 204 gives B log2(1/beta) = 15.96,
+     * 2^64 - 205 gives 16.03 (beyond any reference's integers: by hand) */
+    const uint64_t big = 1000000000000000000u;
+    cr_expect(dpsel_exact_joint_decay_within(UINT64_MAX - 203, 64, big));
+    cr_expect(!dpsel_exact_joint_decay_within(UINT64_MAX - 204, 64, big));
 }
 
 Test(joint, b_n_past_2_to_64_releases, .timeout = 60)
