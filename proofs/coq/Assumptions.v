@@ -23,3 +23,4 @@ Print Assumptions em_pmf_beta.
 Print Assumptions pf_le_pmf.
 Print Assumptions pf_pmf_total.
 Print Assumptions pf_shortfalls.
+Print Assumptions pf_fails.

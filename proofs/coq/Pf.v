@@ -110,6 +110,21 @@ move=> out; rewrite /prob (@expect_outcomes _ _ _ (fun _ => 0)) ?expect_const //
 by case: o => [x|] //= x_in; case: eqP => // -[eq]; move: out; rewrite -eq x_in.
 Qed.
 
+(* One step of the loop: the shuffle step's uniform integer fails, or a
+   candidate is visited and its coin is heads, or the loop goes on. *)
+Lemma pf_loop_step_event s rem E :
+  size rem = s.+1 -> (s.+1 <= 2 ^ 63)%N ->
+  prob (pf_loop s.+1 rem) E =
+  prob (uniform s.+1) (pred1 None) * (E None)%:R +
+  uniform_each s.+1 * \sum_(0 <= o < s.+1)
+    (w (visited rem o) * (E (Some (visited rem o)))%:R +
+     (1 - w (visited rem o)) * prob (pf_loop s (remaining rem o)) E).
+Proof.
+move=> sz s63; rewrite /prob /= expect_bind /shuffle_step expect_bind sz.
+rewrite expect_uniform ?ltn0Sn //=; congr (_ + _ * _).
+by apply: eq_bigr => o _; rewrite /= expect_bind expect_bool.
+Qed.
+
 Lemma pf_loop_step s rem r :
   size rem = s.+1 -> (s.+1 <= 2 ^ 63)%N ->
   prob (pf_loop s.+1 rem) (pred1 (Some r)) =
@@ -117,10 +132,7 @@ Lemma pf_loop_step s rem r :
     (w (visited rem o) * (visited rem o == r)%:R +
      (1 - w (visited rem o)) * prob (pf_loop s (remaining rem o)) (pred1 (Some r))).
 Proof.
-move=> sz s63; rewrite /prob /= expect_bind /shuffle_step expect_bind sz.
-rewrite expect_uniform ?ltn0Sn //= mulr0 add0r; congr (_ * _).
-apply: eq_bigr => o _; rewrite /= expect_bind expect_bool /=.
-by rewrite (inj_eq (@Some_inj _)).
+by move=> sz s63; rewrite pf_loop_step_event // mulr0 add0r.
 Qed.
 
 (* The loop from any positions left releases r at most with the sum over
@@ -186,6 +198,55 @@ rewrite IH // => [|y yo]; last by apply: sub; rewrite inE yo orbT.
 by rewrite mulrBr mulr1 addrA [w x + _]addrC subrK.
 Qed.
 
+
+(* The loop fails (DPSEL_EUNLIKELY) with probability at most s f, when each
+   uniform integer fails with probability at most f, while a candidate with a
+   certain coin is left: only the s uniform integers can fail. *)
+Lemma pf_loop_fails s rem f :
+  (forall j, (0 < j <= 2 ^ 63)%N -> prob (uniform j) (pred1 None) <= f) ->
+  uniq rem -> size rem = s -> (s <= 2 ^ 63)%N -> (exists2 x, x \in rem & w x = 1) ->
+  prob (pf_loop s rem) (pred1 None) <= s%:R * f.
+Proof.
+move=> ufail; elim: s rem => [|s IH] rem u sz s63 [x xin wx].
+  move/eqP: sz; rewrite size_eq0 => /eqP rem0.
+  by exfalso; move: xin; rewrite rem0 in_nil; discriminate.
+have kr : (0 < s.+1 <= 2 ^ 63)%N by apply/andP; split; [exact: ltn0Sn | exact: s63].
+have f0 : 0 <= f := Order.POrderTheory.le_trans (prob_ge0 _ _) (ufail _ kr).
+have sf0 : 0 <= s%:R * f by rewrite mulr_ge0 ?ler0n.
+rewrite pf_loop_step_event // mulr1.
+have each_ok : uniform_each s.+1 * s.+1%:R <= 1.
+  rewrite /uniform_each (uniform_given_ok kr (ltn0Sn s)).
+  by rewrite mulfVK ?pnatr_eq0 //; apply: prob_le1.
+have step o : (0 <= o < s.+1)%N ->
+    w (visited rem o) * (pred1 None (Some (visited rem o)))%:R +
+    (1 - w (visited rem o)) * prob (pf_loop s (remaining rem o)) (pred1 None) <= s%:R * f.
+  case/andP=> _ lt; rewrite /= mulr0 add0r.
+  have [certain|uncertain] := eqVneq (w (visited rem o)) 1; first by rewrite certain subrr mul0r.
+  rewrite -sz in lt.
+  have ur : uniq (remaining rem o).
+    by move: u; rewrite (perm_uniq (remaining_perm lt)) /= => /andP [].
+  have left : x \in remaining rem o.
+    move: xin; rewrite (perm_mem (remaining_perm lt)) inE => /orP [/eqP xo|] //.
+    by move: uncertain; rewrite -xo wx eqxx.
+  apply: (Order.POrderTheory.le_trans (ler_pimull (prob_ge0 _ _) _)).
+    by rewrite ler_subl_addr ler_addl weight_ge0.
+  apply: IH; [exact: ur | by rewrite size_remaining // sz | exact: ltnW s63 | by exists x].
+apply: (Order.POrderTheory.le_trans (ler_add (ufail _ kr) (ler_wpmul2l (prob_ge0 _ _) (ler_sum_nat step)))).
+rewrite sumr_const_nat subn0 -[(s%:R * f) *+ _]mulr_natl [_ * (_%:R * (_ * _))]mulrA.
+apply: (Order.POrderTheory.le_trans (ler_add (Order.POrderTheory.lexx _) (ler_pimull sf0 _))).
+  exact: each_ok.
+by rewrite mulrS mulrDl mul1r Order.POrderTheory.lexx.
+Qed.
+
+(* PF by permutation fails with probability at most n 2^-128, so its
+   shortfalls add up to at most that. *)
+Theorem pf_fails : prob pf (pred1 None) <= n%:R * (1 / (2 ^ rounds)%:R).
+Proof.
+have [i iin wi] := best_candidate powers cap few.
+case/andP: few => _ n63.
+apply: pf_loop_fails; [exact: uniform_fails | exact: iota_uniq | exact: size_iota | exact: n63 |].
+by exists i; rewrite ?mem_iota.
+Qed.
 
 (* PF's pmf is a distribution: the orders all hold a best candidate, whose
    coin is certain. *)
