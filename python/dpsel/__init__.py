@@ -25,7 +25,7 @@ mode, quantile, quantiles, median, select, top_k, best_price.
 - task_scores, task_params: histogram scores for the mode and the median.
 - decimal_to_units, units_to_decimal: decimal scores in a public unit.
 - Grid, quantile_fraction, QuantileRuns, quantile_select: private quantiles.
-- joint_sensitivity, quantiles_joint_select, quantiles_joint_pmf: many
+- joint_sensitivity, quantiles_joint_select(_many), quantiles_joint_pmf: many
   quantiles in one release (JointExp) and its exact marginals.
 - Partial: a selection split over shards, merged, then finished.
 - Accountant: the privacy of many releases together.
@@ -42,7 +42,7 @@ from ._audit import AuditResult, audit
 from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
 from ._joint import (JOINT_DECAY_MAX, JointPmf, JointRun, joint_sensitivity,
-                     quantiles_joint_pmf, quantiles_joint_select)
+                     quantiles_joint_pmf, quantiles_joint_select, quantiles_joint_select_many)
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
                       StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
@@ -72,7 +72,8 @@ __all__ = [
     "decimal_to_units", "units_to_decimal",
     "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
     "quantile_pmf",
-    "joint_sensitivity", "quantiles_joint_select", "quantiles_joint_pmf", "JointPmf", "JointRun",
+    "joint_sensitivity", "quantiles_joint_select", "quantiles_joint_select_many",
+    "quantiles_joint_pmf", "JointPmf", "JointRun",
     "JOINT_DECAY_MAX",
     "Partial",
     "Accountant", "Account", "GroupAccount", "Composition",

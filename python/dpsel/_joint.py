@@ -117,18 +117,31 @@ def quantiles_joint_select(selector: Selector, fractions: Sequence[Any], points:
     upper, grid points): one grid point per quantile, non-decreasing, for
     the selector's one epsilon (dpsel_quantiles_joint_select; its Params
     with joint_sensitivity(fractions), not monotonic)."""
+    return quantiles_joint_select_many(selector, fractions, points, lower, upper, 1, rng)[0]
+
+
+def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], points: Any,
+                                lower: GridArg, upper: Optional[int] = None, count: int = 1,
+                                rng: Optional[Rng] = None) -> List[List[int]]:
+    """count independent releases of quantiles_joint_select on the same
+    points, each for the selector's epsilon (count of them: count epsilon),
+    from one sort and one set of forward tables
+    (dpsel_quantiles_joint_select_many): release r is the r-th list."""
     if not isinstance(selector, Selector):
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     joint, values = _Joint(fractions), as_scores(points, "points")
     low, high = _grid_bounds(lower, upper)
+    releases = _convert.size(count, "count")
+    if releases < 1:
+        raise RangeError("count", fix=f"give count >= 1, not {count}")
     _refuse_points_outside(values, low, high)
-    out = array.array("q", bytes(8 * max(1, joint.m)))
+    out = array.array("q", bytes(8 * max(1, joint.m * releases)))
     with resolve(rng)._use as c_rng, \
             explained(lambda code: joint.fix(selector.params, code)):
-        lib.dpsel_quantiles_joint_select(selector._handle, *joint.addresses, joint.m,
-                                         values.address, values.n, low, high, c_rng,
-                                         out.buffer_info()[0])
-    return out[:joint.m].tolist()
+        lib.dpsel_quantiles_joint_select_many(selector._handle, *joint.addresses, joint.m,
+                                              values.address, values.n, low, high, c_rng,
+                                              releases, out.buffer_info()[0])
+    return [out[r * joint.m:(r + 1) * joint.m].tolist() for r in range(releases)]
 
 
 class JointRun(NamedTuple):

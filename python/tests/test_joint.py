@@ -146,6 +146,18 @@ def test_a_release_is_a_tuple_of_the_grid():
     assert out in ([0, 0], [0, 1], [1, 1])
 
 
+def test_many_releases_from_one_set_of_tables():
+    selector = dpsel.Selector(dpsel.Params.from_base(1, 1, 6, False))
+    many = dpsel.quantiles_joint_select_many(selector, QUARTILES, [0, 1], 0, 1, count=200,
+                                             rng=dpsel.Rng.seeded(b"many"))
+    assert len(many) == 200 and all(out in ([0, 0], [0, 1], [1, 1]) for out in many)
+    # (0, 1) weighs 256 of 273 (tests/cli.sh's example by hand): none of
+    # the 200 is (0, 1) with probability (17/273)^200 < 1e-240
+    assert {tuple(out) for out in many} >= {(0, 1)}
+    with pytest.raises(dpsel.RangeError, match="count >= 1, not 0"):
+        dpsel.quantiles_joint_select_many(selector, QUARTILES, [0, 1], 0, 1, count=0)
+
+
 def test_progress_and_cancel():
     seen = []
     values = [str(v) for v in range(3000)]
