@@ -21,6 +21,8 @@
     ensures still_permutation: permutation(scratch, n);
     ensures unchanged_on_error: \result != DPSEL_OK ==>
             \forall integer a; 0 <= a < n ==> scratch[a] == \old(scratch[a]);
+    ensures stream: \result != DPSEL_ERANDOM && \old(uniform_room(rng)) ==>
+            shuffle_stepped_ref{Pre, Here}(rng, scratch, n, i, \result);
 */
 int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i);
 
