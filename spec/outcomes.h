@@ -23,6 +23,10 @@
     // a flag: a coin's side, a yes or no
     predicate zero_or_one(integer b) = b == 0 || b == 1;
 
+    // a check's answer: 1 (it holds) or 0 (it does not)
+    predicate flag_set(integer b) = b == 1;
+    predicate flag_clear(integer b) = b == 0;
+
     // a coin: on success its side is 0 (tails) or 1 (heads)
     predicate flipped(integer r, integer heads) = r == DPSEL_OK ==> zero_or_one(heads);
 
@@ -46,6 +50,18 @@
     // best is at least every score (the best score, for the samplers)
     predicate scores_at_most{L}(int64_t *scores, integer n, integer best) =
         \forall integer i; 0 <= i < n ==> scores[i] <= best;
+
+    // top is a best candidate: an index below n whose score is at least
+    // every score
+    predicate best_at{L}(int64_t *scores, integer n, integer top) =
+        top < n && scores_at_most(scores, n, scores[top]);
+
+    // an index a candidate can have: below DPSEL_MAX_CANDIDATES
+    predicate candidate_index(integer c) = c < DPSEL_MAX_CANDIDATES;
+
+    // count random binary digits: on success a value below 2^count
+    predicate digits_drawn(integer r, integer value, integer count) =
+        r == DPSEL_OK ==> value < pow2(count);
 
     // a base beta = x / 2^y in (0, 1): 1 <= y <= 64 and 0 < x < 2^y
     predicate valid_base(integer x, integer y) = 1 <= y <= 64 && 0 < x < pow2(y);

@@ -25,6 +25,22 @@
         (\at(r->chosen, L2) == \at(r->chosen, L1) || \at(r->chosen, L2) == c) &&
         (\at(r->ties, L1) == 0 ==> \at(r->ties, L2) == 1);
 
+    // a step's outcome r: on success, the race in its state after `seen`
+    // candidates, stepped for c, its value not lowered
+    predicate race_state_after{L}(integer r, dpsel_race *race, dpsel_decay *d, integer seen) =
+        r == DPSEL_OK ==> race_state(race, d, seen);
+    predicate stepped_after{L1, L2}(integer r, dpsel_race *race, integer c) =
+        r == DPSEL_OK ==> race_stepped{L1, L2}(race, c);
+    predicate rises_after{L1, L2}(integer r, dpsel_race *race) =
+        r == DPSEL_OK ==> \at(race->value, L2) >= \at(race->value, L1);
+
+    // the source and the location p a step writes: both valid, apart (one
+    // overload for each type of p, each with the same body)
+    predicate writable_apart{L}(dpsel_rng *rng, dpsel_race *p) =
+        \valid(rng) && \valid(p) && \separated(rng, p);
+    predicate writable_apart{L}(dpsel_rng *rng, uint64_t *p) =
+        \valid(rng) && \valid(p) && \separated(rng, p);
+
     // the candidates PF has visited: count distinct indices below n, in
     // increasing order
     predicate visited_set{L}(uint64_t *visited, integer count, integer n) =
@@ -40,6 +56,11 @@
         race_state(r, d, first + pos + 1) && r->chosen < first + n &&
         \valid(next) && 0 <= *next <= count &&
         (\forall integer k; 0 <= k < *next ==> visited[k] < pos);
+    // a pass's outcome r: on success, its state at position pos
+    predicate pass_state_after{L}(integer r, dpsel_race *race, dpsel_decay *d, integer n,
+                                  integer first, integer pos, uint64_t *visited,
+                                  integer count, size_t *next) =
+        r == DPSEL_OK ==> pass_state(race, d, n, first, pos, visited, count, next);
 */
 
 #endif

@@ -35,6 +35,12 @@
         \separated(p + (0 .. count - 1), t) &&
         \forall integer l, j; 0 <= l < DPSEL_THIN_LEVELS && 0 <= j < DPSEL_THIN_MAX_PIECES ==>
             digits_apart(t->levels[l] + j, p, count);
+    // one level's table (valid_thinning): npieces readable dyadics, at
+    // least one and at most DPSEL_THIN_MAX_PIECES
+    predicate thinning_level{L}(dpsel_dyadic *none, integer npieces) =
+        valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    // a level of the table, or DPSEL_THIN_LEVELS for none
+    predicate thin_level_or_none(integer level) = level <= DPSEL_THIN_LEVELS;
     // a candidate's clamped gap g' = min(best - score, cap)
     logic integer clamped(integer best, integer score, integer cap) =
         best - score > cap ? cap : best - score;
@@ -54,6 +60,19 @@
                 scores[i] <= maxima[s]) &&
             (\exists integer i; s * span <= i < s * span + span && i < n &&
                 scores[i] == maxima[s]);
+    // the span of positions start .. start + len - 1: at least one, all
+    // below n
+    predicate span_within(integer start, integer len, integer n) =
+        1 <= len && start + len <= n;
+    // the scores of a span start .. start + len - 1: at least one, their
+    // indices below DPSEL_MAX_CANDIDATES, readable
+    predicate span_scores{L}(int64_t *scores, integer start, integer len) =
+        1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
+        \valid_read(scores + (start .. start + len - 1));
+    // the pass's scores, of candidates first .. first + n - 1: at most
+    // best, and their indices below DPSEL_MAX_CANDIDATES
+    predicate pass_scores{L}(int64_t *scores, integer n, integer best, integer first) =
+        scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
     // the race's pass over the scores (src/core/thin.c): what it reads (the
     // scores, the decay table, the visited indices) and what it writes (the
     // source, the race, the position in visited), each apart from the rest

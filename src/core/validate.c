@@ -5,10 +5,10 @@
 /*@ assigns \nothing;
     behavior digit:
       assumes '0' <= c <= '9';
-      ensures accepted: \result == 1;
+      ensures accepted: flag_set(\result);
     behavior other:
       assumes !('0' <= c <= '9');
-      ensures refused: \result == 0;
+      ensures refused: flag_clear(\result);
     complete behaviors;
     disjoint behaviors;
 */

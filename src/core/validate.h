@@ -20,10 +20,10 @@ int dpsel_core_decimal_syntax(const char *s, size_t max_len);
 /*@ assigns \nothing;
     behavior valid:
       assumes valid_base(x, y);
-      ensures accepted: \result == 1;
+      ensures accepted: flag_set(\result);
     behavior invalid:
       assumes !valid_base(x, y);
-      ensures refused: \result == 0;
+      ensures refused: flag_clear(\result);
     complete behaviors;
     disjoint behaviors;
 */
