@@ -157,12 +157,12 @@ int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64
 /* The candidate ties with the leader (or, with none, reaches the floor 0:
  * it is kept for sure): it becomes the kept one with probability
  * 1 / (number tied), which keeps the choice uniform. */
-/*@ requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+/*@ requires writable: writable_apart(rng, race);
     requires tied: race->ties <= candidate + 1 && candidate < DPSEL_MAX_CANDIDATES;
     assigns *rng, race->ties, race->chosen;
     ensures status: sampler_status(\result);
     ensures joined: \result == DPSEL_OK ==> race->ties == \old(race->ties) + 1;
-    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
+    ensures stepped: stepped_after{Pre, Post}(\result, race, candidate);
 */
 static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
 {
@@ -183,15 +183,15 @@ static int join_tie(dpsel_rng *rng, dpsel_race *race, uint64_t candidate)
  * the floor's, its gap) by excess: a tie at 0, else a new leader at
  * value + excess. */
 /*@ requires decay: race_decay(decay);
-    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires writable: writable_apart(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
-    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires candidate: candidate_index(candidate);
     requires state: race_state(race, decay, candidate + 1);
     assigns *rng, race->value, race->ties, race->chosen;
     ensures status: sampler_status(\result);
-    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
-    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
-    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+    ensures next_state: race_state_after(\result, race, decay, candidate + 2);
+    ensures stepped: stepped_after{Pre, Post}(\result, race, candidate);
+    ensures rises: rises_after{Pre, Post}(\result, race);
 */
 static int settle(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                   uint64_t excess, uint64_t candidate)

@@ -42,11 +42,11 @@ int dpsel_core_coin_odds(dpsel_rng *rng, const dpsel_dyadic *w, int *heads);
  * the highest down.  With powers[i] = a^(2^i), *value has P(*value = v)
  * proportional to a^v on [0, 2^count). */
 /*@ requires powers: valid_powers(powers, count) && count <= DPSEL_RACE_MAX_POWERS;
-    requires writable: \valid(rng) && \valid(value) && \separated(rng, value);
+    requires writable: writable_apart(rng, value);
     requires apart: powers_apart(powers, count, rng) && powers_apart(powers, count, value);
     assigns *rng, *value;
     ensures status: sampler_status(\result);
-    ensures digits: \result == DPSEL_OK ==> *value < pow2(count);
+    ensures digits: digits_drawn(\result, *value, count);
 */
 int dpsel_core_odds_digits(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned count,
                            uint64_t *value);
@@ -88,14 +88,14 @@ int dpsel_core_coin_wide_scaled(dpsel_rng *rng, const dpsel_decay *decay, uint64
  * candidate + 1 came before); DPSEL_EUNLIKELY if a noisy value passes
  * race_limit. */
 /*@ requires decay: race_decay(decay);
-    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires writable: writable_apart(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
     requires candidate: gap <= decay->cap && candidate < DPSEL_MAX_CANDIDATES;
     requires state: race_state(race, decay, candidate + 1);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
-    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
-    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
+    ensures next_state: race_state_after(\result, race, decay, candidate + 2);
+    ensures stepped: stepped_after{Pre, Post}(\result, race, candidate);
 */
 int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                          uint64_t gap, uint64_t candidate);
@@ -105,15 +105,15 @@ int dpsel_core_race_step(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *r
  * the threshold is geometric again, so a fresh draw says whether it ties or
  * leads, as in dpsel_core_race_step. */
 /*@ requires decay: race_decay(decay);
-    requires writable: \valid(rng) && \valid(race) && \separated(rng, race);
+    requires writable: writable_apart(rng, race);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
-    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires candidate: candidate_index(candidate);
     requires state: race_state(race, decay, candidate + 1);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
-    ensures next_state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
-    ensures stepped: \result == DPSEL_OK ==> race_stepped{Pre, Post}(race, candidate);
-    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+    ensures next_state: race_state_after(\result, race, decay, candidate + 2);
+    ensures stepped: stepped_after{Pre, Post}(\result, race, candidate);
+    ensures rises: rises_after{Pre, Post}(\result, race);
 */
 int dpsel_core_race_reached(dpsel_rng *rng, const dpsel_decay *decay, dpsel_race *race,
                             uint64_t candidate);
