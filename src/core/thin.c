@@ -85,13 +85,13 @@ static int skipped(size_t i, size_t top, const uint64_t *visited, size_t count, 
 /* Candidates start .. start + len - 1 through dpsel_core_race_step, one by
  * one (those not skipped). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
-    requires span: 1 <= len && start + len <= n;
+    requires best: pass_scores(scores, n, best, first);
+    requires span: span_within(start, len, n);
     requires state: pass_state(race, decay, n, first, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, start + len, visited, count, next);
+    ensures state: pass_state_after(\result, race, decay, n, first, start + len, visited, count,
+                                    next);
 */
 static int race_plainly(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                         int64_t best, size_t top, size_t first, const uint64_t *visited,
@@ -146,7 +146,7 @@ static unsigned piece_exponent(uint64_t room, unsigned npieces)
  * the coin none[j] = (1 - 2^-k)^(2^j) says it has none (*heads = 0, *tails
  * = 2^j), else dpsel_core_odds_digits gives the number of tails before the
  * first heads (*heads = 1, *tails < 2^j). */
-/*@ requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+/*@ requires level: thinning_level(none, npieces);
     requires room: 1 <= room;
     requires writable: \valid(rng) && \valid(tails) && \valid(heads) &&
                        \separated(rng, tails, heads) && powers_apart(none, npieces, rng) &&
@@ -184,15 +184,15 @@ static int first_heads(dpsel_rng *rng, const dpsel_dyadic *none, unsigned npiece
     requires decay: race_decay(decay);
     requires writable: \valid(rng) && \valid(race) && \separated(rng, race, decay);
     requires apart: decay_apart(decay, rng) && decay_apart(decay, race);
-    requires candidate: candidate < DPSEL_MAX_CANDIDATES;
+    requires candidate: candidate_index(candidate);
     requires state: race_state(race, decay, candidate + 1);
     requires bar: 0 < bar <= race->value + clamped(best, score, decay->cap);
     assigns *rng, *race;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==> race_state(race, decay, candidate + 2);
+    ensures state: race_state_after(\result, race, decay, candidate + 2);
     ensures kept: \result == DPSEL_OK ==>
             race->chosen == \old(race->chosen) || race->chosen == candidate;
-    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+    ensures rises: rises_after{Pre, Post}(\result, race);
 */
 static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, int64_t best,
                           int64_t score, dpsel_race *race, size_t candidate, int64_t bar,
@@ -218,15 +218,14 @@ static int thin_candidate(dpsel_rng *rng, const dpsel_decay *decay, int64_t best
 /* A dominating heads at candidate p: its thinning coin (thin_candidate),
  * unless p is out of the pass (skipped). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
+    requires best: pass_scores(scores, n, best, first);
     requires candidate: p < n;
     requires state: pass_state(race, decay, n, first, p, visited, count, next);
     requires bar: 0 < bar && under_bar(scores, best, top, race, decay, p, p + 1, bar);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, p + 1, visited, count, next);
-    ensures rises: \result == DPSEL_OK ==> race->value >= \old(race->value);
+    ensures state: pass_state_after(\result, race, decay, n, first, p + 1, visited, count, next);
+    ensures rises: rises_after{Pre, Post}(\result, race);
 */
 static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                       int64_t best, size_t top, size_t first, const uint64_t *visited,
@@ -243,9 +242,9 @@ static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
  * dominating heads is (first_heads), and the thinning coin there
  * (thin_heads).  *pos moves past the piece, or past that candidate. */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    requires level: thinning_level(none, npieces);
     requires level_apart: powers_apart(none, npieces, rng);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
+    requires best: pass_scores(scores, n, best, first);
     requires position: \valid(pos) && \separated(pos, rng) && \separated(pos, race) &&
                        \separated(pos, next) && \separated(pos, scores + (0 .. n - 1)) &&
                        \separated(pos, visited + (0 .. count - 1)) && decay_apart(decay, pos);
@@ -255,8 +254,7 @@ static int thin_heads(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
     assigns *rng, *race, *next, *pos;
     ensures status: sampler_status(\result);
     ensures moved: \result == DPSEL_OK ==> \old(*pos) < *pos <= end;
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, *pos, visited, count, next);
+    ensures state: pass_state_after(\result, race, decay, n, first, *pos, visited, count, next);
     ensures bar: \result == DPSEL_OK ==>
             under_bar(scores, best, top, race, decay, *pos, end, bar);
 */
@@ -301,17 +299,17 @@ static int thin_piece(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *s
 /* Candidates start .. start + len - 1, whose thresholds stay at least bar,
  * by thinning with dominating coins 2^-k, piece by piece (thin_piece). */
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
-    requires level: valid_powers(none, npieces) && 1 <= npieces <= DPSEL_THIN_MAX_PIECES;
+    requires level: thinning_level(none, npieces);
     requires level_apart: powers_apart(none, npieces, rng) && powers_apart(none, npieces, race) &&
                           powers_apart(none, npieces, next);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
-    requires span: 1 <= len && start + len <= n;
+    requires best: pass_scores(scores, n, best, first);
+    requires span: span_within(start, len, n);
     requires state: pass_state(race, decay, n, first, start, visited, count, next);
     requires bar: 0 < bar && under_bar(scores, best, top, race, decay, start, start + len, bar);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, start + len, visited, count, next);
+    ensures state: pass_state_after(\result, race, decay, n, first, start + len, visited, count,
+                                    next);
 */
 static int race_thinned(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                         int64_t best, size_t top, size_t first, const uint64_t *visited,
@@ -389,8 +387,7 @@ static int64_t span_max(const int64_t *scores, size_t from, size_t to)
 
 /* The largest score of candidates start .. start + len - 1 other than top
  * (raced first), if any (*found). */
-/*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
-                    \valid_read(scores + (start .. start + len - 1));
+/*@ requires scores: span_scores(scores, start, len);
     requires writable: \valid(found) && \separated(found, scores + (start .. start + len - 1));
     assigns *found;
     ensures found: zero_or_one(*found);
@@ -424,15 +421,14 @@ static int64_t largest_but_top(const int64_t *scores, size_t top, size_t start, 
  * the race's state, and their bar: the threshold of their largest score.
  * No level (DPSEL_THIN_LEVELS) if the bar's bound is below DPSEL_THIN_MIN_K
  * or no candidate is left. */
-/*@ requires scores: 1 <= len && start + len <= DPSEL_MAX_CANDIDATES &&
-                    \valid_read(scores + (start .. start + len - 1));
+/*@ requires scores: span_scores(scores, start, len);
     requires decay: race_decay(decay);
     requires best: \forall integer i; start <= i < start + len ==> scores[i] <= best;
     requires race: \valid_read(race) && -decay->cap <= race->value < race_limit(decay->npowers);
     requires writable: \valid(bar) && \separated(bar, race) && \separated(bar, decay) &&
                        \separated(bar, scores + (start .. start + len - 1));
     assigns *bar;
-    ensures level: \result <= DPSEL_THIN_LEVELS;
+    ensures level: thin_level_or_none(\result);
     ensures bar: \result < DPSEL_THIN_LEVELS ==>
             0 < *bar && under_bar(scores, best, top, race, decay, start, start + len, *bar);
 */
@@ -483,13 +479,13 @@ static int thinned_whole(unsigned level, size_t len)
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
-    requires span: 1 <= len && start + len <= n;
+    requires best: pass_scores(scores, n, best, first);
+    requires span: span_within(start, len, n);
     requires state: pass_state(race, decay, n, first, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, start + len, visited, count, next);
+    ensures state: pass_state_after(\result, race, decay, n, first, start + len, visited, count,
+                                    next);
 */
 static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
                       const int64_t *scores, int64_t best, size_t top, size_t first,
@@ -550,13 +546,13 @@ static int race_block(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thin
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
-    requires best: scores_at_most(scores, n, best) && first + n <= DPSEL_MAX_CANDIDATES;
-    requires span: 1 <= len && start + len <= n;
+    requires best: pass_scores(scores, n, best, first);
+    requires span: span_within(start, len, n);
     requires state: pass_state(race, decay, n, first, start, visited, count, next);
     assigns *rng, *race, *next;
     ensures status: sampler_status(\result);
-    ensures state: \result == DPSEL_OK ==>
-            pass_state(race, decay, n, first, start + len, visited, count, next);
+    ensures state: pass_state_after(\result, race, decay, n, first, start + len, visited, count,
+                                    next);
 */
 static int race_blocks(dpsel_rng *rng, const dpsel_decay *decay, const dpsel_thinning *thinning,
                        const int64_t *scores, int64_t best, size_t top, size_t first,
@@ -646,8 +642,8 @@ size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, i
 /*@ requires call: pass_call(rng, decay, scores, n, visited, count, race, next);
     requires thinning: valid_thinning(thinning) && thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, race) && thinning_apart(thinning, next);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
-    requires span: 1 <= len && start + len <= n;
+    requires top: best_at(scores, n, top);
+    requires span: span_within(start, len, n);
     requires largest: (\forall integer i; start <= i < start + len ==> scores[i] <= largest) &&
                       (\exists integer i; start <= i < start + len && scores[i] == largest);
     requires state: pass_state(race, decay, n, 0, start, visited, count, next);

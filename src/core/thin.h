@@ -28,7 +28,7 @@ size_t dpsel_core_race_span(size_t n);
     requires maxima: \valid(maxima + (0 .. DPSEL_RACE_SPANS - 1)) &&
                      \separated(maxima + (0 .. DPSEL_RACE_SPANS - 1), scores + (0 .. n - 1));
     assigns maxima[0 .. DPSEL_RACE_SPANS - 1];
-    ensures top: \result < n && scores_at_most(scores, n, scores[\result]);
+    ensures top: best_at(scores, n, \result);
     ensures maxima: span_maxima(scores, n, span, maxima);
 */
 size_t dpsel_core_top_and_maxima(const int64_t *scores, size_t n, size_t span, int64_t *maxima);
@@ -46,7 +46,7 @@ uint64_t dpsel_core_lead_bound(const dpsel_decay *decay, uint64_t t);
 /* The level of block thinning for a bound k: the one of the largest
  * exponent at most k, or DPSEL_THIN_LEVELS if k < DPSEL_THIN_MIN_K. */
 /*@ assigns \nothing;
-    ensures level: \result <= DPSEL_THIN_LEVELS;
+    ensures level: thin_level_or_none(\result);
     ensures thinned: \result < DPSEL_THIN_LEVELS <==> k >= DPSEL_THIN_MIN_K;
 */
 unsigned dpsel_core_thin_level(uint64_t k);
@@ -61,7 +61,7 @@ unsigned dpsel_core_thin_level(uint64_t k);
     requires thinning: valid_thinning(thinning) &&
                        thinning_apart(thinning, rng) &&
                        thinning_apart(thinning, index);
-    requires top: top < n && scores_at_most(scores, n, scores[top]);
+    requires top: best_at(scores, n, top);
     requires spans: 1 <= span <= DPSEL_MAX_CANDIDATES && n <= DPSEL_RACE_SPANS * span &&
                     \valid_read(maxima + (0 .. DPSEL_RACE_SPANS - 1)) &&
                     span_maxima(scores, n, span, maxima);
