@@ -130,3 +130,20 @@
         /@ assert s >= DPSEL_RACE_SPANS ==> s * span >= DPSEL_RACE_SPANS * span; @/
     }
 */
+
+/*@ ghost
+    void dpsel_lemma_power_bits(const dpsel_dyadic *powers, unsigned npowers)
+    {
+        /@ loop invariant 0 <= k <= npowers;
+           loop invariant powers_seen(powers, npowers) ==>
+               \forall integer i, j; 0 <= i <= j <= k ==>
+                   0 <= power_bits(powers, i) <= power_bits(powers, j);
+           loop assigns k;
+           loop variant npowers - k;
+        @/
+        for (unsigned k = 0; k < npowers; k++) {
+            /@ assert powers_seen(powers, npowers) ==>
+                   seen_lead(powers + k) >= 0 && seen_ndigits(powers + k) >= 0; @/
+        }
+    }
+*/

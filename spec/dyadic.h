@@ -75,6 +75,15 @@
         \separated(p, d) && powers_apart(d->powers, d->npowers, p);
     predicate decay_apart{L}(dpsel_decay *d, uint64_t *p, integer count) =
         \separated(p + (0 .. count - 1), d) && powers_apart(d->powers, d->npowers, p, count);
+
+    // a power coin beta^g: npowers readable powers with g's bits among them,
+    // the source and the coin's side to write, apart from each other and
+    // from the powers
+    predicate power_coin_call{L}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                 integer g, int *heads) =
+        valid_powers(powers, npowers) && g < pow2(npowers) &&
+        \valid(rng) && \valid(heads) && \separated(rng, heads) &&
+        powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
 */
 
 #endif

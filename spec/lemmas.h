@@ -86,6 +86,17 @@
        ensures index: s < DPSEL_RACE_SPANS;
     @/
     void dpsel_lemma_span_index(uint64_t s, uint64_t span, uint64_t n);
+
+    // The bits the power coins read from powers[0 .. k - 1] add up to at
+    // least 0 and grow with k, when the powers are seen as they are in
+    // memory (by induction over k)
+    /@ requires powers: valid_powers(powers, npowers);
+       assigns \nothing;
+       ensures power_bits_grow: powers_seen(powers, npowers) ==>
+               \forall integer j, k; 0 <= j <= k <= npowers ==>
+                   0 <= power_bits(powers, j) <= power_bits(powers, k);
+    @/
+    void dpsel_lemma_power_bits(const dpsel_dyadic *powers, unsigned npowers);
 */
 
 #endif

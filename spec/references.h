@@ -11,42 +11,175 @@
 #ifndef DPSEL_SPEC_REFERENCES_H
 #define DPSEL_SPEC_REFERENCES_H
 
+/*@ axiomatic SeenDyadics {
+      // The digits, lead and length of the dyadic at t as a sampler's call
+      // finds them in memory (no axiom: any values at all).  The reference
+      // functions read a dyadic only through these, so that they depend on
+      // no memory state: a call's stream clause holds for the values that
+      // dyadic_seen ties to the memory at the call's start, and a caller's
+      // stream clause carries them through its loops without re-reading
+      // the memory its callees' writes left alone.
+      logic integer seen_digit(dpsel_dyadic *t, integer i);
+      logic integer seen_lead(dpsel_dyadic *t);
+      logic integer seen_ndigits(dpsel_dyadic *t);
+    }
+*/
+
 /*@ // digit i of the dyadic t (d_i, the first after its lead zeros)
     logic integer digit{L}(dpsel_dyadic *t, integer i) =
         (t->words[i / 64] >> (63 - i % 64)) & 1;
 
+    // the seen digits, lead and length are those of t in memory at L
+    predicate dyadic_seen{L}(dpsel_dyadic *t) =
+        seen_lead(t) == t->lead && seen_ndigits(t) == t->ndigits &&
+        \forall integer i; 0 <= i < t->ndigits ==> seen_digit(t, i) == digit(t, i);
+
+    // so for each of npowers powers
+    predicate powers_seen{L}(dpsel_dyadic *powers, integer npowers) =
+        \forall integer k; 0 <= k < npowers ==> dyadic_seen(powers + k);
+
     // the comparison of the bits from p with the digits of t from digit i:
     // the first bit that differs from its digit decides, heads (1) when it
     // is the smaller; all equal is tails (0)
-    logic integer digits_ref{L}(dpsel_rng *rng, dpsel_dyadic *t, integer p, integer i) =
-        i >= t->ndigits ? 0 :
-        rbit(rng, p) != digit(t, i) ? (rbit(rng, p) < digit(t, i) ? 1 : 0) :
+    logic integer digits_ref(dpsel_rng *rng, dpsel_dyadic *t, integer p, integer i) =
+        i >= seen_ndigits(t) ? 0 :
+        rbit(rng, p) != seen_digit(t, i) ? (rbit(rng, p) < seen_digit(t, i) ? 1 : 0) :
         digits_ref(rng, t, p + 1, i + 1);
-    logic integer digits_end{L}(dpsel_rng *rng, dpsel_dyadic *t, integer p, integer i) =
-        i >= t->ndigits ? p :
-        rbit(rng, p) != digit(t, i) ? p + 1 :
+    logic integer digits_end(dpsel_rng *rng, dpsel_dyadic *t, integer p, integer i) =
+        i >= seen_ndigits(t) ? p :
+        rbit(rng, p) != seen_digit(t, i) ? p + 1 :
         digits_end(rng, t, p + 1, i + 1);
 
     // the coin t 2^scale (dpsel_core_coin_dyadic_scaled) from bit p: a run of
-    // t->lead - scale zeros, then the digits; a 1 in the run is tails
-    logic integer coin_ref{L}(dpsel_rng *rng, dpsel_dyadic *t, integer scale, integer p) =
-        zeros_run(rng, p, t->lead - scale) < t->lead - scale ? 0 :
-        digits_ref(rng, t, p + (t->lead - scale), 0);
-    logic integer coin_end{L}(dpsel_rng *rng, dpsel_dyadic *t, integer scale, integer p) =
-        zeros_run(rng, p, t->lead - scale) < t->lead - scale ?
-            zeros_end(rng, p, t->lead - scale) :
-            digits_end(rng, t, p + (t->lead - scale), 0);
+    // lead - scale zeros, then the digits; a 1 in the run is tails
+    logic integer coin_ref(dpsel_rng *rng, dpsel_dyadic *t, integer scale, integer p) =
+        zeros_run(rng, p, seen_lead(t) - scale) < seen_lead(t) - scale ? 0 :
+        digits_ref(rng, t, p + (seen_lead(t) - scale), 0);
+    logic integer coin_end(dpsel_rng *rng, dpsel_dyadic *t, integer scale, integer p) =
+        zeros_run(rng, p, seen_lead(t) - scale) < seen_lead(t) - scale ?
+            zeros_end(rng, p, seen_lead(t) - scale) :
+            digits_end(rng, t, p + (seen_lead(t) - scale), 0);
 
     // the most bits the coin reads: its run and its digits
-    predicate coin_room{L}(dpsel_rng *rng, dpsel_dyadic *t, integer scale) =
-        room(rng, t->lead - scale + t->ndigits);
+    logic integer coin_bits{L}(dpsel_dyadic *t, integer scale) = t->lead - scale + t->ndigits;
+
+    // what a coin's stream clause needs at its start: room for its bits, and
+    // the seen dyadic as it is in memory
+    predicate coin_ready{L}(dpsel_rng *rng, dpsel_dyadic *t, integer scale) =
+        room(rng, coin_bits(t, scale)) && dyadic_seen(t);
+
+    // the cursor moved forward by at most count bits from Pre to Here
+    predicate read_at_most{Pre, Here}(dpsel_rng *rng, integer count) =
+        cursor{Pre}(rng) <= cursor{Here}(rng) <= cursor{Pre}(rng) + count;
 
     // a coin's outcome as its reference, from the cursor at Pre (where the
     // digits are read) to the cursor Here
     predicate coin_flipped_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *t, integer scale,
                                           integer heads) =
-        heads == coin_ref{Pre}(rng, t, scale, cursor{Pre}(rng)) &&
-        cursor{Here}(rng) == coin_end{Pre}(rng, t, scale, cursor{Pre}(rng));
+        heads == coin_ref(rng, t, scale, cursor{Pre}(rng)) &&
+        cursor{Here}(rng) == coin_end(rng, t, scale, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, coin_bits{Pre}(t, scale));
+
+    // The power coins (dpsel_core_coin_power_scaled and its fixed-pattern
+    // twins) go through powers[npowers - 1] down to powers[0]: bit k of g
+    // says whether the factor of powers[k] counts.
+    logic integer g_bit(integer g, integer k) = (g >> k) & 1;
+
+    // the most bits the coins of powers[0 .. k - 1] read
+    logic integer power_bits(dpsel_dyadic *powers, integer k) =
+        k <= 0 ? 0 :
+        power_bits(powers, k - 1) + seen_lead(powers + (k - 1)) + seen_ndigits(powers + (k - 1));
+
+    // what a power coin's stream clause needs at its start
+    predicate power_ready{L}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers) =
+        room(rng, power_bits(powers, npowers)) && powers_seen(powers, npowers);
+
+    // the zeros taken off the lead of t out of the scale left
+    logic integer power_shift(dpsel_dyadic *t, integer scale) =
+        scale < seen_lead(t) ? scale : seen_lead(t);
+
+    // a power coin has done powers[i .. npowers - 1]: the cursor has moved
+    // forward from Pre, and by no more than their bits
+    predicate power_bits_left{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                         integer i) =
+        cursor{Pre}(rng) <= cursor{Here}(rng) &&
+        cursor{Here}(rng) + power_bits(powers, i) <=
+            cursor{Pre}(rng) + power_bits(powers, npowers);
+
+    // dpsel_core_coin_power_scaled from powers[i - 1] down, with scale left,
+    // from bit p: a counted factor's coin, the first tails stops
+    logic integer power_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer g, integer scale,
+                            integer i, integer p) =
+        i <= 0 ? 1 :
+        g_bit(g, i - 1) == 0 ? power_ref(rng, powers, g, scale, i - 1, p) :
+        coin_ref(rng, powers + (i - 1), power_shift(powers + (i - 1), scale), p) == 0 ? 0 :
+        power_ref(rng, powers, g, scale - power_shift(powers + (i - 1), scale), i - 1,
+                  coin_end(rng, powers + (i - 1), power_shift(powers + (i - 1), scale), p));
+    logic integer power_end(dpsel_rng *rng, dpsel_dyadic *powers, integer g, integer scale,
+                            integer i, integer p) =
+        i <= 0 ? p :
+        g_bit(g, i - 1) == 0 ? power_end(rng, powers, g, scale, i - 1, p) :
+        coin_ref(rng, powers + (i - 1), power_shift(powers + (i - 1), scale), p) == 0 ?
+            coin_end(rng, powers + (i - 1), power_shift(powers + (i - 1), scale), p) :
+        power_end(rng, powers, g, scale - power_shift(powers + (i - 1), scale), i - 1,
+                  coin_end(rng, powers + (i - 1), power_shift(powers + (i - 1), scale), p));
+
+    // dpsel_core_coin_power_fixed from powers[i - 1] down, from bit p: every
+    // coin is flipped; heads when each counted one is
+    logic integer fixed_factor(dpsel_rng *rng, dpsel_dyadic *powers, integer g, integer k,
+                               integer p) =
+        g_bit(g, k) == 0 || coin_ref(rng, powers + k, 0, p) == 1 ? 1 : 0;
+    logic integer power_fixed_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer g, integer i,
+                                  integer p) =
+        i <= 0 ? 1 :
+        fixed_factor(rng, powers, g, i - 1, p) == 0 ? 0 :
+        power_fixed_ref(rng, powers, g, i - 1, coin_end(rng, powers + (i - 1), 0, p));
+    logic integer power_fixed_end(dpsel_rng *rng, dpsel_dyadic *powers, integer i,
+                                  integer p) =
+        i <= 0 ? p : power_fixed_end(rng, powers, i - 1, coin_end(rng, powers + (i - 1), 0, p));
+
+    // dpsel_core_coin_power_scaled_fixed's factor of powers[k] from bit p:
+    // lead bits, of which the first lead - shift must be 0, then the coin of
+    // the digits after the zeros; counted or not, and the bit after
+    logic integer scaled_factor(dpsel_rng *rng, dpsel_dyadic *powers, integer g, integer scale,
+                                integer k, integer p) =
+        g_bit(g, k) == 0 ||
+        ((bits_value(rng, p, seen_lead(powers + k)) >> power_shift(powers + k, scale)) == 0 &&
+         coin_ref(rng, powers + k, seen_lead(powers + k), p + seen_lead(powers + k)) == 1) ?
+            1 : 0;
+    logic integer scaled_next(dpsel_rng *rng, dpsel_dyadic *powers, integer k, integer p) =
+        coin_end(rng, powers + k, seen_lead(powers + k), p + seen_lead(powers + k));
+    logic integer scaled_left(dpsel_dyadic *powers, integer g, integer scale, integer k) =
+        g_bit(g, k) == 1 ? scale - power_shift(powers + k, scale) : scale;
+    logic integer scaled_fixed_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer g,
+                                   integer scale, integer i, integer p) =
+        i <= 0 ? 1 :
+        scaled_factor(rng, powers, g, scale, i - 1, p) == 0 ? 0 :
+        scaled_fixed_ref(rng, powers, g, scaled_left(powers, g, scale, i - 1), i - 1,
+                         scaled_next(rng, powers, i - 1, p));
+    logic integer scaled_fixed_end(dpsel_rng *rng, dpsel_dyadic *powers, integer i,
+                                   integer p) =
+        i <= 0 ? p : scaled_fixed_end(rng, powers, i - 1, scaled_next(rng, powers, i - 1, p));
+
+    // a power coin's outcome as its reference, from the cursor at Pre to
+    // the cursor Here
+    predicate power_flipped_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers,
+                                           integer npowers, integer g, integer scale,
+                                           integer heads) =
+        heads == power_ref(rng, powers, g, scale, npowers, cursor{Pre}(rng)) &&
+        cursor{Here}(rng) == power_end(rng, powers, g, scale, npowers, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, power_bits(powers, npowers));
+    predicate power_fixed_flipped_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers,
+                                                 integer npowers, integer g, integer heads) =
+        heads == power_fixed_ref(rng, powers, g, npowers, cursor{Pre}(rng)) &&
+        cursor{Here}(rng) == power_fixed_end(rng, powers, npowers, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, power_bits(powers, npowers));
+    predicate scaled_fixed_flipped_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers,
+                                                  integer npowers, integer g, integer scale,
+                                                  integer heads) =
+        heads == scaled_fixed_ref(rng, powers, g, scale, npowers, cursor{Pre}(rng)) &&
+        cursor{Here}(rng) == scaled_fixed_end(rng, powers, npowers, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, power_bits(powers, npowers));
 
     // The Fast Dice Roller (dpsel_core_uniform) for k > 1: c is uniform in
     // [0, v), 1 <= v < k, before each run.  A run doubles v until v >= k,
@@ -86,12 +219,14 @@
     predicate uniform_room{L}(dpsel_rng *rng) = room(rng, 63 * DPSEL_REJECTION_ROUNDS);
 
     // a uniform draw's outcome as its reference: DPSEL_OK with out, or
-    // DPSEL_EUNLIKELY; the cursor moved from start to end
+    // DPSEL_EUNLIKELY; the cursor moved from start to end, by 63 bits a
+    // round at most
     predicate uniform_drawn_ref(dpsel_rng *rng, integer k, integer start, integer r,
                                 integer out, integer end) =
         (r == DPSEL_OK ? out == uniform_ref(rng, k, start) :
                          r == DPSEL_EUNLIKELY && uniform_ref(rng, k, start) == -1) &&
-        end == uniform_end(rng, k, start);
+        end == uniform_end(rng, k, start) &&
+        start <= end <= start + 63 * DPSEL_REJECTION_ROUNDS;
 
     // The shuffle step at i (dpsel_core_shuffle_step) from bit p: the
     // position swapped with i, i + a uniform draw in [0, n - i); -1 when
@@ -115,6 +250,86 @@
                                    shuffle_step_ref(rng, n, i, cursor{Pre}(rng))) :
              r == DPSEL_EUNLIKELY && shuffle_step_ref(rng, n, i, cursor{Pre}(rng)) == -1) &&
         cursor{Here}(rng) == uniform_end(rng, n - i, cursor{Pre}(rng));
+*/
+
+/*@ axiomatic SeenScores {
+      // the score of candidate i as a sampler's call finds it (no axiom, as
+      // for the seen dyadics)
+      logic integer seen_score(int64_t *scores, integer i);
+    }
+*/
+
+/*@ // the seen scores are those of memory at L
+    predicate scores_seen{L}(int64_t *scores, integer n) =
+        \forall integer i; 0 <= i < n ==> seen_score(scores, i) == scores[i];
+
+    // a clamped gap (dpsel_core_clamped_gap)
+    logic integer gap_of(integer best, integer score, integer cap) =
+        best - score <= cap ? best - score : cap;
+
+    // EM by trials (spec/mechanisms.md): a trial draws a candidate
+    // uniformly and keeps it with the coin beta^gap, the lazy coin or the
+    // fixed-pattern one (fixed 1, the hardened twins).  Its outcome from bit
+    // p: the candidate when kept, -1 when not, -2 when the uniform draw ran
+    // out of rounds (DPSEL_EUNLIKELY)
+    logic integer trial_coin_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                 integer fixed, integer gap, integer p) =
+        fixed == 1 ? power_fixed_ref(rng, powers, gap, npowers, p) :
+                     power_ref(rng, powers, gap, 0, npowers, p);
+    logic integer trial_coin_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                 integer fixed, integer gap, integer p) =
+        fixed == 1 ? power_fixed_end(rng, powers, npowers, p) :
+                     power_end(rng, powers, gap, 0, npowers, p);
+    logic integer trial_gap(dpsel_rng *rng, int64_t *scores, integer n, integer best,
+                            integer cap, integer p) =
+        gap_of(best, seen_score(scores, uniform_ref(rng, n, p)), cap);
+    logic integer trial_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                            int64_t *scores, integer n, integer best, integer fixed, integer p) =
+        uniform_ref(rng, n, p) < 0 ? -2 :
+        trial_coin_ref(rng, powers, npowers, fixed, trial_gap(rng, scores, n, best, cap, p),
+                       uniform_end(rng, n, p)) == 1 ? uniform_ref(rng, n, p) : -1;
+    logic integer trial_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                            int64_t *scores, integer n, integer best, integer fixed, integer p) =
+        uniform_ref(rng, n, p) < 0 ? uniform_end(rng, n, p) :
+        trial_coin_end(rng, powers, npowers, fixed, trial_gap(rng, scores, n, best, cap, p),
+                       uniform_end(rng, n, p));
+
+    // the most bits a trial reads: a uniform draw's and a power coin's
+    logic integer trial_bits(dpsel_dyadic *powers, integer npowers) =
+        63 * DPSEL_REJECTION_ROUNDS + power_bits(powers, npowers);
+
+    // what a trial's stream clause needs at its start
+    predicate trial_ready{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores, integer n) =
+        room(rng, trial_bits(decay->powers, decay->npowers)) &&
+        powers_seen(decay->powers, decay->npowers) && scores_seen(scores, n);
+
+    // a trial's outcome as its reference: DPSEL_OK with the candidate and
+    // whether it is kept, or DPSEL_EUNLIKELY; the cursor moved to its end
+    predicate trial_done_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                        integer cap, int64_t *scores, integer n, integer best,
+                                        integer fixed, integer r, integer candidate,
+                                        integer kept) =
+        (r == DPSEL_OK ?
+             (kept == 1 ? candidate == trial_ref(rng, powers, npowers, cap, scores, n, best,
+                                                 fixed, cursor{Pre}(rng)) :
+                          trial_ref(rng, powers, npowers, cap, scores, n, best, fixed,
+                                    cursor{Pre}(rng)) == -1) :
+             r == DPSEL_EUNLIKELY &&
+             trial_ref(rng, powers, npowers, cap, scores, n, best, fixed,
+                       cursor{Pre}(rng)) == -2) &&
+        cursor{Here}(rng) == trial_end(rng, powers, npowers, cap, scores, n, best, fixed,
+                                       cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, trial_bits(powers, npowers));
+
+    // a trial's stream clause: with room and the call's values seen, and
+    // the source sound, its outcome is its reference
+    predicate trial_stream{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                                      integer n, integer best, integer fixed, integer r,
+                                      integer candidate, integer kept) =
+        r != DPSEL_ERANDOM && \at(trial_ready(rng, decay, scores, n), Pre) ==>
+        trial_done_ref{Pre, Here}(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                  \at(decay->cap, Pre), scores, n, best, fixed, r, candidate,
+                                  kept);
 */
 
 #endif

@@ -12,7 +12,7 @@
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
-    ensures stream: \result == DPSEL_OK && \old(coin_room(rng, t, 0)) ==>
+    ensures stream: \result == DPSEL_OK && \old(coin_ready(rng, t, 0)) ==>
             coin_flipped_ref{Pre, Here}(rng, t, 0, *heads);
 */
 int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
@@ -24,7 +24,7 @@ int dpsel_core_coin_dyadic(dpsel_rng *rng, const dpsel_dyadic *t, int *heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
-    ensures stream: \result == DPSEL_OK && \old(coin_room(rng, t, scale)) ==>
+    ensures stream: \result == DPSEL_OK && \old(coin_ready(rng, t, scale)) ==>
             coin_flipped_ref{Pre, Here}(rng, t, scale, *heads);
 */
 int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_t scale,
@@ -36,11 +36,11 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
  * bits of g, from the highest (least likely) down, each with some of the
  * scale taken off its leading zeros, stopping at the first tails.  For g = 0
  * the coin is certain: heads without reading a bit. */
-/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
-    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
-    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
+/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
+    ensures stream: \result == DPSEL_OK && \old(power_ready(rng, powers, npowers)) ==>
+            power_flipped_ref{Pre, Here}(rng, powers, npowers, g, scale, *heads);
     behavior certain:
       assumes g == 0;
       ensures heads: certain_heads(\result, *heads);
@@ -63,13 +63,13 @@ int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
  * ignored.  The bits read are distributed alike for every g
  * (spec/timing.md), and the result is combined without a branch on g, so
  * the contract does not split on g either. */
-/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
-    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
-    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
+/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
     ensures certain: g == 0 ==> certain_heads(\result, *heads);
+    ensures stream: \result == DPSEL_OK && \old(power_ready(rng, powers, npowers)) ==>
+            power_fixed_flipped_ref{Pre, Here}(rng, powers, npowers, g, *heads);
 */
 int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
                                 unsigned npowers, uint64_t g, int *heads);
@@ -80,13 +80,13 @@ int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
  * after its zeros, whatever g and scale; a factor whose bit of g is clear
  * is flipped and ignored.  The bits read are distributed alike for every g
  * and scale (spec/timing.md).  Needs leads of at most 63 bits. */
-/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
+/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
     requires leads: short_leads(powers, npowers);
-    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
-    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
+    ensures stream: \result == DPSEL_OK && \old(power_ready(rng, powers, npowers)) ==>
+            scaled_fixed_flipped_ref{Pre, Here}(rng, powers, npowers, g, scale, *heads);
 */
 int dpsel_core_coin_power_scaled_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
                                        unsigned npowers, uint64_t g, uint64_t scale,

@@ -73,7 +73,7 @@ int dpsel_core_uniform(dpsel_rng *rng, uint64_t k, uint64_t *out)
     /*@ loop invariant 0 <= round <= DPSEL_REJECTION_ROUNDS;
         loop invariant 1 <= v < k && c < v;
         loop invariant stream: \at(uniform_room(rng), Pre) ==>
-            cursor(rng) <= cursor{Pre}(rng) + 63 * round &&
+            cursor{Pre}(rng) <= cursor(rng) <= cursor{Pre}(rng) + 63 * round &&
             uniform_ref(rng, k, cursor{Pre}(rng)) ==
                 uniform_rounds_ref(rng, v, c, k, cursor(rng), round) &&
             uniform_end(rng, k, cursor{Pre}(rng)) ==
