@@ -14,16 +14,30 @@
     assigns *rng, *candidate, *kept;
     ensures status: sampler_status(\result);
     ensures trial: trial_done(\result, *candidate, n, *kept);
+    ensures stream: trial_stream{Pre, Here}(rng, decay, scores, n, best, fixed_pattern, \result,
+                                            *candidate, *kept);
 */
 static int draw_and_flip(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                          size_t n, int64_t best, int fixed_pattern, size_t *candidate, int *kept)
 {
     uint64_t drawn;
+    //@ ghost dpsel_lemma_power_bits(decay->powers, decay->npowers);
     int rc = dpsel_core_uniform(rng, (uint64_t)n, &drawn);
     if (rc != DPSEL_OK) {
         return rc;
     }
     uint64_t gap = dpsel_core_clamped_gap(best, scores[drawn], decay->cap);
+    /*@ assert stream_drawn: \at(trial_ready(rng, decay, scores, n), Pre) ==>
+               drawn == uniform_ref(rng, n, cursor{Pre}(rng)) &&
+               cursor(rng) == uniform_end(rng, n, cursor{Pre}(rng)) &&
+               cursor(rng) <= cursor{Pre}(rng) + 63 * DPSEL_REJECTION_ROUNDS; */
+    /*@ assert stream_score: \at(trial_ready(rng, decay, scores, n), Pre) ==>
+               scores[drawn] == seen_score(scores, drawn); */
+    /*@ assert stream_gap: \at(trial_ready(rng, decay, scores, n), Pre) ==>
+               gap == trial_gap(rng, scores, n, best, decay->cap, cursor{Pre}(rng)); */
+    /*@ assert stream_ready: \at(trial_ready(rng, decay, scores, n), Pre) ==>
+               power_ready(rng, decay->powers, decay->npowers); */
+    //@ assert coin_call: power_coin_call(rng, decay->powers, decay->npowers, gap, kept);
     if (fixed_pattern) {
         rc = dpsel_core_coin_power_fixed(rng, decay->powers, decay->npowers, gap, kept);
     } else {

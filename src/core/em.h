@@ -14,6 +14,8 @@
     assigns *rng, *candidate, *kept;
     ensures status: sampler_status(\result);
     ensures trial: trial_done(\result, *candidate, n, *kept);
+    ensures stream: trial_stream{Pre, Here}(rng, decay, scores, n, best, 0, \result,
+                                            *candidate, *kept);
 */
 int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                         size_t n, int64_t best, size_t *candidate, int *kept);
@@ -26,6 +28,8 @@ int dpsel_core_em_trial(dpsel_rng *rng, const dpsel_decay *decay, const int64_t 
     assigns *rng, *candidate, *kept;
     ensures status: sampler_status(\result);
     ensures trial: trial_done(\result, *candidate, n, *kept);
+    ensures stream: trial_stream{Pre, Here}(rng, decay, scores, n, best, 1, \result,
+                                            *candidate, *kept);
 */
 int dpsel_core_em_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                                  const int64_t *scores, size_t n, int64_t best,
