@@ -36,7 +36,9 @@ int dpsel_core_coin_dyadic_scaled(dpsel_rng *rng, const dpsel_dyadic *t, uint64_
  * bits of g, from the highest (least likely) down, each with some of the
  * scale taken off its leading zeros, stopping at the first tails.  For g = 0
  * the coin is certain: heads without reading a bit. */
-/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
+/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
+    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures stream: \result == DPSEL_OK && \old(power_ready(rng, powers, npowers)) ==>
@@ -63,7 +65,9 @@ int dpsel_core_coin_power_scaled(dpsel_rng *rng, const dpsel_dyadic *powers,
  * ignored.  The bits read are distributed alike for every g
  * (spec/timing.md), and the result is combined without a branch on g, so
  * the contract does not split on g either. */
-/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
+/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
+    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
     assigns *rng, *heads;
     ensures status: random_status(\result);
     ensures flipped: flipped(\result, *heads);
@@ -80,7 +84,9 @@ int dpsel_core_coin_power_fixed(dpsel_rng *rng, const dpsel_dyadic *powers,
  * after its zeros, whatever g and scale; a factor whose bit of g is clear
  * is flipped and ignored.  The bits read are distributed alike for every g
  * and scale (spec/timing.md).  Needs leads of at most 63 bits. */
-/*@ requires call: power_coin_call(rng, powers, npowers, g, heads);
+/*@ requires powers: valid_powers(powers, npowers) && g < pow2(npowers);
+    requires writable: \valid(rng) && \valid(heads) && \separated(rng, heads);
+    requires apart: powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, heads);
     requires leads: short_leads(powers, npowers);
     assigns *rng, *heads;
     ensures status: random_status(\result);

@@ -121,10 +121,17 @@ int dpsel_core_pf_visits(dpsel_rng *rng, const dpsel_decay *decay,
         }
         uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
         int heads;
+        //@ assert visited_drawn: visited_set(visited, count + 1, n);
+        /*@ ghost flip: ; */
         rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, &heads);
         if (rc != DPSEL_OK) {
             return rc;
         }
+        /* The coin wrote only the source: the visits are as drawn (the
+         * provers find this slowly beside the coin's stream clause). */
+        /*@ assert flip_frame: \forall integer i; 0 <= i <= count ==>
+                   visited[i] == \at(visited[i], flip); */
+        //@ assert visited_kept: visited_set(visited, count + 1, n);
         if (heads) {
             *index = candidate;
             return DPSEL_OK;
