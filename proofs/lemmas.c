@@ -147,3 +147,24 @@
         }
     }
 */
+
+/*@ ghost
+    void dpsel_lemma_times(uint64_t done, uint64_t total)
+    {
+        /@ loop invariant 0 <= k <= total;
+           loop invariant \forall integer bits, j, i; 0 <= bits && 0 <= j <= i <= k ==>
+               0 <= times(bits, j) <= times(bits, i);
+           loop assigns k;
+           loop variant total - k;
+        @/
+        for (uint64_t k = 0; k < total; k++) {
+        }
+    }
+*/
+
+/*@ ghost
+    void dpsel_lemma_trial_bits(const dpsel_dyadic *powers, unsigned npowers)
+    {
+        dpsel_lemma_power_bits(powers, npowers);
+    }
+*/

@@ -97,6 +97,26 @@
                    0 <= power_bits(powers, j) <= power_bits(powers, k);
     @/
     void dpsel_lemma_power_bits(const dpsel_dyadic *powers, unsigned npowers);
+
+    // a trial's bits are at least 0 (a ground instance of
+    // dpsel_lemma_power_bits, for the rounds of EM)
+    /@ requires powers: valid_powers(powers, npowers);
+       assigns \nothing;
+       ensures trial_bits_nonnegative: powers_seen(powers, npowers) ==>
+               0 <= trial_bits(powers, npowers);
+    @/
+    void dpsel_lemma_trial_bits(const dpsel_dyadic *powers, unsigned npowers);
+
+    // times grows by bits a count, from 0, when bits is at least 0: so a
+    // loop of total rounds of bits each, at round done, has room for one
+    // more (by induction over the count)
+    /@ requires order: done < total;
+       assigns \nothing;
+       ensures times_grow: \forall integer bits; 0 <= bits ==>
+               0 <= times(bits, done) && times(bits, done + 1) == times(bits, done) + bits &&
+               times(bits, done + 1) <= times(bits, total) && 0 <= times(bits, total);
+    @/
+    void dpsel_lemma_times(uint64_t done, uint64_t total);
 */
 
 #endif

@@ -298,6 +298,12 @@
     logic integer trial_bits(dpsel_dyadic *powers, integer npowers) =
         63 * DPSEL_REJECTION_ROUNDS + power_bits(powers, npowers);
 
+    // count times bits, by repeated addition: the budgets of bits of
+    // rounds of trials, kept free of products (which cost the provers their
+    // linear arithmetic beside the references)
+    logic integer times(integer bits, integer count) =
+        count <= 0 ? 0 : times(bits, count - 1) + bits;
+
     // what a trial's stream clause needs at its start
     predicate trial_ready{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores, integer n) =
         room(rng, trial_bits(decay->powers, decay->npowers)) &&
@@ -320,6 +326,109 @@
         cursor{Here}(rng) == trial_end(rng, powers, npowers, cap, scores, n, best, fixed,
                                        cursor{Pre}(rng)) &&
         read_at_most{Pre, Here}(rng, trial_bits(powers, npowers));
+    // the trials of dpsel_core_em_attempts from trial t of attempts, bit p:
+    // the first kept candidate, -1 when none is, -2 when a trial's uniform
+    // draw runs out of rounds first
+    logic integer attempts_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer attempts, integer t, integer p) =
+        t >= attempts ? -1 :
+        trial_ref(rng, powers, npowers, cap, scores, n, best, 0, p) != -1 ?
+            trial_ref(rng, powers, npowers, cap, scores, n, best, 0, p) :
+        attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, t + 1,
+                     trial_end(rng, powers, npowers, cap, scores, n, best, 0, p));
+    logic integer attempts_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer attempts, integer t, integer p) =
+        t >= attempts ? p :
+        trial_ref(rng, powers, npowers, cap, scores, n, best, 0, p) != -1 ?
+            trial_end(rng, powers, npowers, cap, scores, n, best, 0, p) :
+        attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, t + 1,
+                     trial_end(rng, powers, npowers, cap, scores, n, best, 0, p));
+
+    // dpsel_core_em_attempts after its first trials, at Here: the trials
+    // from there on, from the cursor Here, give the outcome and the end of
+    // them all from the cursor at Pre
+    predicate attempts_so_far{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                         integer cap, int64_t *scores, integer n, integer best,
+                                         integer attempts, integer trial) =
+        attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, 0, cursor{Pre}(rng)) ==
+            attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, trial,
+                         cursor{Here}(rng)) &&
+        attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, 0, cursor{Pre}(rng)) ==
+            attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, trial,
+                         cursor{Here}(rng));
+
+    // what the stream clause of count trials needs at their start
+    predicate trials_ready{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores, integer n,
+                              integer count) =
+        room(rng, times(trial_bits(decay->powers, decay->npowers), count)) &&
+        powers_seen(decay->powers, decay->npowers) && scores_seen(scores, n);
+
+    // the outcome of dpsel_core_em_attempts as its reference: DPSEL_OK with
+    // the kept candidate or none, or DPSEL_EUNLIKELY
+    predicate attempts_done_ref{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                                           integer n, integer best, integer attempts,
+                                           integer r, integer index, integer kept) =
+        \let ref = attempts_ref(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                \at(decay->cap, Pre), scores, n, best, attempts, 0,
+                                cursor{Pre}(rng));
+        (r == DPSEL_OK ? (kept == 1 ? index == ref : ref == -1) :
+                         r == DPSEL_EUNLIKELY && ref == -2) &&
+        cursor{Here}(rng) == attempts_end(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                          \at(decay->cap, Pre), scores, n, best, attempts, 0,
+                                          cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, times(trial_bits(\at(decay->powers, Pre),
+                                                      \at(decay->npowers, Pre)),
+                                           attempts));
+
+    // dpsel_core_em from round on, bit p: n trials a round until one is
+    // kept; -2 when the DPSEL_REJECTION_ROUNDS rounds run out or a uniform
+    // draw does (DPSEL_EUNLIKELY)
+    logic integer em_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                         int64_t *scores, integer n, integer best, integer round, integer p) =
+        round >= DPSEL_REJECTION_ROUNDS ? -2 :
+        attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0, p) != -1 ?
+            attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0, p) :
+        em_ref(rng, powers, npowers, cap, scores, n, best, round + 1,
+               attempts_end(rng, powers, npowers, cap, scores, n, best, n, 0, p));
+    logic integer em_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                         int64_t *scores, integer n, integer best, integer round, integer p) =
+        round >= DPSEL_REJECTION_ROUNDS ? p :
+        attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0, p) != -1 ?
+            attempts_end(rng, powers, npowers, cap, scores, n, best, n, 0, p) :
+        em_end(rng, powers, npowers, cap, scores, n, best, round + 1,
+               attempts_end(rng, powers, npowers, cap, scores, n, best, n, 0, p));
+
+    // dpsel_core_em after its first rounds, at Here: the rounds from there
+    // on, from the cursor Here, give the release and the end of them all
+    predicate em_so_far{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                   integer cap, int64_t *scores, integer n, integer best,
+                                   integer round) =
+        em_ref(rng, powers, npowers, cap, scores, n, best, 0, cursor{Pre}(rng)) ==
+            em_ref(rng, powers, npowers, cap, scores, n, best, round, cursor{Here}(rng)) &&
+        em_end(rng, powers, npowers, cap, scores, n, best, 0, cursor{Pre}(rng)) ==
+            em_end(rng, powers, npowers, cap, scores, n, best, round, cursor{Here}(rng));
+
+    // what EM's stream clause needs at its start: room for all its rounds
+    // of n trials
+    predicate em_ready{L}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores, integer n) =
+        room(rng, times(times(trial_bits(decay->powers, decay->npowers), n),
+                        DPSEL_REJECTION_ROUNDS)) &&
+        powers_seen(decay->powers, decay->npowers) && scores_seen(scores, n);
+
+    // EM's release as its reference, from the best score of the seen scores
+    predicate em_released_ref{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                                         integer n, integer best, integer r, integer index) =
+        \let ref = em_ref(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                          \at(decay->cap, Pre), scores, n, best, 0, cursor{Pre}(rng));
+        (r == DPSEL_OK ? index == ref : r == DPSEL_EUNLIKELY && ref == -2) &&
+        cursor{Here}(rng) == em_end(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                    \at(decay->cap, Pre), scores, n, best, 0, cursor{Pre}(rng));
+    // best is the largest of the n seen scores
+    predicate best_seen(int64_t *scores, integer n, integer best) =
+        (\forall integer i; 0 <= i < n ==> seen_score(scores, i) <= best) &&
+        (\exists integer i; 0 <= i < n && seen_score(scores, i) == best);
 
     // a trial's stream clause: with room and the call's values seen, and
     // the source sound, its outcome is its reference
@@ -330,6 +439,73 @@
         trial_done_ref{Pre, Here}(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
                                   \at(decay->cap, Pre), scores, n, best, fixed, r, candidate,
                                   kept);
+    // dpsel_core_em_hardened from trial k of total (DPSEL_REJECTION_ROUNDS
+    // n) on, bit p: every trial is drawn, with the fixed-pattern coin; the
+    // first kept candidate, -1 when none is, -2 when any trial's uniform
+    // draw runs out of rounds (the call then stops)
+    logic integer hardened_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer total, integer k, integer p) =
+        k >= total ? -1 :
+        trial_ref(rng, powers, npowers, cap, scores, n, best, 1, p) == -2 ? -2 :
+        hardened_ref(rng, powers, npowers, cap, scores, n, best, total, k + 1,
+                     trial_end(rng, powers, npowers, cap, scores, n, best, 1, p)) == -2 ? -2 :
+        trial_ref(rng, powers, npowers, cap, scores, n, best, 1, p) >= 0 ?
+            trial_ref(rng, powers, npowers, cap, scores, n, best, 1, p) :
+        hardened_ref(rng, powers, npowers, cap, scores, n, best, total, k + 1,
+                     trial_end(rng, powers, npowers, cap, scores, n, best, 1, p));
+    logic integer hardened_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer total, integer k, integer p) =
+        k >= total ? p :
+        trial_ref(rng, powers, npowers, cap, scores, n, best, 1, p) == -2 ?
+            trial_end(rng, powers, npowers, cap, scores, n, best, 1, p) :
+        hardened_end(rng, powers, npowers, cap, scores, n, best, total, k + 1,
+                     trial_end(rng, powers, npowers, cap, scores, n, best, 1, p));
+
+    // hardened_ref and hardened_end at trial k < total, from bit p, one
+    // step unfolded
+    predicate hardened_unfolds(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer total, integer k, integer p) =
+        \let trial = trial_ref(rng, powers, npowers, cap, scores, n, best, 1, p);
+        \let next = trial_end(rng, powers, npowers, cap, scores, n, best, 1, p);
+        \let rest = hardened_ref(rng, powers, npowers, cap, scores, n, best, total, k + 1, next);
+        hardened_ref(rng, powers, npowers, cap, scores, n, best, total, k, p) ==
+            (trial == -2 || rest == -2 ? -2 : trial >= 0 ? trial : rest) &&
+        hardened_end(rng, powers, npowers, cap, scores, n, best, total, k, p) ==
+            (trial == -2 ? next :
+                 hardened_end(rng, powers, npowers, cap, scores, n, best, total, k + 1, next));
+
+    // the hardened EM's release as its reference (total: its
+    // DPSEL_REJECTION_ROUNDS rounds of n trials): none kept is
+    // DPSEL_EUNLIKELY, as a uniform draw that runs out is
+    predicate em_hardened_released_ref{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay,
+                                                  int64_t *scores, integer n, integer best,
+                                                  integer r, integer index) =
+        \let total = times(n, DPSEL_REJECTION_ROUNDS);
+        \let ref = hardened_ref(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                \at(decay->cap, Pre), scores, n, best, total, 0,
+                                cursor{Pre}(rng));
+        (r == DPSEL_OK ? index == ref && ref >= 0 : r == DPSEL_EUNLIKELY && ref < 0) &&
+        cursor{Here}(rng) ==
+            hardened_end(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                         \at(decay->cap, Pre), scores, n, best, total, 0, cursor{Pre}(rng));
+
+    // dpsel_core_em_hardened after its first k trials, at Here: the release
+    // is the first kept candidate so far (chosen, when found is 1), unless
+    // a later trial's uniform draw runs out, else the rest's
+    predicate hardened_so_far{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                         integer cap, int64_t *scores, integer n, integer best,
+                                         integer k, integer found, integer chosen) =
+        \let total = times(n, DPSEL_REJECTION_ROUNDS);
+        \let rest = hardened_ref(rng, powers, npowers, cap, scores, n, best, total, k,
+                                 cursor{Here}(rng));
+        hardened_ref(rng, powers, npowers, cap, scores, n, best, total, 0, cursor{Pre}(rng)) ==
+            (found == 1 ? (rest == -2 ? -2 : chosen) : rest) &&
+        hardened_end(rng, powers, npowers, cap, scores, n, best, total, 0, cursor{Pre}(rng)) ==
+            hardened_end(rng, powers, npowers, cap, scores, n, best, total, k,
+                         cursor{Here}(rng));
 */
 
 #endif

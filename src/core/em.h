@@ -44,6 +44,10 @@ int dpsel_core_em_trial_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     ensures kept: \result == DPSEL_OK ==> zero_or_one(*kept);
     ensures found: \result == DPSEL_OK && *kept == 1 ==> *index < n;
     ensures unchanged: \result != DPSEL_OK || *kept == 0 ==> *index == \old(*index);
+    ensures stream: \result != DPSEL_ERANDOM &&
+                    \old(trials_ready(rng, decay, scores, n, attempts)) ==>
+            attempts_done_ref{Pre, Here}(rng, decay, scores, n, best, attempts, \result, *index,
+                                         *kept);
 */
 int dpsel_core_em_attempts(dpsel_rng *rng, const dpsel_decay *decay, const int64_t *scores,
                            size_t n, int64_t best, uint64_t attempts, size_t *index,
@@ -56,6 +60,9 @@ int dpsel_core_em_attempts(dpsel_rng *rng, const dpsel_decay *decay, const int64
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     assigns *rng, *index;
     ensures sampled: sampled(\result, *index, \old(*index), n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(em_ready(rng, decay, scores, n)) ==>
+            \forall integer best; best_seen(scores, n, best) ==>
+                em_released_ref{Pre, Here}(rng, decay, scores, n, best, \result, *index);
 */
 int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *index);
@@ -64,10 +71,15 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
  * DPSEL_REJECTION_ROUNDS * n hardened trials, the first kept candidate
  * chosen by a branch-free scan; DPSEL_EUNLIKELY if none kept.  Same output
  * distribution (and failure probability) as dpsel_core_em, and the same
- * contract. */
+ * contract but for the reference its release equals (hardened_ref, which
+ * draws every trial). */
 /*@ requires call: sampler_call(rng, decay, scores, n, index);
     assigns *rng, *index;
     ensures sampled: sampled(\result, *index, \old(*index), n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(em_ready(rng, decay, scores, n)) ==>
+            \forall integer best; best_seen(scores, n, best) ==>
+                em_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, \result,
+                                                    *index);
 */
 int dpsel_core_em_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                            const int64_t *scores, size_t n, size_t *index);
