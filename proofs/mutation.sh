@@ -12,9 +12,13 @@
 #   It also checks that WP's cache (proofs/run.sh's CACHE=replay) cannot hide
 # the change: the intact function is proved first with the cache of the run
 # before (build/proofs/cache) filling in what it lacks, so that every goal of
-# the function is in the cache; the mutant is then proved replaying that
-# cache, and must fail on a goal that the cache holds as proved under the same
-# name: its text changed, so its key did, and it was proved anew.
+# the function is in the cache; replaying that cache on the intact function
+# must then answer every goal a prover proved (the cache is in use); the
+# mutant is then proved replaying the same cache, and must fail on a goal that
+# the cache holds as proved under the same name: its text changed, so its key
+# did, and it was proved anew.  (The mutated draw is the function's first
+# statement, so every goal of the mutant may differ from the intact ones: the
+# mutant's own cache hits are not a test of the cache.)
 set -eu
 cd "$(dirname "$0")/.."
 export WHY3CONFIG="$PWD/proofs/why3.conf"
@@ -62,6 +66,18 @@ if [ -z "$proved" ] || [ "$proved" != "$total" ]; then
     echo "proofs/mutation.sh: FAILED: the intact $function is not proved" >&2
     exit 1
 fi
+# cache_count LOG WORD: the count WP's cache summary gives for WORD (found,
+# missed), 0 when absent
+cache_count() {
+    sed -n "s/^\[wp\] \[Cache\].*$2:\([0-9]*\).*/\1/p" "$1" | tail -1 | grep . || echo 0
+}
+wp src/core/pf.c replay.log replay
+if [ "$(cache_count replay.log missed)" -ne 0 ] || [ "$(cache_count replay.log found)" -eq 0 ]; then
+    grep '^\[wp\] \[Cache\]' replay.log || true
+    echo "proofs/mutation.sh: FAILED: replaying the cache on the intact $function did not" \
+         "answer every goal from it: the mutation would not test the cache" >&2
+    exit 1
+fi
 mv pf-mutant.c src/core/pf.c
 wp src/core/pf.c wp.log replay
 if [ -z "$proved" ] || [ "$proved" = "$total" ]; then
@@ -81,10 +97,5 @@ while read -r goal; do
         exit 1
     fi
 done
-found=$(sed -n 's/^\[wp\] \[Cache\] found:\([0-9]*\).*/\1/p' wp.log)
-if [ "${found:-0}" -eq 0 ]; then
-    echo "proofs/mutation.sh: FAILED: no goal of the mutant came from the cache:" \
-         "the mutation does not test the cache" >&2
-    exit 1
-fi
-echo "the cache held every goal of the intact $function; the changed ones were proved anew"
+echo "the cache answered all $(cache_count replay.log found) prover goals of the intact $function;" \
+     "the mutant's changed goals were proved anew"
