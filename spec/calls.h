@@ -38,6 +38,24 @@
         \separated(scratch + (0 .. n - 1), rng, index, scores + (0 .. n - 1), decay) &&
         decay_apart(decay, scratch, n);
 
+    // a visit of PF (shuffle a step, flip the visited candidate's coin):
+    // the powers and n scores to read, the gaps' cap among the powers' bits;
+    // the source and scratch to write, apart from each other and from all
+    // that is read
+    predicate visit_call{L}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                            int64_t *scores, integer n, size_t *scratch) =
+        valid_powers(powers, npowers) && cap < pow2(npowers) && valid_scores(scores, n) &&
+        \valid(rng) && \valid(scratch + (0 .. n - 1)) &&
+        \separated(rng, scratch + (0 .. n - 1), scores + (0 .. n - 1)) &&
+        powers_apart(powers, npowers, rng) && powers_apart(powers, npowers, scratch, n);
+
+    // PF's order before visit i: scratch a permutation, best the largest
+    // score, and a best candidate among positions i .. n - 1, not yet
+    // visited
+    predicate pf_order{L}(int64_t *scores, size_t *scratch, integer n, integer i, integer best) =
+        permutation(scratch, n) && scores_at_most(scores, n, best) &&
+        \exists integer p; i <= p < n && scores[scratch[p]] == best;
+
     // a coin of the dyadic t: the source and the coin's side to write
     predicate coin_call{L}(dpsel_rng *rng, dpsel_dyadic *t, int *heads) =
         valid_dyadic(t) && \valid(rng) && \valid(heads) && \separated(rng, heads) &&

@@ -76,6 +76,16 @@
     predicate decay_apart{L}(dpsel_decay *d, uint64_t *p, integer count) =
         \separated(p + (0 .. count - 1), d) && powers_apart(d->powers, d->npowers, p, count);
 
+    // the powers' fields and digits at L are those at K (a frame, for the
+    // writes of a call that leaves them alone)
+    predicate powers_kept{K, L}(dpsel_dyadic *powers, integer npowers) =
+        \forall integer k; 0 <= k < npowers ==>
+            \at(powers[k].lead, L) == \at(powers[k].lead, K) &&
+            \at(powers[k].ndigits, L) == \at(powers[k].ndigits, K) &&
+            \at(powers[k].words, L) == \at(powers[k].words, K) &&
+            \forall integer w; 0 <= w <= (\at(powers[k].ndigits, K) - 1) / 64 ==>
+                \at(powers[k].words[w], L) == \at(powers[k].words[w], K);
+
     // a power coin beta^g: npowers readable powers with g's bits among them,
     // the source and the coin's side to write, apart from each other and
     // from the powers

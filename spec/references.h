@@ -242,14 +242,15 @@
             \at(scratch[a], Here) == \at(scratch[a], Pre);
 
     // a shuffle step's outcome as its reference: DPSEL_OK with the swap,
-    // or DPSEL_EUNLIKELY; the cursor moved as the uniform draw moves it
+    // or DPSEL_EUNLIKELY; the cursor moved as the uniform draw moves it, by
+    // 63 bits a round at most
     predicate shuffle_stepped_ref{Pre, Here}(dpsel_rng *rng, size_t *scratch, integer n,
                                              integer i, integer r) =
-        (r == DPSEL_OK ?
-             swapped_at{Pre, Here}(scratch, n, i,
-                                   shuffle_step_ref(rng, n, i, cursor{Pre}(rng))) :
-             r == DPSEL_EUNLIKELY && shuffle_step_ref(rng, n, i, cursor{Pre}(rng)) == -1) &&
-        cursor{Here}(rng) == uniform_end(rng, n - i, cursor{Pre}(rng));
+        \let j = shuffle_step_ref(rng, n, i, cursor{Pre}(rng));
+        (r == DPSEL_OK ? i <= j < n && swapped_at{Pre, Here}(scratch, n, i, j) :
+                         r == DPSEL_EUNLIKELY && j == -1) &&
+        cursor{Here}(rng) == uniform_end(rng, n - i, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, 63 * DPSEL_REJECTION_ROUNDS);
 */
 
 /*@ axiomatic SeenScores {
@@ -506,6 +507,154 @@
         hardened_end(rng, powers, npowers, cap, scores, n, best, total, 0, cursor{Pre}(rng)) ==
             hardened_end(rng, powers, npowers, cap, scores, n, best, total, k,
                          cursor{Here}(rng));
+*/
+
+/*@ // PF by permutation (dpsel_core_pf): visit i takes shuffle step i from
+    // the cursor c before it, which swaps position i with position
+    // j = shuffle_step_ref(rng, n, i, c), and flips the power coin of the
+    // candidate it puts at i; the visits go on while the coins are tails.
+    // PF's state before visit i from bit p, every earlier coin tails:
+    // k == -1 gives the cursor, 0 <= k < n gives scratch[k].  The cursor,
+    // the swaps and the coins depend on each other: one recursive function
+    // defines them together (ACSL has no mutual recursion without axioms).
+    logic integer pf_trace(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                           int64_t *scores, integer n, integer best, integer p, integer i,
+                           integer k) =
+        i <= 0 ? (k == -1 ? p : k) :
+        \let c = pf_trace(rng, powers, npowers, cap, scores, n, best, p, i - 1, -1);
+        \let j = shuffle_step_ref(rng, n, i - 1, c);
+        k == -1 ?
+            power_end(rng, powers,
+                      gap_of(best,
+                             seen_score(scores, pf_trace(rng, powers, npowers, cap, scores, n,
+                                                         best, p, i - 1, j)),
+                             cap),
+                      0, npowers, uniform_end(rng, n - (i - 1), c)) :
+        k == i - 1 ? pf_trace(rng, powers, npowers, cap, scores, n, best, p, i - 1, j) :
+        k == j ? pf_trace(rng, powers, npowers, cap, scores, n, best, p, i - 1, i - 1) :
+        pf_trace(rng, powers, npowers, cap, scores, n, best, p, i - 1, k);
+
+    // the cursor before visit i, and scratch[k] then
+    logic integer pf_cursor(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                            int64_t *scores, integer n, integer best, integer p, integer i) =
+        pf_trace(rng, powers, npowers, cap, scores, n, best, p, i, -1);
+    logic integer pf_at(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                        int64_t *scores, integer n, integer best, integer p, integer i,
+                        integer k) =
+        pf_trace(rng, powers, npowers, cap, scores, n, best, p, i, k);
+
+    // visit i's draw: the position swapped with i (-1: DPSEL_EUNLIKELY);
+    // the candidate it visits (the one it puts at i); where its coin starts
+    logic integer pf_draw(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                          int64_t *scores, integer n, integer best, integer p, integer i) =
+        shuffle_step_ref(rng, n, i, pf_cursor(rng, powers, npowers, cap, scores, n, best, p, i));
+    logic integer pf_candidate(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best, integer p,
+                               integer i) =
+        pf_at(rng, powers, npowers, cap, scores, n, best, p, i,
+              pf_draw(rng, powers, npowers, cap, scores, n, best, p, i));
+    logic integer pf_coin_start(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                integer cap, int64_t *scores, integer n, integer best,
+                                integer p, integer i) =
+        uniform_end(rng, n - i, pf_cursor(rng, powers, npowers, cap, scores, n, best, p, i));
+
+    // visit i's coin
+    logic integer pf_heads(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                           int64_t *scores, integer n, integer best, integer p, integer i) =
+        power_ref(rng, powers,
+                  gap_of(best,
+                         seen_score(scores, pf_candidate(rng, powers, npowers, cap, scores, n,
+                                                         best, p, i)),
+                         cap),
+                  0, npowers, pf_coin_start(rng, powers, npowers, cap, scores, n, best, p, i));
+
+    // dpsel_core_pf from visit i, bit p the cursor at its start: the first
+    // visited candidate whose coin is heads; -2 when a draw runs out of
+    // rounds first (DPSEL_EUNLIKELY); -1 past the last visit (never: a best
+    // candidate's coin is certain)
+    logic integer pf_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                         int64_t *scores, integer n, integer best, integer p, integer i) =
+        i >= n ? -1 :
+        pf_draw(rng, powers, npowers, cap, scores, n, best, p, i) < 0 ? -2 :
+        pf_heads(rng, powers, npowers, cap, scores, n, best, p, i) == 1 ?
+            pf_candidate(rng, powers, npowers, cap, scores, n, best, p, i) :
+        pf_ref(rng, powers, npowers, cap, scores, n, best, p, i + 1);
+    logic integer pf_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                         int64_t *scores, integer n, integer best, integer p, integer i) =
+        i >= n ? pf_cursor(rng, powers, npowers, cap, scores, n, best, p, n) :
+        pf_draw(rng, powers, npowers, cap, scores, n, best, p, i) < 0 ?
+            pf_coin_start(rng, powers, npowers, cap, scores, n, best, p, i) :
+        pf_heads(rng, powers, npowers, cap, scores, n, best, p, i) == 1 ?
+            pf_cursor(rng, powers, npowers, cap, scores, n, best, p, i + 1) :
+        pf_end(rng, powers, npowers, cap, scores, n, best, p, i + 1);
+
+    // the powers and the n scores as a call finds them
+    predicate values_seen{L}(dpsel_dyadic *powers, integer npowers, int64_t *scores,
+                             integer n) =
+        powers_seen(powers, npowers) && scores_seen(scores, n);
+
+    // what a visit's stream clause needs at its start: room for a uniform
+    // draw and a power coin, and the values seen
+    predicate visit_ready{L}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                             int64_t *scores, integer n) =
+        room(rng, trial_bits(powers, npowers)) && values_seen(powers, npowers, scores, n);
+
+    // visit i from the cursor at Pre to Here as the reference steps it:
+    // DPSEL_EUNLIKELY when the draw runs out; else the swap, and the side
+    // of the coin of the candidate it puts at i
+    predicate visited_ref{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                     integer cap, int64_t *scores, size_t *scratch, integer n,
+                                     integer best, integer i, integer side) =
+        \let j = shuffle_step_ref(rng, n, i, cursor{Pre}(rng));
+        \let drawn = uniform_end(rng, n - i, cursor{Pre}(rng));
+        \let gap = gap_of(best, seen_score(scores, \at(scratch[j], Pre)), cap);
+        (side == DPSEL_EUNLIKELY ?
+             j < 0 && cursor{Here}(rng) == drawn :
+             i <= j < n && swapped_at{Pre, Here}(scratch, n, i, j) &&
+             side == power_ref(rng, powers, gap, 0, npowers, drawn) &&
+             cursor{Here}(rng) == power_end(rng, powers, gap, 0, npowers, drawn)) &&
+        read_at_most{Pre, Here}(rng, trial_bits(powers, npowers));
+
+    // dpsel_core_pf before visit i, at Here: the cursor and scratch are
+    // the reference's, from the cursor at Pre
+    predicate pf_state{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                  integer cap, int64_t *scores, size_t *scratch, integer n,
+                                  integer best, integer i) =
+        cursor{Here}(rng) == pf_cursor(rng, powers, npowers, cap, scores, n, best,
+                                       cursor{Pre}(rng), i) &&
+        \forall integer k; 0 <= k < n ==>
+            \at(scratch[k], Here) == pf_at(rng, powers, npowers, cap, scores, n, best,
+                                           cursor{Pre}(rng), i, k);
+
+    // ... and every earlier coin tails: the release and the end are those
+    // from visit i
+    predicate pf_so_far{Pre}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                             int64_t *scores, integer n, integer best, integer i) =
+        pf_ref(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), 0) ==
+            pf_ref(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i) &&
+        pf_end(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), 0) ==
+            pf_end(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i);
+
+    // pf_trace after visit i, one step unfolded: positions i and its draw
+    // j exchanged
+    predicate pf_swaps(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                       int64_t *scores, integer n, integer best, integer p, integer i) =
+        \let j = pf_draw(rng, powers, npowers, cap, scores, n, best, p, i);
+        \forall integer k; 0 <= k < n ==>
+            pf_at(rng, powers, npowers, cap, scores, n, best, p, i + 1, k) ==
+                (k == i ? pf_at(rng, powers, npowers, cap, scores, n, best, p, i, j) :
+                 k == j ? pf_at(rng, powers, npowers, cap, scores, n, best, p, i, i) :
+                          pf_at(rng, powers, npowers, cap, scores, n, best, p, i, k));
+
+    // PF's release as its reference, from the best score of the seen
+    // scores (-2: DPSEL_EUNLIKELY)
+    predicate pf_released_ref{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay, int64_t *scores,
+                                         integer n, integer best, integer r, integer index) =
+        \let ref = pf_ref(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                          \at(decay->cap, Pre), scores, n, best, cursor{Pre}(rng), 0);
+        (r == DPSEL_OK ? index == ref : r == DPSEL_EUNLIKELY && ref == -2) &&
+        cursor{Here}(rng) == pf_end(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
+                                    \at(decay->cap, Pre), scores, n, best, cursor{Pre}(rng), 0);
 */
 
 #endif

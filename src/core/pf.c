@@ -44,51 +44,181 @@ static void fill_identity(size_t *scratch, size_t n)
     }
 }
 
+/* The coin beta^g' of the candidate at position i of scratch, its gap to
+ * best clamped at cap: 1 (heads), 0 (tails), or the coin's failure
+ * (negative).  A function of its own so that what the coin leaves alone
+ * (the powers, the order in scratch) is proved where nothing else is in
+ * context. */
+/*@ requires call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    requires at: i < n;
+    requires order: permutation(scratch, n) && scores_at_most(scores, n, best);
+    assigns *rng;
+    ensures side: zero_or_one(\result) || random_status(\result);
+    ensures certain: scores[scratch[i]] == best ==> \result == 1 || \result == DPSEL_ERANDOM;
+    ensures powers_kept: powers_kept{Pre, Here}(powers, npowers);
+    ensures scratch_kept: \forall integer a; 0 <= a < n ==> scratch[a] == \old(scratch[a]);
+    ensures order_kept: permutation(scratch, n);
+    ensures call_kept: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    ensures seen_kept: \old(values_seen(powers, npowers, scores, n)) ==>
+            values_seen(powers, npowers, scores, n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(power_ready(rng, powers, npowers)) ==>
+            power_flipped_ref{Pre, Here}(rng, powers, npowers,
+                                         gap_of(best, \old(scores[scratch[i]]), cap), 0,
+                                         \result);
+*/
+static int flip_at(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned npowers,
+                   uint64_t cap, int64_t best, const int64_t *scores, const size_t *scratch,
+                   size_t n, size_t i)
+{
+    uint64_t gap = dpsel_core_clamped_gap(best, scores[scratch[i]], cap);
+    int heads;
+    int rc = dpsel_core_coin_power(rng, powers, npowers, gap, &heads);
+    /* The powers' fields first: visit_call across the coin takes the
+     * provers too long without them. */
+    //@ assert powers_flipped: powers_kept{Pre, Here}(powers, npowers);
+    //@ assert valid_flipped: valid_powers(powers, npowers);
+    //@ assert rng_apart_flipped: powers_apart(powers, npowers, rng);
+    //@ assert scratch_apart_flipped: powers_apart(powers, npowers, (size_t *)scratch, n);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    return heads;
+}
+
+/* Visit i of permute-and-flip: shuffle step i puts the candidate it visits
+ * at scratch[i], and flips its coin beta^g', the gap clamped at cap.
+ * Returns the coin's side, 1 (heads) or 0 (tails), or the failure's status
+ * (negative).  The side is returned rather than written through a pointer:
+ * every write the visit makes is a frame the provers must cross for each
+ * power's digits. */
+/*@ requires call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    requires at: i < n;
+    requires order: pf_order(scores, scratch, n, i, best);
+    assigns *rng, scratch[i .. n - 1];
+    ensures side: zero_or_one(\result) || sampler_status(\result);
+    ensures call_kept: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    ensures permutation: permutation(scratch, n);
+    ensures order: \result == 0 ==> pf_order(scores, scratch, n, i + 1, best);
+    ensures seen_kept: \old(values_seen(powers, npowers, scores, n)) ==>
+            values_seen(powers, npowers, scores, n);
+    ensures stream: \result != DPSEL_ERANDOM &&
+                    \old(visit_ready(rng, powers, npowers, scores, n)) ==>
+            visited_ref{Pre, Here}(rng, powers, npowers, cap, scores, scratch, n, best, i,
+                                   \result);
+*/
+static int swap_and_flip(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned npowers,
+                         uint64_t cap, const int64_t *scores, size_t n, int64_t best,
+                         size_t *scratch, size_t i)
+{
+    //@ ghost dpsel_lemma_power_bits(powers, npowers);
+    int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
+    if (rc != DPSEL_OK) {
+        return rc;
+    }
+    /* What each call leaves alone, field by field first: the frame goals of
+     * whole predicates across the calls take the provers too long. */
+    //@ assert powers_stepped: powers_kept{Pre, Here}(powers, npowers);
+    //@ assert call_stepped: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    /*@ assert seen_stepped: \at(values_seen(powers, npowers, scores, n), Pre) ==>
+               values_seen(powers, npowers, scores, n); */
+    //@ assert order_stepped: permutation(scratch, n) && scores_at_most(scores, n, best);
+    //@ ghost size_t candidate = scratch[i];
+    /* The swap moved a best candidate at most within positions i .. n - 1. */
+    /*@ assert best_still_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best; */
+    /*@ assert stream_score: \at(visit_ready(rng, powers, npowers, scores, n), Pre) ==>
+               scores[candidate] == seen_score(scores, candidate); */
+    /*@ assert stream_ready: \at(visit_ready(rng, powers, npowers, scores, n), Pre) ==>
+               power_ready(rng, powers, npowers); */
+    int side = flip_at(rng, powers, npowers, cap, best, scores, scratch, n, i);
+    //@ assert at_most_flipped: scores_at_most(scores, n, best);
+    /* Tails: candidate is not a best one (its gap would be 0, its coin
+     * certain), so a best candidate is still among positions i + 1 .. n - 1. */
+    /*@ assert tails: side == 0 ==> scores[candidate] != best; */
+    /*@ assert ahead: side == 0 ==>
+               \exists integer p; i + 1 <= p < n && scores[scratch[p]] == best; */
+    return side;
+}
+
 int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
                   size_t *index)
 {
+    /* The decay as the call finds it, read once. */
+    const dpsel_dyadic *powers = decay->powers;
+    unsigned npowers = decay->npowers;
+    uint64_t cap = decay->cap;
     size_t top = dpsel_core_argmax(scores, n);
     int64_t best = scores[top];
+    /*@ assert best_is: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               \forall integer other; best_seen(scores, n, other) ==> other == best; */
     fill_identity(scratch, n);
     /*@ assert \forall integer k; 0 <= k < n ==> scratch[k] == k; */
     /*@ assert scratch[top] == top && scores[scratch[top]] == best; */
+    //@ ghost dpsel_lemma_trial_bits(powers, npowers);
     /* Step i of a Fisher-Yates shuffle fixes position i; the candidates are
-     * visited in shuffled order as the shuffle is drawn.  Positions i .. n - 1
-     * hold the candidates not yet visited, a best one among them. */
+     * visited in shuffled order as the shuffle is drawn.  With room for the
+     * bits, the order and the cursor are the reference's (pf_trace) after i
+     * visits of tails. */
     /*@ loop invariant 0 <= i <= n;
-        loop invariant permutation: permutation(scratch, n);
-        loop invariant best_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best;
+        loop invariant call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+        loop invariant order: pf_order(scores, scratch, n, i, best);
+        loop invariant index_kept: *index == \at(*index, Pre);
+        loop invariant seen: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            values_seen(powers, npowers, scores, n);
+        loop invariant bits: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            0 <= trial_bits(powers, npowers) &&
+            read_at_most{Pre, Here}(rng, times(trial_bits(powers, npowers), i));
+        loop invariant state: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            pf_state{Pre, Here}(rng, powers, npowers, cap, scores, scratch, n, best, i);
+        loop invariant so_far: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            pf_so_far{Pre}(rng, powers, npowers, cap, scores, n, best, i);
         loop assigns i, *rng, scratch[0 .. n - 1];
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
-        int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
-        if (rc != DPSEL_OK) {
-            /*@ assert *index == \at(*index, Pre); */
-            return rc;
+        /*@ ghost step: ; */
+        int side = swap_and_flip(rng, powers, npowers, cap, scores, n, best, scratch, i);
+        /* What the visit's stream clause needs, at its call (stated after
+         * it, so that the call's preconditions are proved without them). */
+        //@ ghost dpsel_lemma_times(i, n);
+        /*@ assert ready: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   \at(visit_ready(rng, powers, npowers, scores, n), step); */
+        /*@ assert visited: side != DPSEL_ERANDOM &&
+                   \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   visited_ref{step, Here}(rng, powers, npowers, cap, scores, scratch, n, best,
+                                           i, side); */
+        if (side < 0) {
+            /*@ assert stream_failed: side != DPSEL_ERANDOM &&
+                       \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       pf_released_ref{Pre, Here}(rng, decay, scores, n, best, side, *index); */
+            return side;
         }
-        size_t candidate = scratch[i];
-        /* The swap moved a best candidate at most within positions i .. n - 1. */
-        /*@ assert best_still_ahead: \exists integer p; i <= p < n && scores[scratch[p]] == best; */
-
-        uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
-        int heads;
-        /*@ ghost flip: ; */
-        rc = dpsel_core_coin_power(rng, decay->powers, decay->npowers, gap, &heads);
-        /*@ assert flip_frame: \forall integer a; 0 <= a < n ==> scratch[a] == \at(scratch[a], flip); */
-        if (rc != DPSEL_OK) {
-            /*@ assert *index == \at(*index, Pre); */
-            return rc;
-        }
-        if (heads) {
+        /* The visit as the reference's visit i, and the state after it. */
+        /*@ assert stream_draw: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   i <= pf_draw(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i) < n &&
+                   swapped_at{step, Here}(scratch, n, i,
+                       pf_draw(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i)); */
+        /*@ assert stream_coin: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   side == pf_heads(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i) &&
+                   cursor(rng) == pf_cursor(rng, powers, npowers, cap, scores, n, best,
+                                            cursor{Pre}(rng), i + 1); */
+        /*@ assert stream_swaps: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   pf_swaps(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i); */
+        /*@ assert stream_next: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   pf_state{Pre, Here}(rng, powers, npowers, cap, scores, scratch, n, best, i + 1); */
+        if (side == 1) {
+            /*@ assert stream_visited: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       pf_ref(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i) ==
+                           scratch[i] &&
+                       pf_end(rng, powers, npowers, cap, scores, n, best, cursor{Pre}(rng), i) ==
+                           cursor(rng); */
             /*@ assert permutation(scratch, n); */
-            *index = candidate;
+            *index = scratch[i];
+            /*@ assert stream_heads: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       pf_released_ref{Pre, Here}(rng, decay, scores, n, best, DPSEL_OK,
+                                                  *index); */
             return DPSEL_OK;
         }
-        /* Tails: candidate is not a best one (its gap would be 0, its coin
-         * certain), so a best candidate is still among positions i + 1 .. n - 1. */
-        /*@ assert scores[candidate] != best; */
     }
     /* Unreachable: a best candidate has gap 0, and its coin is certain. */
     /*@ assert \false; */

@@ -30,11 +30,16 @@ int dpsel_core_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i)
  * Fisher-Yates shuffle drawn lazily in scratch[0..n-1], one
  * dpsel_core_shuffle_step per visit) and releases the first
  * whose coin beta^g' is heads.  The best candidate's coin is certain, so at
- * most n coins are flipped and the function never falls through. */
+ * most n coins are flipped and the function never falls through.  With room
+ * for n uniform draws and n power coins, the release and the cursor after it
+ * are pf_ref's and pf_end's (spec/references.h). */
 /*@ requires call: pf_call(rng, decay, scores, n, scratch, index);
     assigns *rng, *index, scratch[0 .. n - 1];
     ensures sampled: sampled(\result, *index, \old(*index), n);
     ensures permutation: shuffled(\result, scratch, n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(trials_ready(rng, decay, scores, n, n)) ==>
+            \forall integer best; best_seen(scores, n, best) ==>
+                pf_released_ref{Pre, Here}(rng, decay, scores, n, best, \result, *index);
 */
 int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
                   const int64_t *scores, size_t n, size_t *scratch,
@@ -44,7 +49,8 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
  * shuffle steps), then a fixed-pattern coin for every candidate in the
  * shuffled order, no early exit; the first heads in that order is released,
  * kept by a branch-free scan.  Same output distribution as dpsel_core_pf,
- * and the same contract. */
+ * and its contract but the stream clause: the hardened release as a
+ * function of the bits is not yet proved (spec/mechanisms.md). */
 /*@ requires call: pf_call(rng, decay, scores, n, scratch, index);
     assigns *rng, *index, scratch[0 .. n - 1];
     ensures sampled: sampled(\result, *index, \old(*index), n);
