@@ -70,6 +70,7 @@ static int flip_at(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned npowers,
                    uint64_t cap, int64_t best, const int64_t *scores, const size_t *scratch,
                    size_t n, size_t i)
 {
+    (void)n;  /* read by the contract only */
     uint64_t gap = dpsel_core_clamped_gap(best, scores[scratch[i]], cap);
     int heads;
     int rc = dpsel_core_coin_power(rng, powers, npowers, gap, &heads);
