@@ -163,6 +163,19 @@
 */
 
 /*@ ghost
+    void dpsel_lemma_times_sum(uint64_t count)
+    {
+        /@ loop invariant 0 <= k <= count;
+           loop invariant \forall integer a, b; times(a + b, k) == times(a, k) + times(b, k);
+           loop assigns k;
+           loop variant count - k;
+        @/
+        for (uint64_t k = 0; k < count; k++) {
+        }
+    }
+*/
+
+/*@ ghost
     void dpsel_lemma_trial_bits(const dpsel_dyadic *powers, unsigned npowers)
     {
         dpsel_lemma_power_bits(powers, npowers);

@@ -117,6 +117,13 @@
                times(bits, done + 1) <= times(bits, total) && 0 <= times(bits, total);
     @/
     void dpsel_lemma_times(uint64_t done, uint64_t total);
+
+    // times distributes over a sum of bits: the budget of count rounds of
+    // two parts is the two parts' budgets (by induction over the count)
+    /@ assigns \nothing;
+       ensures times_sum: \forall integer a, b; times(a + b, count) == times(a, count) + times(b, count);
+    @/
+    void dpsel_lemma_times_sum(uint64_t count);
 */
 
 #endif

@@ -281,6 +281,14 @@
                                  integer fixed, integer gap, integer p) =
         fixed == 1 ? power_fixed_end(rng, powers, npowers, p) :
                      power_end(rng, powers, gap, 0, npowers, p);
+    // such a coin's outcome as its reference, from the cursor at Pre to
+    // the cursor Here
+    predicate trial_coin_flipped{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers,
+                                            integer npowers, integer fixed, integer gap,
+                                            integer heads) =
+        heads == trial_coin_ref(rng, powers, npowers, fixed, gap, cursor{Pre}(rng)) &&
+        cursor{Here}(rng) == trial_coin_end(rng, powers, npowers, fixed, gap, cursor{Pre}(rng)) &&
+        read_at_most{Pre, Here}(rng, power_bits(powers, npowers));
     logic integer trial_gap(dpsel_rng *rng, int64_t *scores, integer n, integer best,
                             integer cap, integer p) =
         gap_of(best, seen_score(scores, uniform_ref(rng, n, p)), cap);
@@ -655,6 +663,109 @@
         (r == DPSEL_OK ? index == ref : r == DPSEL_EUNLIKELY && ref == -2) &&
         cursor{Here}(rng) == pf_end(rng, \at(decay->powers, Pre), \at(decay->npowers, Pre),
                                     \at(decay->cap, Pre), scores, n, best, cursor{Pre}(rng), 0);
+*/
+
+/*@ // The hardened PF (dpsel_core_pf_hardened): the whole shuffle first,
+    // steps 0 .. n - 1 from bit p, then a fixed-pattern power coin for the
+    // candidate at each position in turn, every one flipped; the first
+    // heads is released.
+    // The shuffle after i steps from bit p, every draw so far in range:
+    // k == -1 gives the cursor, 0 <= k < n gives scratch[k]
+    logic integer shuffle_trace(dpsel_rng *rng, integer n, integer p, integer i, integer k) =
+        i <= 0 ? (k == -1 ? p : k) :
+        \let c = shuffle_trace(rng, n, p, i - 1, -1);
+        \let j = shuffle_step_ref(rng, n, i - 1, c);
+        k == -1 ? uniform_end(rng, n - (i - 1), c) :
+        k == i - 1 ? shuffle_trace(rng, n, p, i - 1, j) :
+        k == j ? shuffle_trace(rng, n, p, i - 1, i - 1) :
+        shuffle_trace(rng, n, p, i - 1, k);
+
+    // the first step from i on whose draw runs out of rounds (n: none)
+    logic integer shuffle_fail(dpsel_rng *rng, integer n, integer p, integer i) =
+        i >= n ? n :
+        shuffle_step_ref(rng, n, i, shuffle_trace(rng, n, p, i, -1)) < 0 ? i :
+        shuffle_fail(rng, n, p, i + 1);
+
+    // the cursor before the scan's coin i, the scan starting at bit q: a
+    // fixed-pattern coin reads the same bits whatever its gap
+    logic integer scan_cursor(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer q,
+                              integer i) =
+        i <= 0 ? q : power_fixed_end(rng, powers, npowers,
+                                     scan_cursor(rng, powers, npowers, q, i - 1));
+
+    // the scan's coin i, of the candidate the shuffle from bit p put at
+    // position i
+    logic integer scan_heads(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                             int64_t *scores, integer n, integer best, integer p, integer i) =
+        power_fixed_ref(rng, powers,
+                        gap_of(best, seen_score(scores, shuffle_trace(rng, n, p, n, i)), cap),
+                        npowers,
+                        scan_cursor(rng, powers, npowers, shuffle_trace(rng, n, p, n, -1), i));
+
+    // the scan from coin i on: the candidate of the first heads (-1: none;
+    // never, a best candidate's coin is certain)
+    logic integer scan_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                           int64_t *scores, integer n, integer best, integer p, integer i) =
+        i >= n ? -1 :
+        scan_heads(rng, powers, npowers, cap, scores, n, best, p, i) == 1 ?
+            shuffle_trace(rng, n, p, n, i) :
+        scan_ref(rng, powers, npowers, cap, scores, n, best, p, i + 1);
+
+    // dpsel_core_pf_hardened from bit p: -2 when a shuffle step's draw runs
+    // out of rounds (DPSEL_EUNLIKELY, the call then stops), else the scan's
+    // release; and the cursor after it
+    logic integer pf_hardened_ref(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                  integer cap, int64_t *scores, integer n, integer best,
+                                  integer p) =
+        shuffle_fail(rng, n, p, 0) < n ? -2 :
+        scan_ref(rng, powers, npowers, cap, scores, n, best, p, 0);
+    logic integer pf_hardened_end(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                  integer n, integer p) =
+        \let fail = shuffle_fail(rng, n, p, 0);
+        fail < n ? uniform_end(rng, n - fail, shuffle_trace(rng, n, p, fail, -1)) :
+        scan_cursor(rng, powers, npowers, shuffle_trace(rng, n, p, n, -1), n);
+
+    // dpsel_core_pf_hardened's shuffle before step i, at Here: the cursor
+    // and scratch are the reference's, and no earlier draw ran out
+    predicate shuffle_state{Pre, Here}(dpsel_rng *rng, size_t *scratch, integer n, integer i) =
+        cursor{Here}(rng) == shuffle_trace(rng, n, cursor{Pre}(rng), i, -1) &&
+        shuffle_fail(rng, n, cursor{Pre}(rng), 0) == shuffle_fail(rng, n, cursor{Pre}(rng), i) &&
+        \forall integer k; 0 <= k < n ==>
+            \at(scratch[k], Here) == shuffle_trace(rng, n, cursor{Pre}(rng), i, k);
+
+    // shuffle_trace and shuffle_fail at step i < n, one step unfolded
+    predicate shuffle_unfolds(dpsel_rng *rng, integer n, integer p, integer i) =
+        \let c = shuffle_trace(rng, n, p, i, -1);
+        \let j = shuffle_step_ref(rng, n, i, c);
+        shuffle_trace(rng, n, p, i + 1, -1) == uniform_end(rng, n - i, c) &&
+        shuffle_fail(rng, n, p, i) == (j < 0 ? i : shuffle_fail(rng, n, p, i + 1)) &&
+        \forall integer k; 0 <= k < n ==>
+            shuffle_trace(rng, n, p, i + 1, k) ==
+                (k == i ? shuffle_trace(rng, n, p, i, j) :
+                 k == j ? shuffle_trace(rng, n, p, i, i) : shuffle_trace(rng, n, p, i, k));
+
+    // the scan before coin i, at Here: the cursor is the reference's, and
+    // the release is the first heads so far (chosen, when found is 1), else
+    // the rest's
+    predicate scan_so_far{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                                     integer cap, int64_t *scores, integer n, integer best,
+                                     integer i, integer found, integer chosen) =
+        \let p = cursor{Pre}(rng);
+        cursor{Here}(rng) == scan_cursor(rng, powers, npowers, shuffle_trace(rng, n, p, n, -1), i) &&
+        scan_ref(rng, powers, npowers, cap, scores, n, best, p, 0) ==
+            (found == 1 ? chosen : scan_ref(rng, powers, npowers, cap, scores, n, best, p, i));
+
+    // the hardened PF's release as its reference, from the best score of
+    // the seen scores (-2: DPSEL_EUNLIKELY)
+    predicate pf_hardened_released_ref{Pre, Here}(dpsel_rng *rng, dpsel_decay *decay,
+                                                  int64_t *scores, integer n, integer best,
+                                                  integer r, integer index) =
+        \let powers = \at(decay->powers, Pre);
+        \let npowers = \at(decay->npowers, Pre);
+        \let ref = pf_hardened_ref(rng, powers, npowers, \at(decay->cap, Pre), scores, n, best,
+                                   cursor{Pre}(rng));
+        (r == DPSEL_OK ? index == ref : r == DPSEL_EUNLIKELY && ref == -2) &&
+        cursor{Here}(rng) == pf_hardened_end(rng, powers, npowers, n, cursor{Pre}(rng));
 */
 
 #endif

@@ -44,14 +44,43 @@ static void fill_identity(size_t *scratch, size_t n)
     }
 }
 
+/* The coin beta^g, lazy (fixed_pattern 0) or in the hardened mode's fixed
+ * pattern (1). */
+/*@ requires coin: power_coin_call(rng, powers, npowers, gap, heads);
+    requires pattern: zero_or_one(fixed_pattern);
+    assigns *rng, *heads;
+    ensures status: random_status(\result);
+    ensures flipped: flipped(\result, *heads);
+    ensures certain: gap == 0 ==> certain_heads(\result, *heads);
+    ensures powers_kept: powers_kept{Pre, Here}(powers, npowers);
+    ensures stream: \result == DPSEL_OK && \old(power_ready(rng, powers, npowers)) ==>
+            trial_coin_flipped{Pre, Here}(rng, powers, npowers, fixed_pattern, gap, *heads);
+*/
+static int flip_power(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned npowers,
+                      uint64_t gap, int fixed_pattern, int *heads)
+{
+    int rc;
+    /* What each coin leaves alone of the powers, at the coin. */
+    if (fixed_pattern) {
+        rc = dpsel_core_coin_power_fixed(rng, powers, npowers, gap, heads);
+        //@ assert fixed_kept: powers_kept{Pre, Here}(powers, npowers);
+    } else {
+        rc = dpsel_core_coin_power(rng, powers, npowers, gap, heads);
+        //@ assert lazy_kept: powers_kept{Pre, Here}(powers, npowers);
+    }
+    return rc;
+}
+
 /* The coin beta^g' of the candidate at position i of scratch, its gap to
- * best clamped at cap: 1 (heads), 0 (tails), or the coin's failure
+ * best clamped at cap, lazy (fixed_pattern 0) or in the hardened mode's
+ * fixed pattern (1): 1 (heads), 0 (tails), or the coin's failure
  * (negative).  A function of its own so that what the coin leaves alone
  * (the powers, the order in scratch) is proved where nothing else is in
  * context. */
 /*@ requires call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
     requires at: i < n;
     requires order: permutation(scratch, n) && scores_at_most(scores, n, best);
+    requires pattern: zero_or_one(fixed_pattern);
     assigns *rng;
     ensures side: zero_or_one(\result) || random_status(\result);
     ensures certain: scores[scratch[i]] == best ==> \result == 1 || \result == DPSEL_ERANDOM;
@@ -62,18 +91,17 @@ static void fill_identity(size_t *scratch, size_t n)
     ensures seen_kept: \old(values_seen(powers, npowers, scores, n)) ==>
             values_seen(powers, npowers, scores, n);
     ensures stream: \result != DPSEL_ERANDOM && \old(power_ready(rng, powers, npowers)) ==>
-            power_flipped_ref{Pre, Here}(rng, powers, npowers,
-                                         gap_of(best, \old(scores[scratch[i]]), cap), 0,
-                                         \result);
+            trial_coin_flipped{Pre, Here}(rng, powers, npowers, fixed_pattern,
+                                          gap_of(best, \old(scores[scratch[i]]), cap), \result);
 */
 static int flip_at(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned npowers,
                    uint64_t cap, int64_t best, const int64_t *scores, const size_t *scratch,
-                   size_t n, size_t i)
+                   size_t n, size_t i, int fixed_pattern)
 {
     (void)n;  /* read by the contract only */
     uint64_t gap = dpsel_core_clamped_gap(best, scores[scratch[i]], cap);
     int heads;
-    int rc = dpsel_core_coin_power(rng, powers, npowers, gap, &heads);
+    int rc = flip_power(rng, powers, npowers, gap, fixed_pattern, &heads);
     /* The powers' fields first: visit_call across the coin takes the
      * provers too long without them. */
     //@ assert powers_flipped: powers_kept{Pre, Here}(powers, npowers);
@@ -130,7 +158,7 @@ static int swap_and_flip(dpsel_rng *rng, const dpsel_dyadic *powers, unsigned np
                scores[candidate] == seen_score(scores, candidate); */
     /*@ assert stream_ready: \at(visit_ready(rng, powers, npowers, scores, n), Pre) ==>
                power_ready(rng, powers, npowers); */
-    int side = flip_at(rng, powers, npowers, cap, best, scores, scratch, n, i);
+    int side = flip_at(rng, powers, npowers, cap, best, scores, scratch, n, i, 0);
     //@ assert at_most_flipped: scores_at_most(scores, n, best);
     /* Tails: candidate is not a best one (its gap would be 0, its coin
      * certain), so a best candidate is still among positions i + 1 .. n - 1. */
@@ -230,54 +258,103 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                            const int64_t *scores, size_t n, size_t *scratch,
                            size_t *index)
 {
+    /* The decay as the call finds it, read once. */
+    const dpsel_dyadic *powers = decay->powers;
+    unsigned npowers = decay->npowers;
+    uint64_t cap = decay->cap;
     int64_t best = dpsel_core_max_score(scores, n);
+    /*@ assert best_is: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               \forall integer other; best_seen(scores, n, other) ==> other == best; */
     fill_identity(scratch, n);
     /*@ assert \forall integer p; 0 <= p < n ==> scores[scratch[p]] == scores[p]; */
     /*@ assert \exists integer p; 0 <= p < n && scores[scratch[p]] == best; */
+    /* The bits: n uniform draws, then n coins, within times(trial_bits, n). */
+    //@ ghost dpsel_lemma_power_bits(powers, npowers);
+    //@ ghost dpsel_lemma_times_sum(n);
     /* The whole shuffle first, so that its bits do not depend on where the
-     * first heads falls. */
+     * first heads falls.  With room for the bits, the order and the cursor
+     * are the reference's (shuffle_trace) after i steps. */
     /*@ loop invariant 0 <= i <= n;
-        loop invariant permutation: permutation(scratch, n);
-        loop invariant best_present: \exists integer p; 0 <= p < n && scores[scratch[p]] == best;
+        loop invariant call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+        loop invariant order: pf_order(scores, scratch, n, 0, best);
+        loop invariant index_kept: *index == \at(*index, Pre);
+        loop invariant seen: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            values_seen(powers, npowers, scores, n);
+        loop invariant bits: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            read_at_most{Pre, Here}(rng, times(63 * DPSEL_REJECTION_ROUNDS, i));
+        loop invariant state: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            shuffle_state{Pre, Here}(rng, scratch, n, i);
         loop assigns i, *rng, scratch[0 .. n - 1];
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
+        /*@ ghost step: ; */
         int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
+        /* What the step's stream clause needs, at its call (stated after
+         * it, so that the call's preconditions are proved without them). */
+        //@ ghost dpsel_lemma_times(i, n);
+        /*@ assert step_room: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   \at(uniform_room(rng), step); */
+        /*@ assert unfold: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   shuffle_unfolds(rng, n, cursor{Pre}(rng), i); */
         if (rc != DPSEL_OK) {
-            /*@ assert *index == \at(*index, Pre); */
+            /*@ assert stream_failed: rc != DPSEL_ERANDOM &&
+                       \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       pf_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, rc,
+                                                           *index); */
             return rc;
         }
     }
+    /*@ ghost shuffled: ; */
     /* A coin for every candidate, in shuffled order; found records whether a
-     * heads came earlier, and only the first heads is taken. */
+     * heads came earlier, and only the first heads is taken.  With room for
+     * the bits, the cursor is the reference's (scan_cursor), and the release
+     * the first heads so far or else the rest's (scan_so_far). */
     uint64_t chosen = 0;
     unsigned found = 0;
     /*@ loop invariant 0 <= i <= n;
         loop invariant found == 0 || found == 1;
         loop invariant chosen < n;
-        loop invariant permutation: permutation(scratch, n);
+        loop invariant call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+        loop invariant order: permutation(scratch, n) && scores_at_most(scores, n, best);
         loop invariant best_ahead: found == 0 ==>
                        \exists integer p; i <= p < n && scores[scratch[p]] == best;
+        loop invariant kept: \forall integer k; 0 <= k < n ==> scratch[k] == \at(scratch[k], shuffled);
+        loop invariant index_kept: *index == \at(*index, Pre);
+        loop invariant seen: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            values_seen(powers, npowers, scores, n);
+        loop invariant bits: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            read_at_most{shuffled, Here}(rng, times(power_bits(powers, npowers), i));
+        loop invariant so_far: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+            scan_so_far{Pre, Here}(rng, powers, npowers, cap, scores, n, best, i, found, chosen);
         loop assigns i, chosen, found, *rng;
         loop variant n - i;
     */
     for (size_t i = 0; i < n; i++) {
-        size_t candidate = scratch[i];
-        uint64_t gap = dpsel_core_clamped_gap(best, scores[candidate], decay->cap);
-        int heads;
-        int rc = dpsel_core_coin_power_fixed(rng, decay->powers, decay->npowers, gap, &heads);
-        if (rc != DPSEL_OK) {
-            /*@ assert *index == \at(*index, Pre); */
-            return rc;
+        /*@ ghost coin: ; */
+        int side = flip_at(rng, powers, npowers, cap, best, scores, scratch, n, i, 1);
+        //@ ghost dpsel_lemma_times(i, n);
+        /*@ assert coin_ready: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   \at(power_ready(rng, powers, npowers), coin); */
+        if (side < 0) {
+            return side;  /* DPSEL_ERANDOM: no stream statement */
         }
+        /*@ assert stream_coin: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                   side == scan_heads(rng, powers, npowers, cap, scores, n, best,
+                                      cursor{Pre}(rng), i) &&
+                   cursor(rng) == scan_cursor(rng, powers, npowers,
+                                              shuffle_trace(rng, n, cursor{Pre}(rng), n, -1),
+                                              i + 1); */
         /* A best candidate's coin is certain: if no heads yet, one is ahead. */
-        /*@ assert found == 0 && heads == 0 ==> scores[candidate] != best; */
-        unsigned first = (unsigned)heads > found;  /* this one, and none before */
-        chosen = dpsel_core_choose_u64(first, chosen, candidate);
+        /*@ assert found == 0 && side == 0 ==> scores[scratch[i]] != best; */
+        unsigned first = (unsigned)side > found;  /* this one, and none before */
+        chosen = dpsel_core_choose_u64(first, chosen, scratch[i]);
         found += first;
     }
     /*@ assert found == 1; */
     *index = (size_t)chosen;
+    /*@ assert stream_scanned: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               pf_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, DPSEL_OK,
+                                                   *index); */
     return DPSEL_OK;
 }

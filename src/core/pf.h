@@ -48,13 +48,17 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
 /* Hardened permute-and-flip (spec/timing.md): the whole shuffle first (n
  * shuffle steps), then a fixed-pattern coin for every candidate in the
  * shuffled order, no early exit; the first heads in that order is released,
- * kept by a branch-free scan.  Same output distribution as dpsel_core_pf,
- * and its contract but the stream clause: the hardened release as a
- * function of the bits is not yet proved (spec/mechanisms.md). */
+ * kept by a branch-free scan.  Same output distribution as dpsel_core_pf.
+ * With the same room for bits, the release and the cursor after it are
+ * pf_hardened_ref's and pf_hardened_end's (spec/references.h). */
 /*@ requires call: pf_call(rng, decay, scores, n, scratch, index);
     assigns *rng, *index, scratch[0 .. n - 1];
     ensures sampled: sampled(\result, *index, \old(*index), n);
     ensures permutation: shuffled(\result, scratch, n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(trials_ready(rng, decay, scores, n, n)) ==>
+            \forall integer best; best_seen(scores, n, best) ==>
+                pf_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, \result,
+                                                    *index);
 */
 int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                            const int64_t *scores, size_t n, size_t *scratch,
