@@ -271,6 +271,12 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     /* The bits: n uniform draws, then n coins, within times(trial_bits, n). */
     //@ ghost dpsel_lemma_power_bits(powers, npowers);
     //@ ghost dpsel_lemma_times_sum(n);
+    //@ ghost dpsel_lemma_times(0, n);
+    /*@ assert budget: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               0 <= power_bits(powers, npowers) &&
+               0 <= times(power_bits(powers, npowers), n) &&
+               times(trial_bits(powers, npowers), n) ==
+                   times(63 * DPSEL_REJECTION_ROUNDS, n) + times(power_bits(powers, npowers), n); */
     /* The whole shuffle first, so that its bits do not depend on where the
      * first heads falls.  With room for the bits, the order and the cursor
      * are the reference's (shuffle_trace) after i steps. */
@@ -290,6 +296,12 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     for (size_t i = 0; i < n; i++) {
         /*@ ghost step: ; */
         int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
+        /* What the step leaves alone, the powers' fields first (as in
+         * swap_and_flip). */
+        //@ assert powers_stepped: powers_kept{step, Here}(powers, npowers);
+        //@ assert call_stepped: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+        /*@ assert seen_stepped: \at(values_seen(powers, npowers, scores, n), step) ==>
+                   values_seen(powers, npowers, scores, n); */
         /* What the step's stream clause needs, at its call (stated after
          * it, so that the call's preconditions are proved without them). */
         //@ ghost dpsel_lemma_times(i, n);
@@ -353,6 +365,7 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     }
     /*@ assert found == 1; */
     *index = (size_t)chosen;
+    /*@ assert scanned_order: permutation(scratch, n); */
     /*@ assert stream_scanned: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
                pf_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, DPSEL_OK,
                                                    *index); */
