@@ -262,6 +262,10 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     const dpsel_dyadic *powers = decay->powers;
     unsigned npowers = decay->npowers;
     uint64_t cap = decay->cap;
+    /* A coin's bits are at least 0, stated before any write. */
+    //@ ghost dpsel_lemma_power_bits(powers, npowers);
+    /*@ assert coin_bits: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               0 <= power_bits(powers, npowers); */
     int64_t best = dpsel_core_max_score(scores, n);
     /*@ assert best_is: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
                \forall integer other; best_seen(scores, n, other) ==> other == best; */
@@ -269,12 +273,11 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     /*@ assert \forall integer p; 0 <= p < n ==> scores[scratch[p]] == scores[p]; */
     /*@ assert \exists integer p; 0 <= p < n && scores[scratch[p]] == best; */
     /* The bits: n uniform draws, then n coins, within times(trial_bits, n). */
-    //@ ghost dpsel_lemma_power_bits(powers, npowers);
     //@ ghost dpsel_lemma_times_sum(n);
     //@ ghost dpsel_lemma_times(0, n);
+    /*@ assert coins_bits: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+               0 <= times(power_bits(powers, npowers), n); */
     /*@ assert budget: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
-               0 <= power_bits(powers, npowers) &&
-               0 <= times(power_bits(powers, npowers), n) &&
                times(trial_bits(powers, npowers), n) ==
                    times(63 * DPSEL_REJECTION_ROUNDS, n) + times(power_bits(powers, npowers), n); */
     /* The whole shuffle first, so that its bits do not depend on where the
