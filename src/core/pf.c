@@ -270,6 +270,9 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     /*@ assert best_is: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
                \forall integer other; best_seen(scores, n, other) ==> other == best; */
     fill_identity(scratch, n);
+    /* What the identity leaves alone, the powers' fields first. */
+    //@ assert powers_filled: powers_kept{Pre, Here}(powers, npowers);
+    //@ assert call_filled: visit_call(rng, powers, npowers, cap, scores, n, scratch);
     /*@ assert \forall integer p; 0 <= p < n ==> scores[scratch[p]] == scores[p]; */
     /*@ assert \exists integer p; 0 <= p < n && scores[scratch[p]] == best; */
     /* The bits: n uniform draws, then n coins, within times(trial_bits, n). */
