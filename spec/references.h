@@ -355,6 +355,19 @@
         attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, t + 1,
                      trial_end(rng, powers, npowers, cap, scores, n, best, 0, p));
 
+    // attempts_ref and attempts_end at trial t < attempts, from bit p, one
+    // trial unfolded; q is where that trial leaves the cursor (trial_end)
+    predicate attempts_unfolds(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers,
+                               integer cap, int64_t *scores, integer n, integer best,
+                               integer attempts, integer t, integer p, integer q) =
+        \let trial = trial_ref(rng, powers, npowers, cap, scores, n, best, 0, p);
+        attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, t, p) ==
+            (trial != -1 ? trial :
+                 attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, t + 1, q)) &&
+        attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, t, p) ==
+            (trial != -1 ? q :
+                 attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, t + 1, q));
+
     // dpsel_core_em_attempts after its first trials, at Here: the trials
     // from there on, from the cursor Here, give the outcome and the end of
     // them all from the cursor at Pre
@@ -408,6 +421,20 @@
             attempts_end(rng, powers, npowers, cap, scores, n, best, n, 0, p) :
         em_end(rng, powers, npowers, cap, scores, n, best, round + 1,
                attempts_end(rng, powers, npowers, cap, scores, n, best, n, 0, p));
+
+    // em_ref and em_end at round < DPSEL_REJECTION_ROUNDS, from bit p, one
+    // round unfolded; q is where that round's n trials leave the cursor
+    // (attempts_end)
+    predicate em_unfolds(dpsel_rng *rng, dpsel_dyadic *powers, integer npowers, integer cap,
+                         int64_t *scores, integer n, integer best, integer round, integer p,
+                         integer q) =
+        \let found = attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0, p);
+        em_ref(rng, powers, npowers, cap, scores, n, best, round, p) ==
+            (found != -1 ? found :
+                 em_ref(rng, powers, npowers, cap, scores, n, best, round + 1, q)) &&
+        em_end(rng, powers, npowers, cap, scores, n, best, round, p) ==
+            (found != -1 ? q :
+                 em_end(rng, powers, npowers, cap, scores, n, best, round + 1, q));
 
     // dpsel_core_em after its first rounds, at Here: the rounds from there
     // on, from the cursor Here, give the release and the end of them all
@@ -751,7 +778,8 @@
                                      integer cap, int64_t *scores, integer n, integer best,
                                      integer i, integer found, integer chosen) =
         \let p = cursor{Pre}(rng);
-        cursor{Here}(rng) == scan_cursor(rng, powers, npowers, shuffle_trace(rng, n, p, n, -1), i) &&
+        cursor{Here}(rng) ==
+            scan_cursor(rng, powers, npowers, shuffle_trace(rng, n, p, n, -1), i) &&
         scan_ref(rng, powers, npowers, cap, scores, n, best, p, 0) ==
             (found == 1 ? chosen : scan_ref(rng, powers, npowers, cap, scores, n, best, p, i));
 

@@ -112,25 +112,10 @@ int dpsel_core_em(dpsel_rng *rng, const dpsel_decay *decay,
                    \at(em_ready(rng, decay, scores, n), Pre) ==>
                    attempts_done_ref{step, Here}(rng, decay, scores, n, best, n, rc, candidate,
                                                  kept); */
-        /*@ assert unfold_ref: rc != DPSEL_ERANDOM &&
+        /*@ assert unfold: rc != DPSEL_ERANDOM &&
                    \at(em_ready(rng, decay, scores, n), Pre) ==>
-                   em_ref(rng, powers, npowers, cap, scores, n, best, round,
-                          \at(cursor(rng), step)) ==
-                       (attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0,
-                                     \at(cursor(rng), step)) != -1 ?
-                            attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0,
-                                         \at(cursor(rng), step)) :
-                            em_ref(rng, powers, npowers, cap, scores, n, best, round + 1,
-                                   cursor(rng))); */
-        /*@ assert unfold_end: rc != DPSEL_ERANDOM &&
-                   \at(em_ready(rng, decay, scores, n), Pre) ==>
-                   em_end(rng, powers, npowers, cap, scores, n, best, round,
-                          \at(cursor(rng), step)) ==
-                       (attempts_ref(rng, powers, npowers, cap, scores, n, best, n, 0,
-                                     \at(cursor(rng), step)) != -1 ?
-                            cursor(rng) :
-                            em_end(rng, powers, npowers, cap, scores, n, best, round + 1,
-                                   cursor(rng))); */
+                   em_unfolds(rng, powers, npowers, cap, scores, n, best, round,
+                              \at(cursor(rng), step), cursor(rng)); */
         if (rc != DPSEL_OK) {
             /*@ assert stream_failed: rc != DPSEL_ERANDOM &&
                        \at(em_ready(rng, decay, scores, n), Pre) ==>
@@ -199,23 +184,9 @@ int dpsel_core_em_attempts(dpsel_rng *rng, const dpsel_decay *decay, const int64
                                                     *index, *kept); */
             return rc;
         }
-        /*@ assert unfold_ref: \at(trials_ready(rng, decay, scores, n, attempts), Pre) ==>
-                   attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts, trial,
-                                \at(cursor(rng), step)) ==
-                       (trial_ref(rng, powers, npowers, cap, scores, n, best, 0,
-                                  \at(cursor(rng), step)) != -1 ?
-                            trial_ref(rng, powers, npowers, cap, scores, n, best, 0,
-                                      \at(cursor(rng), step)) :
-                            attempts_ref(rng, powers, npowers, cap, scores, n, best, attempts,
-                                         trial + 1, cursor(rng))); */
-        /*@ assert unfold_end: \at(trials_ready(rng, decay, scores, n, attempts), Pre) ==>
-                   attempts_end(rng, powers, npowers, cap, scores, n, best, attempts, trial,
-                                \at(cursor(rng), step)) ==
-                       (trial_ref(rng, powers, npowers, cap, scores, n, best, 0,
-                                  \at(cursor(rng), step)) != -1 ?
-                            cursor(rng) :
-                            attempts_end(rng, powers, npowers, cap, scores, n, best, attempts,
-                                         trial + 1, cursor(rng))); */
+        /*@ assert unfold: \at(trials_ready(rng, decay, scores, n, attempts), Pre) ==>
+                   attempts_unfolds(rng, powers, npowers, cap, scores, n, best, attempts, trial,
+                                    \at(cursor(rng), step), cursor(rng)); */
         if (keep) {
             *index = candidate;
             *kept = 1;

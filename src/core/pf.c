@@ -254,6 +254,37 @@ int dpsel_core_pf(dpsel_rng *rng, const dpsel_decay *decay,
     return DPSEL_EINTERNAL;
 }
 
+/* Step i of the hardened PF's shuffle: dpsel_core_shuffle_step, and what
+ * it leaves alone (the powers, visit_call, the seen values).  A function
+ * of its own for the same reason as flip_at: these frames are proved
+ * quickly only where little else is in context. */
+/*@ requires call: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    requires at: i < n;
+    requires order: pf_order(scores, scratch, n, 0, best);
+    assigns *rng, scratch[i .. n - 1];
+    ensures status: sampler_status(\result);
+    ensures call_kept: visit_call(rng, powers, npowers, cap, scores, n, scratch);
+    ensures order_kept: pf_order(scores, scratch, n, 0, best);
+    ensures seen_kept: \old(values_seen(powers, npowers, scores, n)) ==>
+            values_seen(powers, npowers, scores, n);
+    ensures stream: \result != DPSEL_ERANDOM && \old(uniform_room(rng)) ==>
+            shuffle_stepped_ref{Pre, Here}(rng, scratch, n, i, \result);
+*/
+static int hardened_shuffle_step(dpsel_rng *rng, size_t *scratch, size_t n, size_t i)
+    /*@ ghost (const dpsel_dyadic *powers, unsigned npowers, uint64_t cap,
+               const int64_t *scores, int64_t best) */
+{
+    int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
+    /* The powers' fields first, as in flip_at. */
+    //@ assert powers_stepped: powers_kept{Pre, Here}(powers, npowers);
+    //@ assert valid_stepped: valid_powers(powers, npowers);
+    //@ assert rng_apart_stepped: powers_apart(powers, npowers, rng);
+    //@ assert scratch_apart_stepped: powers_apart(powers, npowers, scratch, n);
+    /* The swap moved a best candidate within positions 0 .. n - 1. */
+    /*@ assert best_still_there: \exists integer p; 0 <= p < n && scores[scratch[p]] == best; */
+    return rc;
+}
+
 int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
                            const int64_t *scores, size_t n, size_t *scratch,
                            size_t *index)
@@ -301,13 +332,8 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
     */
     for (size_t i = 0; i < n; i++) {
         /*@ ghost step: ; */
-        int rc = dpsel_core_shuffle_step(rng, scratch, n, i);
-        /* What the step leaves alone, the powers' fields first (as in
-         * swap_and_flip). */
-        //@ assert powers_stepped: powers_kept{step, Here}(powers, npowers);
-        //@ assert call_stepped: visit_call(rng, powers, npowers, cap, scores, n, scratch);
-        /*@ assert seen_stepped: \at(values_seen(powers, npowers, scores, n), step) ==>
-                   values_seen(powers, npowers, scores, n); */
+        int rc = hardened_shuffle_step(rng, scratch, n, i)
+            /*@ ghost (powers, npowers, cap, scores, best) */;
         /* What the step's stream clause needs, at its call (stated after
          * it, so that the call's preconditions are proved without them). */
         //@ ghost dpsel_lemma_times(i, n);
@@ -316,6 +342,20 @@ int dpsel_core_pf_hardened(dpsel_rng *rng, const dpsel_decay *decay,
         /*@ assert unfold: \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
                    shuffle_unfolds(rng, n, cursor{Pre}(rng), i); */
         if (rc != DPSEL_OK) {
+            /* The draw of step i ran out: the reference's first failure is
+             * step i, and the cursor is where the draw left it. */
+            /*@ assert fail_draw: rc != DPSEL_ERANDOM &&
+                       \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       rc == DPSEL_EUNLIKELY &&
+                       shuffle_step_ref(rng, n, i, shuffle_trace(rng, n, cursor{Pre}(rng), i, -1))
+                           == -1; */
+            /*@ assert fail_at: rc != DPSEL_ERANDOM &&
+                       \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       shuffle_fail(rng, n, cursor{Pre}(rng), 0) == i; */
+            /*@ assert fail_cursor: rc != DPSEL_ERANDOM &&
+                       \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
+                       cursor(rng) == uniform_end(rng, n - i,
+                                                  shuffle_trace(rng, n, cursor{Pre}(rng), i, -1)); */
             /*@ assert stream_failed: rc != DPSEL_ERANDOM &&
                        \at(trials_ready(rng, decay, scores, n, n), Pre) ==>
                        pf_hardened_released_ref{Pre, Here}(rng, decay, scores, n, best, rc,
