@@ -286,9 +286,8 @@
     predicate trial_coin_flipped{Pre, Here}(dpsel_rng *rng, dpsel_dyadic *powers,
                                             integer npowers, integer fixed, integer gap,
                                             integer heads) =
-        heads == trial_coin_ref(rng, powers, npowers, fixed, gap, cursor{Pre}(rng)) &&
-        cursor{Here}(rng) == trial_coin_end(rng, powers, npowers, fixed, gap, cursor{Pre}(rng)) &&
-        read_at_most{Pre, Here}(rng, power_bits(powers, npowers));
+        fixed == 1 ? power_fixed_flipped_ref{Pre, Here}(rng, powers, npowers, gap, heads) :
+                     power_flipped_ref{Pre, Here}(rng, powers, npowers, gap, 0, heads);
     logic integer trial_gap(dpsel_rng *rng, int64_t *scores, integer n, integer best,
                             integer cap, integer p) =
         gap_of(best, seen_score(scores, uniform_ref(rng, n, p)), cap);
