@@ -248,12 +248,14 @@ pip-test:
 # install-postgres installs it into the server (root).  postgres-test
 # starts a server of its own (postgres/test/run.sh: initdb in a temporary
 # folder, an unprivileged user, a Unix socket) and runs the checks and the
-# README's SQL there; bench-postgres times 10^7 rows (not part of check).
+# README's SQL there; bench-postgres times 10^7 rows, and postgres-test-large
+# runs groups too large for one bytea in parallel plans (postgres/test/large.sh:
+# minutes and gigabytes; neither is part of check).
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
 PG_BUILD := $(BUILD)/postgres
 PG_MAKE = $(MAKE) -C $(PG_BUILD) -f $(CURDIR)/postgres/Makefile PG_CONFIG=$(PG_CONFIG) \
     DPSEL_STATIC=$(abspath $(STATIC)) with_llvm=no $(if $(Q),-s)
-.PHONY: postgres install-postgres postgres-test bench-postgres
+.PHONY: postgres install-postgres postgres-test postgres-test-large bench-postgres
 postgres: $(STATIC)
 	@mkdir -p $(PG_BUILD)
 	$(call quiet,PGX,$(PG_BUILD)/dpsel.so)$(PG_MAKE)
@@ -263,6 +265,9 @@ install-postgres: postgres
 
 postgres-test: install-postgres $(TOOL)
 	PG_CONFIG=$(PG_CONFIG) sh postgres/test/run.sh $(TOOL) README.md docs/postgresql.md
+
+postgres-test-large: install-postgres
+	PG_CONFIG=$(PG_CONFIG) sh postgres/test/large.sh
 
 bench-postgres: install-postgres
 	PG_CONFIG=$(PG_CONFIG) sh postgres/test/bench.sh

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The aggregate protocol, for either kind of state (StateKind): the
+ * The aggregate protocol, for every kind of state (StateKind): the
  * transition, combine, serial and deserial functions Postgres calls, so
  * that a Partial aggregate in each parallel worker and a Finalize aggregate
- * in the leader give the state of all the group's rows.
+ * in the leader give the state of all the group's rows (the transition
+ * alone for a kind whose state is not partial).
  *
  * Memory: a transition or combine function keeps its state in the
  * aggregate's context (AggCheckCallContext), which Postgres resets after
@@ -78,11 +79,11 @@ row_params_receive(StringInfo msg, int ntexts, RowParams *view)
 /* An empty state in cxt for params. */
 static RowParams *
 state_new(FunctionCallInfo fcinfo, const StateKind *kind, MemoryContext cxt,
-		  const RowParams *params, int64 room)
+		  const RowParams *params)
 {
 	RowParams  *state = kind->alloc(fcinfo, cxt, params);
 
-	kind->start(fcinfo, state, cxt, room);
+	kind->start(fcinfo, state, cxt);
 	return state;
 }
 
@@ -104,7 +105,7 @@ pg_dpsel_trans(FunctionCallInfo fcinfo, const StateKind *kind)
 	if (PG_ARGISNULL(0))
 	{
 		kind->read_row(fcinfo, &row);
-		state = state_new(fcinfo, kind, cxt, &row, 0);
+		state = state_new(fcinfo, kind, cxt, &row);
 	}
 	else
 	{
@@ -136,7 +137,7 @@ pg_dpsel_combine(FunctionCallInfo fcinfo, const StateKind *kind)
 	}
 	from = (RowParams *) PG_GETARG_POINTER(1);
 	if (PG_ARGISNULL(0))
-		into = state_new(fcinfo, kind, cxt, from, 0);
+		into = state_new(fcinfo, kind, cxt, from);
 	else
 	{
 		into = (RowParams *) PG_GETARG_POINTER(0);

@@ -22,9 +22,15 @@
 -- and the labels), the quantile's (dpsel_quantile and dpsel_percentile) and
 -- the mode's.  Each kind has C support functions dpsel_<kind>_<role>
 -- (symbol dpsel_pg_<kind>_<role>): one transition function for every
--- argument list, a combine, serial and deserial function, and a final
--- function per aggregate, dpsel_<aggregate>_final.  Transition, combine and
--- final functions draw random bits: VOLATILE (the default).  The selection's
+-- argument list, a final function per aggregate, dpsel_<aggregate>_final,
+-- and, for the kinds whose state is partial, a combine, serial and deserial
+-- function.  The quantile's state is not partial: it holds the group's
+-- values, 8 bytes each, which a worker could not pass on past 1 GB (a
+-- bytea's limit) however many rows a group has, so its aggregates have no
+-- combine function and Postgres aggregates them in one process (the
+-- leader above a Gather, or a single worker), the scan below still
+-- parallel (docs/postgresql.md, "Parallel plans").  Transition, combine
+-- and final functions draw random bits: VOLATILE (the default).  The selection's
 -- SSPACE is its state at epsilon 1 (24 bytes per gap level up to the cap,
 -- 89 levels, and the labels it keeps), for the planner's hash estimate.
 -- The selections' and the mode's final functions are READ_WRITE, although
@@ -43,6 +49,7 @@ DECLARE
     arguments text;
     aggregate text;
     modify text;
+    partial boolean;
     f text[];
     epsilons CONSTANT text[] := ARRAY['text', 'numeric', 'double precision'];
     -- each integer type its own (as the scores), and float8 so that an
@@ -50,30 +57,31 @@ DECLARE
     sensitivities CONSTANT text[] := ARRAY['smallint', 'integer', 'bigint', 'numeric',
                                            'double precision'];
 BEGIN
-    FOR kind, aggregates, result, argument_lists, modify IN VALUES
+    FOR kind, aggregates, result, argument_lists, modify, partial IN VALUES
         ('select', ARRAY['pf', 'em'], 'text',
          (SELECT array_agg(format('text, %s, %s%s', s, e, t))
           FROM unnest(ARRAY['smallint', 'integer', 'bigint', 'numeric']) s, unnest(epsilons) e,
                unnest(ARRAY[''] || (SELECT array_agg(format(', %s%s', d, m))
                                     FROM unnest(sensitivities) d, unnest(ARRAY['', ', boolean']) m)
-                      || ARRAY[', numeric, boolean, numeric']) t), 'READ_WRITE'),
+                      || ARRAY[', numeric, boolean, numeric']) t), 'READ_WRITE', true),
         ('mode', ARRAY['mode'], 'text',
          (SELECT array_agg(format('text, text[], %s%s', e, t))
-          FROM unnest(epsilons) e, unnest(ARRAY['', ', text']) t), 'READ_WRITE'),
+          FROM unnest(epsilons) e, unnest(ARRAY['', ', text']) t), 'READ_WRITE', true),
         ('quantile', ARRAY['quantile'], 'numeric',
          ARRAY['numeric, text, text, text, text', 'numeric, text, text, text, text, text',
-               'numeric, text, text, text, text, text, text'], 'READ_ONLY'),
+               'numeric, text, text, text, text, text, text'], 'READ_ONLY', false),
         ('quantile', ARRAY['percentile'], 'numeric',
          (SELECT array_agg(format('numeric, numeric, numeric, numeric, %s%s', e, t))
           FROM unnest(epsilons) e, unnest(ARRAY['', ', numeric', ', numeric, text']) t),
-         'READ_ONLY')
+         'READ_ONLY', false)
     LOOP
-        -- name, arguments, result, strictness of each C function of the kind
-        -- (OR REPLACE: dpsel_percentile's kind is dpsel_quantile's)
-        FOREACH f SLICE 1 IN ARRAY ARRAY[
+        -- name, arguments, result, strictness of each C function of the kind,
+        -- a partial kind's combine, serial and deserial functions first (OR
+        -- REPLACE: dpsel_percentile's kind is dpsel_quantile's)
+        FOREACH f SLICE 1 IN ARRAY (CASE WHEN partial THEN ARRAY[
             [kind || '_combine', 'internal, internal', 'internal', 'CALLED ON NULL INPUT'],
             [kind || '_serial', 'internal', 'bytea', 'STRICT'],
-            [kind || '_deserial', 'bytea, internal', 'internal', 'STRICT']]
+            [kind || '_deserial', 'bytea, internal', 'internal', 'STRICT']] END)
             || (SELECT array_agg(ARRAY[kind || '_trans', 'internal, ' || a, 'internal',
                                   'CALLED ON NULL INPUT']) FROM unnest(argument_lists) a)
             || (SELECT array_agg(ARRAY[g || '_final', 'internal', result, 'STRICT'])
@@ -87,11 +95,12 @@ BEGIN
             FOREACH arguments IN ARRAY argument_lists LOOP
                 EXECUTE format('CREATE AGGREGATE dpsel_%1$s(%2$s) (
                     SFUNC = dpsel_%3$s_trans, STYPE = internal, %4$s
-                    FINALFUNC = dpsel_%1$s_final, FINALFUNC_MODIFY = %5$s,
-                    COMBINEFUNC = dpsel_%3$s_combine,
-                    SERIALFUNC = dpsel_%3$s_serial, DESERIALFUNC = dpsel_%3$s_deserial,
+                    FINALFUNC = dpsel_%1$s_final, FINALFUNC_MODIFY = %5$s, %6$s
                     PARALLEL = SAFE)', aggregate, arguments, kind,
-                    CASE kind WHEN 'select' THEN 'SSPACE = 4096,' ELSE '' END, modify);
+                    CASE kind WHEN 'select' THEN 'SSPACE = 4096,' ELSE '' END, modify,
+                    CASE WHEN partial THEN format('COMBINEFUNC = dpsel_%1$s_combine,
+                        SERIALFUNC = dpsel_%1$s_serial, DESERIALFUNC = dpsel_%1$s_deserial,',
+                        kind) ELSE '' END);
             END LOOP;
         END LOOP;
     END LOOP;

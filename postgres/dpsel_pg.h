@@ -2,11 +2,12 @@
 /*
  * The dpsel PostgreSQL extension: what its aggregates share (common.c).
  *
- * The aggregates (dpsel--0.1.0.sql) are dpsel_pf and dpsel_em (select_agg.c)
- * and dpsel_quantile (quantile_agg.c).  Each keeps, besides its data, the
+ * The aggregates (dpsel--0.1.0.sql) are dpsel_pf and dpsel_em (select_agg.c),
+ * dpsel_mode (mode_agg.c), dpsel_quantile and dpsel_percentile
+ * (quantile_agg.c).  Each keeps, besides its data, the
  * parameters its first row gave, which every later row (and every partial
  * state merged into it) must repeat: a RowParams.  aggregate.c runs the
- * aggregate protocol for both kinds of state (StateKind).
+ * aggregate protocol for every kind of state (StateKind).
  */
 #ifndef DPSEL_PG_H
 #define DPSEL_PG_H
@@ -105,10 +106,12 @@ extern void row_params_check(FunctionCallInfo fcinfo, const RowParams *kept, Row
 /* ---------------------------------------------- the aggregate protocol */
 
 /*
- * A kind of state (the selections', the quantile's): what aggregate.c's
- * transition, combine, serial and deserial functions need of it.  Every
- * state begins with its RowParams, so that a state's pointer is also its
- * parameters'.  Every hook reports its errors with ERROR.
+ * A kind of state (the selections', the mode's, the quantile's): what
+ * aggregate.c's transition, combine, serial and deserial functions need of
+ * it.  Every state begins with its RowParams, so that a state's pointer is
+ * also its parameters'.  Every hook reports its errors with ERROR.  A kind
+ * whose state is not partial (the quantile's: its aggregates have no
+ * combine function) has no merge, send nor receive.
  */
 typedef struct StateKind
 {
@@ -118,8 +121,8 @@ typedef struct StateKind
 	void		(*read_row) (FunctionCallInfo fcinfo, RowParams *row);
 	/* a state in cxt for params (copied and checked), without data yet */
 	RowParams  *(*alloc) (FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params);
-	/* its data, empty, with room for about `room` items */
-	void		(*start) (FunctionCallInfo fcinfo, RowParams *state, MemoryContext cxt, int64 room);
+	/* its data, empty */
+	void		(*start) (FunctionCallInfo fcinfo, RowParams *state, MemoryContext cxt);
 	/* the row's item into the state (a row with a NULL item is skipped) */
 	void		(*add) (FunctionCallInfo fcinfo, RowParams *state);
 	/* from's items into into (same parameters; from left as it is) */
@@ -143,7 +146,8 @@ extern Datum pg_dpsel_serial(FunctionCallInfo fcinfo, const StateKind *kind);
 extern Datum pg_dpsel_deserial(FunctionCallInfo fcinfo, const StateKind *kind);
 
 /* The SQL entry points dpsel_pg_<name>_trans, _combine, _serial and
- * _deserial of a kind of state. */
+ * _deserial of a kind of partial state (DPSEL_PG_STATE_FUNCTIONS), or
+ * dpsel_pg_<name>_trans alone (DPSEL_PG_STATE_FUNCTION(name, trans, kind)). */
 #define DPSEL_PG_STATE_FUNCTION(name, role, kind) \
 	PG_FUNCTION_INFO_V1(dpsel_pg_##name##_##role); \
 	Datum dpsel_pg_##name##_##role(PG_FUNCTION_ARGS) { return pg_dpsel_##role(fcinfo, &(kind)); }

@@ -89,7 +89,7 @@ mode_alloc(FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params)
 
 /* The candidates come with the first row (or merged state). */
 static void
-mode_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt, int64 room)
+mode_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt)
 {
 }
 

@@ -7,22 +7,33 @@
  *
  * Each value is mapped to its point of the public grid lower, lower +
  * resolution, ..., upper (dpsel_grid_point: clamped, rounded down, a map of
- * each row alone), and the state collects the points; states combine by
- * concatenation, so a parallel plan gives the same points, hence the same
- * release distribution.  The final function builds the runs of the
- * quantile's score over the points and releases one grid point with EM
- * (the default, as in the tool) or PF.  A NULL value is skipped (an
+ * each row alone), and the state collects the points.  The final function
+ * builds the runs of the quantile's score over the points and releases one
+ * grid point with EM (the default, as in the tool) or PF.  A NULL value is skipped (an
  * absent record): a group whose values are all NULL still releases a grid
  * point, as the mechanism does on no data.  Every other numeric is a value,
  * never an error, whatever its digits (one record must not decide whether
  * the release happens, spec/quantiles.md §6): NaN goes to the upper end
- * (where PostgreSQL sorts it), Infinity and -Infinity to theirs.  All memory is palloc'd in the
- * aggregate's context: 8 bytes per value.
+ * (where PostgreSQL sorts it), Infinity and -Infinity to theirs.
+ *
+ * The state is not partial: the aggregates have no combine, serial or
+ * deserial function (dpsel--0.1.0.sql), and Postgres runs each in one
+ * process, the leader above a Gather whose workers scan.  A partial state
+ * would be the points of a worker's rows, passed on as one bytea, which
+ * holds at most 1 GB (134 million points): a query would then fail or
+ * release depending on how many rows a worker read, that is on the data
+ * and the plan.  No exact summary is smaller for every count: the score of
+ * each grid point needs the number of values below and at it, so the
+ * summary is the points' histogram, as large as the values' distinct
+ * points, and the grid (a public parameter) may have up to 2^62.  In one
+ * process the points take huge allocations, limited by the memory alone:
+ * any count of rows releases, with the same law in every plan.  Memory:
+ * 8 bytes per value in the aggregate's context (up to 16 while the array
+ * doubles), and the final function's runs about 56 more per value while it
+ * runs (dpsel_quantile_runs_new).
  */
 #include "dpsel_pg.h"
 
-#include "libpq/pqformat.h"
-#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
@@ -104,13 +115,13 @@ quantile_alloc(FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *para
 	return &state->args;
 }
 
-/* No points yet, room for `room` (at least 16) in cxt. */
+/* No points yet, room for 16 in cxt. */
 static void
-quantile_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt, int64 room)
+quantile_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt)
 {
 	QuantileState *state = (QuantileState *) args;
 
-	state->room = Max(room, 16);
+	state->room = 16;
 	state->points = MemoryContextAllocHuge(cxt, state->room * sizeof(int64));
 	state->count = 0;
 }
@@ -172,64 +183,13 @@ quantile_add(FunctionCallInfo fcinfo, RowParams *args)
 	state->count++;
 }
 
-/* from's points appended. */
-static void
-quantile_merge(FunctionCallInfo fcinfo, RowParams *into_args, const RowParams *from_args)
-{
-	QuantileState *into = (QuantileState *) into_args;
-	const QuantileState *from = (const QuantileState *) from_args;
-
-	reserve(into, from->count);
-	memcpy(into->points + into->count, from->points, from->count * sizeof(int64));
-	into->count += from->count;
-}
-
-/* The number of points, then the points (8 bytes each). */
-static void
-quantile_send(FunctionCallInfo fcinfo, StringInfo buf, const RowParams *args)
-{
-	const QuantileState *state = (const QuantileState *) args;
-
-	/* a bytea holds at most 1 GB: about 134 million points */
-	if (state->count > (int64) ((MaxAllocSize - 4096) / sizeof(int64)))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s: a parallel worker's " INT64_FORMAT " values exceed what it can pass on",
-						pg_dpsel_aggregate(fcinfo), state->count),
-				 errhint("SET max_parallel_workers_per_gather = 0 for this query.")));
-	pq_sendint64(buf, (uint64) state->count);
-	enlargeStringInfo(buf, (int) (state->count * sizeof(int64)));
-	for (int64 i = 0; i < state->count; i++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		pq_sendint64(buf, (uint64) state->points[i]);
-	}
-}
-
-static void
-quantile_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
-{
-	QuantileState *state = (QuantileState *) args;
-	int64		count = pq_getmsgint64(msg);
-	int64		left = msg->len - msg->cursor;
-
-	if (count < 0 || left % (int64) sizeof(int64) != 0 || count != left / (int64) sizeof(int64))
-		pg_dpsel_malformed("wrong number of values");
-	quantile_start(fcinfo, args, CurrentMemoryContext, count);
-	for (int64 i = 0; i < count; i++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		state->points[i] = pq_getmsgint64(msg);
-	}
-	state->count = count;
-}
-
+/* not partial: no merge, send nor receive (above) */
 static const StateKind quantile_kind = {
 	Q_TEXTS, quantile_names, quantile_read_row, quantile_alloc, quantile_start, quantile_add,
-	quantile_merge, quantile_send, quantile_receive, ARG_FIRST_TEXT
+	NULL, NULL, NULL, ARG_FIRST_TEXT
 };
 
-DPSEL_PG_STATE_FUNCTIONS(quantile, quantile_kind)
+DPSEL_PG_STATE_FUNCTION(quantile, trans, quantile_kind)
 
 /* The release: a grid point, as a numeric with the resolution's digits. */
 static Datum

@@ -255,7 +255,7 @@ select_alloc(FunctionCallInfo fcinfo, MemoryContext cxt, const RowParams *params
 
 /* An empty partial state (its size depends on the gap cap alone). */
 static void
-select_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt, int64 room)
+select_start(FunctionCallInfo fcinfo, RowParams *args, MemoryContext cxt)
 {
 	SelectState *state = (SelectState *) args;
 
