@@ -16,6 +16,7 @@
 #include "dpsel_pg.h"
 
 #include "libpq/pqformat.h"
+#include "utils/memutils.h"
 
 /* -------------------------------------------- the parameters as bytes */
 
@@ -33,6 +34,41 @@ row_params_send(StringInfo buf, const RowParams *params)
 	}
 	pq_sendint64(buf, (uint64) params->sensitivity);
 	pq_sendbyte(buf, params->monotonic ? 1 : 0);
+}
+
+/* The bytes row_params_send writes. */
+static int64
+row_params_size(const RowParams *params)
+{
+	int64		size = 1 + 8 + 1;
+
+	for (int i = 0; i < params->ntexts; i++)
+		size += 4 + (params->texts[i] == NULL ? 0 : params->lengths[i]);
+	return size;
+}
+
+/* The room of a state's data: half of MaxAllocSize (dpsel_pg.h), less the
+ * bytea's header and the parameters. */
+static int64
+state_room(const RowParams *params)
+{
+	return (int64) (MaxAllocSize / 2) - VARHDRSZ - row_params_size(params);
+}
+
+void
+pg_dpsel_check_room(FunctionCallInfo fcinfo, const RowParams *params, int64 bytes,
+					const char *what, const char *detail)
+{
+	int64		room = state_room(params);
+
+	if (bytes > room)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s: %s take more than " INT64_FORMAT " bytes of state",
+						pg_dpsel_aggregate(fcinfo), what, room),
+				 errdetail("%s", detail),
+				 errhint("Give fewer or shorter candidates per group: a state passes between a "
+						 "query's processes as one value, and a value takes at most 1 GB.")));
 }
 
 void

@@ -137,6 +137,20 @@ typedef struct StateKind
 	int			first_param;
 } StateKind;
 
+/*
+ * ERROR unless `bytes`, the most a partial state's data (kind->send's) can
+ * take, fit the room a state has for its parameters: "<aggregate>: <what>
+ * take more than N bytes of state", with `detail`.  A worker passes its
+ * state on as one bytea in a row of its Partial aggregate, and PostgreSQL
+ * holds a value, and a row, in at most 1 GB (MaxAllocSize): the room is
+ * half of that, less the bytea's header and the parameters, so that the
+ * row's group key and other columns have the rest.  A kind checks its
+ * state in every plan, from public things alone (its candidates), so that
+ * no plan fails where another releases; N is a function of the parameters.
+ */
+extern void pg_dpsel_check_room(FunctionCallInfo fcinfo, const RowParams *params, int64 bytes,
+								const char *what, const char *detail);
+
 /* ERROR for a malformed serialised state. */
 extern void pg_dpsel_malformed(const char *why) pg_attribute_noreturn();
 

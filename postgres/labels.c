@@ -87,15 +87,19 @@ label_list_at(const LabelList *list, int64 *offset)
 	return label;
 }
 
+int64
+label_list_sent_size(const LabelList *list)
+{
+	return 2 * (int64) sizeof(int64) + list->used;
+}
+
+/* The kinds keep their states within pg_dpsel_check_room, in every plan:
+ * a longer one here is a bug. */
 void
 label_list_send(StringInfo buf, const LabelList *list)
 {
 	if (list->used > (int64) (MaxAllocSize / 2))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("dpsel: a parallel worker's labels (" INT64_FORMAT " bytes) exceed what it can pass on",
-						list->used),
-				 errhint("SET max_parallel_workers_per_gather = 0 for this query.")));
+		elog(ERROR, "dpsel: a state's labels past the room its kind checked");
 	pq_sendint64(buf, (uint64) list->count);
 	pq_sendint64(buf, (uint64) list->used);
 	/* the lengths in this machine's order: states cross processes of one

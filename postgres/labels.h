@@ -51,8 +51,10 @@ extern bool label_list_equal(const LabelList *a, const LabelList *b);
  * the next one. */
 extern Label label_list_at(const LabelList *list, int64 *offset);
 
-/* The list as count (8 bytes), size (8) and bytes; back into an empty list
- * in cxt, every length checked (pg_dpsel_malformed otherwise). */
+/* The list as count (8 bytes), size (8) and bytes (label_list_sent_size
+ * bytes in all); back into an empty list in cxt, every length checked
+ * (pg_dpsel_malformed otherwise). */
+extern int64 label_list_sent_size(const LabelList *list);
 extern void label_list_send(StringInfo buf, const LabelList *list);
 extern void label_list_receive(StringInfo msg, LabelList *list, MemoryContext cxt);
 

@@ -126,6 +126,19 @@ candidates_of(FunctionCallInfo fcinfo, ArrayType *array, LabelList *list)
 	}
 }
 
+/*
+ * The bytes of a state's data for its candidates (mode_send): whether they
+ * are known, their list, a count each.  The same in every state of a
+ * group, whatever its rows, and checked in every plan at its first row
+ * (pg_dpsel_check_room): the candidates are a public parameter.
+ */
+static int64
+state_bytes(const ModeState *state)
+{
+	return 1 + label_list_sent_size(&state->candidates)
+		+ state->candidates.count * (int64) sizeof(int64);
+}
+
 /* The first row's candidates: listed, indexed, counted from 0. */
 static void
 set_candidates(FunctionCallInfo fcinfo, ModeState *state, struct varlena *array)
@@ -137,6 +150,8 @@ set_candidates(FunctionCallInfo fcinfo, ModeState *state, struct varlena *array)
 	candidates_of(fcinfo, DatumGetArrayTypeP(PointerGetDatum(array)), &state->candidates);
 	if (state->candidates.count == 0)
 		refuse_candidates(fcinfo, "must not be empty");
+	pg_dpsel_check_room(fcinfo, &state->args, state_bytes(state), "the candidates",
+						"Each candidate takes its bytes and 12 (its length and its count).");
 	if (!label_index_build(&state->index, &state->candidates, &twice))
 		refuse_candidates(fcinfo, psprintf("hold \"%s\" twice",
 										   pnstrdup(twice.data, pg_mbcliplen(twice.data, twice.length, 200))));

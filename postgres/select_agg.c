@@ -333,6 +333,47 @@ row_score(FunctionCallInfo fcinfo, SelectState *state)
 		: score;
 }
 
+/*
+ * The most bytes the state's data can take serialised (select_send),
+ * whatever its scores: its labels' list (label_list_send), and the
+ * library's state at its largest (spec/partial.md §4), one level per
+ * candidate up to the gap cap and the cap level, each 20 bytes and its
+ * member (a label of its own level, so the members take at most the
+ * labels' bytes), with 88 bytes of header and checksum.  A worker's share
+ * of a group has fewer labels and fewer levels: it never takes more than
+ * the group.
+ */
+#define PARTIAL_FIXED_BYTES 88
+#define PARTIAL_LEVEL_BYTES 20
+
+static int64
+state_bytes_most(const SelectState *state)
+{
+	int64		count = state->labels.count;
+	int64		levels = Min(count, (int64) state->params.gap_cap + 1);
+	int64		label_bytes = state->labels.used - count * (int64) sizeof(int32);
+
+	return label_list_sent_size(&state->labels) + PARTIAL_FIXED_BYTES
+		+ levels * PARTIAL_LEVEL_BYTES + Min(label_bytes, levels * DPSEL_PARTIAL_MEMBER_MAX);
+}
+
+/*
+ * ERROR once a group's candidates could make a state that a parallel
+ * worker cannot pass on (pg_dpsel_check_room), in every plan: a plain
+ * plan's state takes the group's rows one by one, a parallel plan's
+ * workers each a share of them and the leader's the shares merged, so
+ * each plan passes the room exactly when the whole group does.  The
+ * labels are the curator's public list, one row each, so the limit
+ * refuses a public structure, never a record (as two rows of one label).
+ */
+static void
+check_room(FunctionCallInfo fcinfo, const SelectState *state)
+{
+	pg_dpsel_check_room(fcinfo, &state->args, state_bytes_most(state), "a group's candidates",
+						"Each candidate takes its label's bytes and 4, and up to its label's "
+						"bytes and 20 more while the state has fewer levels than its gap cap.");
+}
+
 /* The row's candidate, unless its label or score is NULL. */
 static void
 select_add(FunctionCallInfo fcinfo, RowParams *args)
@@ -354,6 +395,7 @@ select_add(FunctionCallInfo fcinfo, RowParams *args)
 									VARDATA_ANY(label), size, pg_dpsel_rng()),
 		  "adding a candidate");
 	label_list_add(&state->labels, (Label) {VARDATA_ANY(label), (int32) size});
+	check_room(fcinfo, state);
 }
 
 /* A copy of a state, through its serialised bytes (freed by the caller). */
@@ -400,6 +442,7 @@ select_merge(FunctionCallInfo fcinfo, RowParams *into, const RowParams *from_arg
 	}
 	check(fcinfo, rc, "merging partial states");
 	label_list_append(&((SelectState *) into)->labels, &from->labels);
+	check_room(fcinfo, (SelectState *) into);
 }
 
 /* The labels (label_list_send), then dpsel_partial_serialize's bytes. */
