@@ -34,6 +34,11 @@
 #     -1e-1000, NaN, the infinities): it releases its clamped grid point;
 #     and a selection's decimal score too, clamped into its int64 units;
 #   - dpsel_pf and dpsel_em in one query do not share a state;
+#   - a selection's state that a worker could not pass on (half of 1 GB:
+#     8200 labels of 65536 bytes) is refused from its labels alone, alike
+#     without workers, split between two and in one worker, and 8101 labels
+#     release without workers and from one worker; dpsel_mode's candidates
+#     past it are refused;
 #   - a final function working on 10^7 values stops, through the library's
 #     interrupt check, on pg_cancel_backend, pg_terminate_backend and a
 #     statement_timeout, within 2 s (the latencies printed), and PF on grids
@@ -359,6 +364,71 @@ if [ "$agree" -lt 10 ] 2>/dev/null; then
 else
     fail "dpsel_pf and dpsel_em in one query share a state: $agree agreements of 100"
 fi
+
+# ------------------------------------------- states past a worker's room
+# A worker passes a state on as one value (at most 1 GB), so a selection's
+# state is bounded by half of it from its candidates alone, alike in every
+# plan.  Labels of 65536 bytes with scores 1, 2, ... (at epsilon 1, gap cap
+# 89: 90 levels, each holding a label, the bound's worst case) take 65540
+# bytes each and 5900144 more: 8101 release without workers and from one
+# worker (a one-page table), which passes its whole state on (537 MB, 31200
+# bytes under the bound); 8200, whose labels alone take more than half of
+# 1 GB, are refused without workers, split between two workers (each under
+# the bound: the leader's merge refuses) and all read by one worker (its
+# transition refuses).  dpsel_mode's candidates, 9 of 60 MB, are refused at
+# the first row (large.sh: also in a parallel plan).
+pg_sql <<'EOF2' || exit 1
+CREATE TABLE wide (g int, pad text DEFAULT repeat('x', 300));
+INSERT INTO wide (g) SELECT generate_series(1, 8200);
+CREATE TABLE page (b int) WITH (parallel_workers = 2);
+INSERT INTO page SELECT generate_series(0, 81);
+ANALYZE wide, page;
+EOF2
+# in_plan NAME SETTINGS QUERY EXPECTED: QUERY under SETTINGS gives EXPECTED
+# (its output, or the start of its error), in a Partial aggregate over 2
+# workers when SETTINGS are the parallel ones; prints its time and, for an
+# error, whether a worker raised it
+in_plan() {
+    if [ "$2" = "$parallel" ]; then
+        plan=$(printf '%s\nEXPLAIN %s;\n' "$2" "$3" | pg_sql 2>&1)
+        case "$plan" in
+            *"Workers Planned: 2"*"Partial Aggregate"*) ;;
+            *) fail "$1: not a Partial aggregate over 2 workers: $plan"; return ;;
+        esac
+    fi
+    started=$(date +%s%N)
+    output=$(printf 'SET jit = off; %s\n%s;\n' "$2" "$3" | pg_sql 2>&1)
+    took=$((($(date +%s%N) - started) / 1000000))
+    case "$output" in
+        *"CONTEXT:  parallel worker"*) raised=" (in a worker)" ;;
+        ERROR*) raised=" (in the leader)" ;;
+        *) raised= ;;
+    esac
+    case "$output" in
+        "$4"*) pass "$1: $(echo "$output" | head -n 1 | cut -c 1-100)$raised, $took ms" ;;
+        *) fail "$1: expected $4, got $(echo "$output" | head -c 300)" ;;
+    esac
+}
+plain="SET max_parallel_workers_per_gather = 0;"
+label="lpad(g::text, 8, '0') || repeat('x', 65528)"
+wide_labels() {
+    echo "SELECT length(dpsel_pf($label, g, '1')) FROM wide WHERE g <= $1"
+}
+page_labels() {
+    echo "SELECT length(dpsel_pf($label, g, '1'))
+        FROM page, generate_series(b * 100 + 1, b * 100 + 100) g WHERE g <= $1"
+}
+room="ERROR:  dpsel_pf: a group's candidates take more than 536870884 bytes of state"
+in_plan "8101 labels of 65536 bytes, no workers" "$plain" "$(wide_labels 8101)" 65536
+in_plan "8101 labels of 65536 bytes, one worker" "$parallel" "$(page_labels 8101)" 65536
+in_plan "8200 labels of 65536 bytes, no workers" "$plain" "$(wide_labels 8200)" "$room"
+in_plan "8200 labels of 65536 bytes, two workers" "$parallel" "$(wide_labels 8200)" "$room"
+in_plan "8200 labels of 65536 bytes, one worker" "$parallel" "$(page_labels 8200)" "$room"
+# 60 MB each, made by the query rather than folded into its plan
+in_plan "dpsel_mode, 9 candidates of 60 MB" "" \
+    "SELECT dpsel_mode('1', (SELECT array_agg(repeat(g || repeat('x', 59999), 1000))
+        FROM generate_series(1, 9) g), 1)" \
+    "ERROR:  dpsel_mode: the candidates take more than 536870886 bytes of state"
 
 # ------------------------------------------------------- bad arguments
 # Each line: a part of the expected message | the statement.  Every one must
