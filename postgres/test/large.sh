@@ -9,7 +9,11 @@
 #   - dpsel_quantile over 135 million values, every one of them read by one
 #     parallel worker, releases (a worker's state passed on as one bytea
 #     would hold at most 1 GB, 134 million values: the quantile's state is
-#     not partial, and its leader takes every row).
+#     not partial, and its leader takes every row);
+#   - a group of dpsel_pf's candidates, and dpsel_mode's candidates, whose
+#     state a worker could not pass on (10^6 labels of 600 bytes: more
+#     than half of 1 GB) are refused with one error in a plain plan and in
+#     a parallel one, all rows read by one worker.
 # Each check prints its time.  The last line is "N passed, M failed".
 set -u
 export LC_ALL=C
@@ -62,6 +66,30 @@ case "$output" in
     499 | 500 | 501) pass "135 million values of a quantile, one worker's share: $output ($took ms)" ;;
     *) fail "135 million values of a quantile: $output ($took ms)" ;;
 esac
+
+# refused_in_both NAME QUERY ERROR: QUERY fails with ERROR without workers
+# and in the parallel plan
+refused_in_both() {
+    for settings in "SET max_parallel_workers_per_gather = 0;" "$parallel"; do
+        started=$(now_ms)
+        output=$(printf 'SET jit = off; %s\n%s;\n' "$settings" "$2" | pg_sql 2>&1)
+        took=$(($(now_ms) - started))
+        case "$output" in
+            *"$3"*) ;;
+            *) fail "$1 ($settings): $(echo "$output" | head -c 300)"; return 1 ;;
+        esac
+        echo "     $1: refused in $took ms ($settings)"
+    done
+    pass "$1: refused alike without and with workers: $3"
+}
+refused_in_both "dpsel_pf over 10^6 labels of 600 bytes" \
+    "SELECT dpsel_pf(lpad(g::text, 600, 'x'), 1, '1')
+        FROM block, generate_series(b * 10000, b * 10000 + 9999) g WHERE b < 100" \
+    "dpsel_pf: a group's candidates take more than"
+refused_in_both "dpsel_mode of 10^6 candidates of 600 bytes" \
+    "SELECT dpsel_mode(b::text, (SELECT array_agg(lpad(g::text, 600, 'x'))
+        FROM generate_series(1, 1000000) g), 1) FROM block" \
+    "dpsel_mode: the candidates take more than"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
