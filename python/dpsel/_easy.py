@@ -74,19 +74,19 @@ def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "
     return labels[chosen]
 
 
-def _candidates(candidates: Any) -> List[Any]:
+def _candidates(candidates: Any, what: str = "candidates", items: str = "labels") -> List[Any]:
     """The candidates as a list of distinct labels (public: a duplicate is
-    refused, naming it)."""
+    refused, naming it); what names the argument and items its elements in
+    the messages (dpsel.dask's groups: "groups")."""
     if isinstance(candidates, (str, bytes)) or not isinstance(candidates, collections.abc.Iterable):
-        raise TypeError(f"candidates must be a list of labels, not {type(candidates).__name__}")
+        raise TypeError(f"{what} must be a list of {items}, not {type(candidates).__name__}")
     labels = _python_list(candidates)
     if not labels:
-        raise RangeError("candidates", fix="candidates is empty: give the labels to choose from")
+        raise RangeError(what, fix=f"{what} is empty: give one or more {items}")
     seen = set()
     for label in labels:
         if label in seen:
-            raise RangeError("candidates", fix=f"candidates holds {label!r} twice: give each "
-                             "label once")
+            raise RangeError(what, fix=f"{what} holds {label!r} twice: give each one once")
         seen.add(label)
     return labels
 

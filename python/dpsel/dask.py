@@ -2,9 +2,10 @@
 """Selections over Dask DataFrames: one release per group, where the data lives.
 
     >>> import dpsel.dask
-    >>> top = dpsel.dask.mode(views, "page", pages, epsilon="1", by="day")   # doctest: +SKIP
+    >>> top = dpsel.dask.mode(views, "page", pages, epsilon="1", by="day",
+    ...                       groups=days)                            # doctest: +SKIP
     >>> p95 = dpsel.dask.quantile(latencies, "ms", "0.95", 0, 1000, "1",
-    ...                           by="day")                           # doctest: +SKIP
+    ...                           by="day", groups=days)              # doctest: +SKIP
     >>> best = dpsel.dask.select(counts, label="page", score="views", epsilon="1",
     ...                          by="day", monotonic=True)          # doctest: +SKIP
 
@@ -12,6 +13,9 @@
 partition counts its rows per group and candidate (mode) or grid point
 (quantile) with pandas, Dask sums the counts, and one task releases each
 group from its counts with one C call (counts never reach the driver).
+``groups``, the public list of the groups, makes every listed group a
+release, one of no row too; a group of no usable value releases as
+:func:`dpsel.mode` and :func:`dpsel.quantile` do on no values.
 
 :func:`select` runs as a ``dask.dataframe.Aggregation`` over the partial
 states of :class:`dpsel.Partial` (spec/partial.md, "Dask"): each partition
@@ -48,7 +52,7 @@ except ImportError as _missing:  # pragma: no cover - the tests run with dask
 
 from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
 from ._easy import _candidates, _exact_values, _hashable, _missing as _missing_value
-from ._errors import EmptyError, RangeError
+from ._errors import RangeError
 from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
 from ._convert import INT64_MAX, INT64_MIN
 from ._params import Number, Params, in_units
@@ -68,9 +72,12 @@ _ALL = "__dpsel_all__"
 _CODE = "__dpsel_code__"
 _POINT = "__dpsel_point__"
 _ROWS = "__dpsel_rows__"
+# 1 for the rows of a value, 0 for those of none (missing): a group of rows
+# but no value is still a group (_marked).
+_VALUED = "__dpsel_valued__"
 # select's labels as members (_encode), to find a label twice in a group.
 _MEMBER = "__dpsel_member__"
-_RESERVED = (_LABEL, _ALL, _CODE, _POINT, _ROWS, _MEMBER)
+_RESERVED = (_LABEL, _ALL, _CODE, _POINT, _ROWS, _VALUED, _MEMBER)
 
 # A member is a tag byte and the label: a str's UTF-8 bytes, else its pickle.
 _STR, _PICKLE = b"s", b"p"
@@ -101,7 +108,8 @@ def _decode(member: bytes) -> Any:
 
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
-           mechanism: MechanismArg = "pf", by: Optional[Columns] = None, sensitivity: Number = 1,
+           mechanism: MechanismArg = "pf", by: Optional[Columns] = None,
+           groups: Optional[Sequence[Any]] = None, sensitivity: Number = 1,
            monotonic: bool = False, resolution: Any = None, floats: str = "repr",
            split_every: Optional[int] = None, key: Optional[bytes] = None) -> Any:
     """One epsilon-DP selection among the rows of a Dask DataFrame, or one
@@ -131,10 +139,13 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     - ``mechanism``: "pf" (permute-and-flip) or "em" (the exponential
       mechanism).
     - ``by``: None for one selection among all rows, returning the released
-      label; a column or a list of columns for one selection per group,
-      returning a pandas Series of released labels (named as the label
-      column, of its dtype where the labels convert back to it) indexed by
-      the groups, in sorted order.  Only groups with rows are released.
+      label (None when no row is left: no candidate, as SQL's NULL); a
+      column or a list of columns for one selection per group, returning a
+      pandas Series of released labels (named as the label column, of its
+      dtype where the labels convert back to it) indexed by the groups, a
+      group of no candidate left released as None.
+    - ``groups``: None, or the public list of groups of ``by`` (a key per
+      group; a tuple of keys with several columns), as for :func:`mode`.
     - ``split_every``: how many states Dask's reduction tree merges at
       once (Dask's default, 8, when None).
     - ``key``: None, or 16 to 64 secret bytes: the states then travel
@@ -152,46 +163,50 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     that is a text of no number (DecimalError) or a bool (TypeError), and
     labels over PARTIAL_MEMBER_MAX bytes encoded (RangeError).
     Columns that do not exist are a KeyError, parameters as for Params
-    (EpsilonError, RangeError), and EmptyError when no row is left
-    (without ``by``; SQL returns NULL).  Column names and dtypes are
+    (EpsilonError, RangeError).  Column names and dtypes are
     checked on the driver; values are read in the workers, and their
     exceptions reach the caller.
 
     Privacy: the scores must have the sensitivity given (one person changes
     each score by at most ``sensitivity``; monotonic: all in one direction);
     the groups and the labels must not depend on the data (take them from
-    public lists).  When one person's data lies in one group only, the
+    public lists: ``groups``).  When one person's data lies in one group only, the
     releases of the groups are epsilon-DP together; otherwise their
     epsilons add up (dpsel.Accountant).
     """
-    groups = _checked_groups(frame, by, [label, score])
+    keys = _checked_groups(frame, by, [label, score])
+    listed = _listed_groups(frame, keys, groups)
     decimals = Params.from_epsilon(epsilon, sensitivity, monotonic, resolution)
     _check_score_dtype(frame._meta[score].dtype, score)
     _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
     params, chosen = in_units(decimals), _mechanism(mechanism)
     key = None if key is None else _key(key)
 
-    keys = groups or [_ALL]
-    prepare = functools.partial(_prepare, label=label, score=score, groups=groups,
+    columns = keys or [_ALL]
+    prepare = functools.partial(_prepare, label=label, score=score, keys=keys, listed=listed,
                                 unit=decimals.resolution, floats=floats)
     candidates = frame.map_partitions(prepare, meta=prepare(frame._meta)).clear_divisions()
-    released = (candidates.groupby(keys if len(keys) > 1 else keys[0], sort=True, observed=True)
+    released = (candidates.groupby(columns if len(columns) > 1 else columns[0], sort=True,
+                                   observed=True)
                 [_LABEL].agg(_aggregation(params, chosen, key), split_every=split_every))
     # Rows per group and label, computed with the releases (one pass over
     # the partitions): a label twice in a group refuses the whole call.
-    repeated = candidates.groupby([*keys, _MEMBER], sort=False, observed=True).size(
+    repeated = candidates.groupby([*columns, _MEMBER], sort=False, observed=True).size(
         split_every=split_every)
     released, repeated = dask.compute(released, repeated[repeated > 1])
-    _refuse_repeated_labels(repeated, label, groups)
-    released.name = label
+    _refuse_repeated_labels(repeated, label, keys)
     # A group of no row (an unobserved category, which pandas may still
-    # group) releases nothing: None, never a label (missing ones are skipped).
-    released = released[released.notna()]
-    if not groups:
-        if len(released) == 0:
-            raise EmptyError("dpsel.dask.select: the frame has no rows with a label and a "
-                             "score")
-        return released.iloc[0]
+    # group) is no group of the data: its release is None, where a group of
+    # rows gets a 1-tuple (_finalize).  Of object dtype, so that None stays
+    # None (pandas would make it NaT beside Timestamps).
+    observed = released[released.map(lambda release: isinstance(release, tuple))]
+    released = pandas.Series([release for release, in observed.tolist()], index=observed.index,
+                             name=label, dtype=object)
+    if not keys:
+        return released.iloc[0] if len(released) else None
+    if listed is not None:
+        released = released.reindex(listed)
+        released = released.where(released.notna(), None)  # a listed group of no row
     return _as_dtype(released, frame._meta[label].dtype)
 
 
@@ -217,14 +232,24 @@ def _aggregation(params: Params, mechanism: MechanismArg = "pf",
 
 def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsilon: Number,
          by: Optional[Columns] = None, mechanism: MechanismArg = "pf",
-         split_every: Optional[int] = None) -> Any:
+         split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
     """The most common of the public ``candidates`` among the values of
-    ``column`` (one row per record), epsilon-DP, per group of ``by`` (as
-    :func:`select`: a pandas Series indexed by the groups with rows, or one
-    value without ``by``).  Each candidate's score is its number of rows in
-    the group (0 for none; sensitivity 1, monotonic: task_params("mode")),
-    and the release has exactly the distribution of
-    ``Selector.select(counts, mechanism)``, as :func:`dpsel.mode`.
+    ``column`` (one row per record), epsilon-DP, per group of ``by``: one
+    value without ``by``, else a pandas Series indexed by the groups.  Each
+    candidate's score is its number of rows in the group (0 for none;
+    sensitivity 1, monotonic: task_params("mode")), and the release has
+    exactly the distribution of ``Selector.select(counts, mechanism)``, as
+    :func:`dpsel.mode`: with no row left (no rows, or none of a candidate)
+    it is a release on all-zero counts, never an error.
+
+    ``groups``: None, or the public list of the groups of ``by`` (distinct
+    keys, each a value of its column's dtype; a tuple of keys per group
+    with several columns), released in its order: a listed group of no row
+    is released on zero counts, and rows of a group not listed are dropped.
+    Without it the groups released are the data's own, those with a row
+    whose key is present (sorted), as SQL's ``GROUP BY`` gives them: which
+    groups exist is then data, shown by the release (one person's row can
+    add a group), so give the list for groups that must stay private.
 
     ``candidates``: distinct values (a repeated one is refused, naming it),
     compared with the column's values as pandas compares them (a
@@ -238,35 +263,39 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
 
     Privacy: one person adds or removes one row (their data in one group
     only makes the groups' releases epsilon-DP together); the candidates
-    and the groups must not depend on the data (public lists)."""
-    groups = _checked_groups(frame, by, [column])
+    and the groups must not depend on the data (public lists: ``groups``)."""
+    keys = _checked_groups(frame, by, [column])
+    listed = _listed_groups(frame, keys, groups)
     labels = _candidates(candidates)
-    typed = _candidates_of_dtype(labels, frame._meta[column].dtype, column)
+    typed = _values_of_dtype(labels, frame._meta[column].dtype, column, "candidate")
     params = Params.from_epsilon(epsilon, *task_params("mode"))
     chosen = _mechanism(mechanism)
-    code = functools.partial(_candidate_codes, column=column, candidates=typed, groups=groups)
+    code = functools.partial(_candidate_codes, column=column, candidates=typed, keys=keys,
+                             listed=listed)
     counts = _counts(frame.map_partitions(code, meta=code(frame._meta)).clear_divisions(),
-                     groups, _CODE, split_every)
-    release = functools.partial(_release_modes, keys=groups or [_ALL], params=params,
-                                mechanism=chosen, candidates=len(labels))
-    positions = counts.map_partitions(release, meta=release(counts._meta)).compute()
+                     keys, _CODE, split_every)
+    release = functools.partial(_release_mode, mechanism=chosen, candidates=len(labels))
+    positions = _releases(counts, keys, listed, params, release)
     released = pandas.Series([labels[i] for i in positions], index=positions.index,
                              name=column, dtype=object)
-    return _one_or_series(released, groups, "mode", frame._meta[column].dtype)
+    return _one_or_series(released, keys, frame._meta[column].dtype)
 
 
 def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: Any,
              epsilon: Number, by: Optional[Columns] = None, resolution: Any = None,
              mechanism: MechanismArg = "em", floats: str = "repr",
-             split_every: Optional[int] = None) -> Any:
+             split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
     """The q-quantile (0 < q < 1, a decimal: "0.95") of the values of
-    ``column`` (one row per record), epsilon-DP, per group of ``by`` (as
-    :func:`select`): a point of the grid ``lower, lower + resolution, ...,
+    ``column`` (one row per record), epsilon-DP, per group of ``by`` (one
+    value without ``by``, else a pandas Series indexed by the groups; the
+    groups, listed in ``groups`` or the data's own, as for :func:`mode`):
+    a point of the grid ``lower, lower + resolution, ...,
     upper`` in the values' own unit (resolution None: 10^-d, d the larger
     number of fraction digits of the ends), chosen with the score of
     ``dpsel quantile`` (sensitivity max(a, b - a) for q = a / b), as an
     exact Decimal; the same release as :func:`dpsel.quantile` on the
-    group's values.
+    group's values: with no value left (no rows, or every value missing)
+    a release on no values, never an error.
 
     Every value is taken, as a grid point (Grid.point): clamped into the
     grid, infinities to the end of their sign, NaN to the upper end;
@@ -282,7 +311,8 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     number, is refused naming it).  The grid, q, epsilon and the
     mechanism are checked on the driver (EM takes grids of at most
     QUANTILE_EM_GRID_MAX points: use "pf" for finer ones)."""
-    groups = _checked_groups(frame, by, [column])
+    keys = _checked_groups(frame, by, [column])
+    listed = _listed_groups(frame, keys, groups)
     _check_value_dtype(frame._meta[column].dtype, column)
     grid = Grid(lower, upper, resolution)
     fraction = quantile_fraction(q)
@@ -295,15 +325,15 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     ends = (grid.value(grid.lower), grid.value(grid.upper), grid.resolution)
     _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
     point = functools.partial(_grid_points, column=column, ends=ends, floats=floats,
-                              groups=groups)
+                              keys=keys, listed=listed)
     counts = _counts(frame.map_partitions(point, meta=point(frame._meta)).clear_divisions(),
-                     groups, _POINT, split_every)
-    release = functools.partial(_release_quantiles, keys=groups or [_ALL], params=params,
-                                mechanism=chosen, fraction=fraction, ends=ends)
-    points = counts.map_partitions(release, meta=release(counts._meta)).compute()
+                     keys, _POINT, split_every)
+    release = functools.partial(_release_quantile, mechanism=chosen, fraction=fraction,
+                                ends=ends)
+    points = _releases(counts, keys, listed, params, release)
     released = pandas.Series([Decimal(grid.value(p)) for p in points], index=points.index,
                              name=column, dtype=object)
-    return _one_or_series(released, groups, "quantile", None)
+    return _one_or_series(released, keys, None)
 
 
 # ------------------------------------------------------------- the client
@@ -312,40 +342,74 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
 def _checked_groups(frame: dd.DataFrame, by: Optional[Columns],
                     columns: List[Hashable]) -> List[Hashable]:
     """The group columns of by, after the frame and every column named
-    (columns and the groups) are checked."""
+    (columns and the group columns) are checked."""
     if not isinstance(frame, dd.DataFrame):
         raise TypeError(f"frame must be a dask.dataframe.DataFrame, not {type(frame).__name__}"
                         " (dask.dataframe.from_pandas makes one from a pandas DataFrame)")
-    groups = _by_columns(by)
-    _check_columns(frame, [*columns, *groups])
-    reserved = [name for name in groups if name in _RESERVED]
+    keys = _by_columns(by)
+    _check_columns(frame, [*columns, *keys])
+    reserved = [name for name in keys if name in _RESERVED]
     if reserved:
         raise ValueError(f"a group column may not be named {reserved[0]!r} (dpsel.dask's own "
                          "columns: rename it)")
-    return groups
+    return keys
 
 
-def _counts(tallies: dd.DataFrame, groups: List[Hashable], column: str,
+def _counts(tallies: dd.DataFrame, keys: List[Hashable], column: str,
             split_every: Optional[int]) -> dd.Series:
     """The partitions' tallies (_tallied) summed: the rows per group and
-    value of column, in one partition (split_out=1: each group's counts in
-    one task), sorted."""
-    return tallies.groupby([*(groups or [_ALL]), column], sort=True, observed=True)[_ROWS].sum(
-        split_every=split_every, split_out=1)
+    value of column (rows of no value apart: _marked), in one partition
+    (split_out=1: each group's counts in one task), sorted."""
+    return tallies.groupby([*(keys or [_ALL]), _VALUED, column], sort=True,
+                           observed=True)[_ROWS].sum(split_every=split_every, split_out=1)
 
 
-def _one_or_series(released: pandas.Series, groups: List[Hashable], what: str,
-                   dtype: Any) -> Any:
+def _listed_groups(frame: dd.DataFrame, keys: List[Hashable],
+                   groups: Optional[Sequence[Any]]) -> Optional[pandas.Index]:
+    """The public list of groups as an Index of the group columns' dtypes
+    (a MultiIndex for several columns), checked on the driver as mode's
+    candidates are; None without a list."""
+    if groups is None:
+        return None
+    if not keys:
+        raise ValueError("groups lists the groups of by: give by too (groups=None for one "
+                         "release among all rows)")
+    listed = _candidates(groups, "groups", "groups")
+    if len(keys) == 1:
+        return _values_of_dtype(listed, frame._meta[keys[0]].dtype, keys[0],
+                                "group").rename(keys[0])
+    for group in listed:
+        if not isinstance(group, tuple) or len(group) != len(keys):
+            raise TypeError(f"by names {len(keys)} columns, so each group is a tuple of "
+                            f"{len(keys)} keys, not {group!r}")
+    return pandas.MultiIndex.from_arrays(
+        [_values_of_dtype([group[i] for group in listed], frame._meta[name].dtype, name,
+                          "group") for i, name in enumerate(keys)], names=keys)
+
+
+def _releases(counts: dd.Series, keys: List[Hashable], listed: Optional[pandas.Index],
+              params: Params, release: Any) -> pandas.Series:
+    """The releases of release (_release_mode, _release_quantile) from
+    counts (_counts), computed in the one task that holds them: one per
+    listed group, else one per group of the data (without by, the one
+    group _ALL, listed)."""
+    if not keys:
+        listed = pandas.Index(numpy.zeros(1, dtype=numpy.int8), name=_ALL)
+    run = functools.partial(_release_each, keys=keys or [_ALL], listed=listed, params=params,
+                            release=release)
+    meta = functools.partial(run, listed=None if listed is None else listed[:0])
+    return counts.map_partitions(run, meta=meta(counts._meta)).compute()
+
+
+def _one_or_series(released: pandas.Series, keys: List[Hashable], dtype: Any) -> Any:
     """The releases indexed by the groups, or the one release without by."""
-    if not groups:
-        if len(released) == 0:
-            raise EmptyError(f"dpsel.dask.{what}: the frame has no rows")
+    if not keys:
         return released.iloc[0]
     return released if dtype is None else _as_dtype(released, dtype)
 
 
 def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
-                            groups: List[Hashable]) -> None:
+                            keys: List[Hashable]) -> None:
     """ValueError naming a label found on several rows of one group
     (repeated: rows per group and member, those above 1)."""
     if len(repeated) == 0:
@@ -354,7 +418,7 @@ def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
     # message whatever the partitions.
     repeated = repeated.sort_index().sort_values(ascending=False, kind="stable")
     key, rows = repeated.index[0], int(repeated.iloc[0])
-    where = f" in the group {key[:-1] if len(key) > 2 else key[0]!r}" if groups else ""
+    where = f" in the group {key[:-1] if len(key) > 2 else key[0]!r}" if keys else ""
     raise ValueError(
         f"the label column {label!r} holds {_decode(key[-1])!r} on {rows} rows{where} (and "
         f"{len(repeated) - 1} other label(s) more than once): each row is one candidate, "
@@ -362,10 +426,11 @@ def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
         "counts them, or sum the scores per label first")
 
 
-def _candidates_of_dtype(labels: List[Any], dtype: Any, column: Hashable) -> Any:
-    """The candidates as values of the column's dtype (for an object,
-    string or categorical column, as they are); TypeError naming the first
-    that is not one, exactly."""
+def _values_of_dtype(labels: List[Any], dtype: Any, column: Hashable, what: str) -> Any:
+    """Public values (mode's candidates, the listed groups: what names one)
+    as values of the column's dtype (for an object, string or categorical
+    column, as they are); TypeError naming the first that is not one,
+    exactly."""
     api = pandas.api.types
     if api.is_object_dtype(dtype) or api.is_string_dtype(dtype) or \
             isinstance(dtype, pandas.CategoricalDtype):
@@ -377,10 +442,10 @@ def _candidates_of_dtype(labels: List[Any], dtype: Any, column: Hashable) -> Any
         except (TypeError, ValueError, OverflowError):
             exact = False
         if not exact:
-            raise TypeError(f"the column {column!r} is of dtype {dtype}, and the candidate "
+            raise TypeError(f"the column {column!r} is of dtype {dtype}, and the {what} "
                             f"{label!r} ({type(label).__name__}) is not a value of it: give "
-                            f"candidates of the column's dtype, or .astype(str) the column "
-                            "for text candidates")
+                            f"{what}s of the column's dtype, or .astype(str) the column "
+                            f"for text {what}s")
     return pandas.Index(pandas.array(labels, dtype=dtype))
 
 
@@ -434,8 +499,11 @@ def _check_score_dtype(dtype: Any, score: Hashable) -> None:
 
 def _as_dtype(released: pandas.Series, dtype: Any) -> pandas.Series:
     """The released labels in their column's dtype when they convert back
-    (they are that column's values); object otherwise."""
-    if pandas.api.types.is_object_dtype(dtype):
+    (they are that column's values); object otherwise, and when a group
+    released None (select: no candidate), which stays None rather than
+    its dtype's NaN, NaT or NA (a released label is never missing: rows of
+    a missing label are skipped)."""
+    if pandas.api.types.is_object_dtype(dtype) or released.isna().any():
         return released
     try:
         return released.astype(dtype)
@@ -466,25 +534,45 @@ def _absent(values: pandas.Series) -> Any:
     return values.map(_missing_value, na_action=None).to_numpy(dtype=bool)
 
 
+def _rows_of(part: pandas.DataFrame, keys: List[Hashable],
+             listed: Optional[pandas.Index]) -> Any:
+    """The rows (a bool array) of a group: every key present (_present)
+    and, with a public list of groups, a listed group."""
+    kept = _present(part, keys)
+    if listed is not None:
+        inside = part[keys[0]].isin(listed) if len(keys) == 1 else \
+            pandas.MultiIndex.from_frame(part[keys]).isin(listed)
+        kept &= numpy.asarray(inside, dtype=bool)
+    return kept
+
+
 def _prepare(part: pandas.DataFrame, label: Hashable, score: Hashable,
-             groups: List[Hashable], unit: Optional[str] = None,
-             floats: str = "repr") -> pandas.DataFrame:
+             keys: List[Hashable], listed: Optional[pandas.Index] = None,
+             unit: Optional[str] = None, floats: str = "repr") -> pandas.DataFrame:
     """A partition as the aggregation reads it: the group columns, the
     labels (as Python objects) and their members (_member: bytes, which
     group and sort as one type, for the check of repeated labels), indexed
-    by the scores (int64, in units of unit: _score_units).  A row whose
-    group key, label or score is missing is skipped (_present)."""
-    present = _present(part, [*groups, label, score])
-    part = part if present.all() else part[present]
-    labels, scores = part[label], part[score]
-    index = pandas.Index(_score_units(scores, f"the score column {score!r}", unit, floats),
-                         dtype=numpy.int64)
-    if groups:
-        prepared = part[groups].set_axis(index, axis=0)
+    by the scores (int64, in units of unit: _score_units).  A row not of a
+    group (_rows_of) is skipped; a row whose label or score is missing
+    stays a row of its group with no candidate (label and member None,
+    score 0), so that its group is a group of the data, as in SQL."""
+    kept = _rows_of(part, keys, listed)
+    part = part if kept.all() else part[kept]
+    usable = _present(part, [label, score])
+    every = usable.all()
+    scores = numpy.zeros(len(part), dtype=numpy.int64)
+    scores[usable] = _score_units(part[score] if every else part[score][usable],
+                                  f"the score column {score!r}", unit, floats)
+    index = pandas.Index(scores, dtype=numpy.int64)
+    if keys:
+        prepared = part[keys].set_axis(index, axis=0)
     else:
         prepared = pandas.DataFrame({_ALL: numpy.zeros(len(part), dtype=numpy.int8)}, index=index)
-    prepared[_LABEL] = labels.astype(object).to_numpy()
-    prepared[_MEMBER] = [_member(label) for label in prepared[_LABEL].tolist()]
+    labels = part[label].astype(object).to_numpy()
+    if not every:
+        labels[~usable] = None
+    prepared[_LABEL] = labels
+    prepared[_MEMBER] = [None if value is None else _member(value) for value in labels.tolist()]
     return prepared
 
 
@@ -545,10 +633,15 @@ def _chunk(labels: Any, params: Params, key: Optional[bytes]) -> pandas.Series:
     return labels.agg(functools.partial(_state, params=params, key=key))
 
 
-def _state(labels: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
-    """One group's rows of one partition: each row a candidate, all added
-    with one C call."""
+def _state(labels: pandas.Series, params: Params, key: Optional[bytes]) -> Optional[bytes]:
+    """One group's rows of one partition: each row of a label a candidate,
+    all added with one C call (_prepare's rows of no candidate, of the
+    label None, are not); None for a group of no row (an unobserved
+    category, which the chunk's groupby lists)."""
+    if len(labels) == 0:
+        return None
     state = Partial(params)
+    labels = labels[labels.notna()]
     state.add_many(labels.index.to_numpy(dtype=numpy.int64),
                    [_member(label) for label in labels.tolist()])
     return state.to_bytes(key)
@@ -561,11 +654,12 @@ def _combine(states: Any, params: Params, key: Optional[bytes]) -> pandas.Series
 
 def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
     # NaN for a group of no row: pandas' groupby may list unobserved
-    # categories (with several keys, their product) even with observed=True.
+    # categories (with several keys, their product) even with observed=True;
+    # such a group stays one of no state (None), no group of the data.
     parts = [data for data in states.tolist() if isinstance(data, bytes)]
-    if len(parts) == 1:
-        return parts[0]
-    merged = Partial.from_bytes(params, parts[0], key) if parts else Partial(params)
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    merged = Partial.from_bytes(params, parts[0], key)
     for data in parts[1:]:
         merged.merge(Partial.from_bytes(params, data, key))
     return merged.to_bytes(key)
@@ -573,62 +667,88 @@ def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> byte
 
 def _finalize(states: pandas.Series, params: Params, mechanism: Mechanism,
               key: Optional[bytes]) -> pandas.Series:
-    """Dask's finalize: each group's state finished into its label (None
-    for a group of no row: an unobserved category)."""
+    """Dask's finalize: each group's state finished into its label, as a
+    1-tuple, (None,) for a group of rows but no candidate; None for a group
+    of no row (an unobserved category)."""
     selector = Selector(params)
 
     def release(data: Any) -> Any:
         if not isinstance(data, bytes):
             return None
         state = Partial.from_bytes(params, data, key)
-        return _decode(state.finish(selector, mechanism)) if len(state) else None
+        return (_decode(state.finish(selector, mechanism)) if len(state) else None,)
     return states.map(release)
 
 
 def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: pandas.Index,
-                     groups: List[Hashable]) -> pandas.DataFrame:
+                     keys: List[Hashable],
+                     listed: Optional[pandas.Index] = None) -> pandas.DataFrame:
     """A partition's rows per group and candidate, named by its position
     in candidates (-1: none of them).  The raw values are tallied first
     (as value_counts does), then each distinct value looked up once;
-    missing values, values that cannot be hashed (none of the candidates,
-    which are: a list, a signaling NaN) and rows of a missing group key are
-    dropped.  The values are first tallied as they are; only a partition
-    where that fails (TypeError: a value that cannot be hashed) is checked
-    value by value, a Python call per row that would otherwise cost mode
-    several times value_counts' time."""
-    present = _present(part, groups)
-    if not present.all():  # a copy of the partition only when a key is missing
-        part = part[present]
+    missing values and values that cannot be hashed (none of the
+    candidates, which are: a list, a signaling NaN) are counted as no
+    value (_marked), and rows not of a group (_rows_of) are skipped.  The
+    values are first tallied as they are; only a partition where that fails
+    (TypeError: a value that cannot be hashed) is checked value by value, a
+    Python call per row that would otherwise cost mode several times
+    value_counts' time."""
+    kept = _rows_of(part, keys, listed)
+    if not kept.all():  # a copy of the partition only when a row is skipped
+        part = part[kept]
     values = part[column]
     try:
-        tallies = _tallied(part, groups, values, _CODE)
+        tallies = _tallied(part, keys, values, _CODE)
     except TypeError:
         values = values.where(values.map(_hashable, na_action=None).astype(bool), None)
-        tallies = _tallied(part, groups, values, _CODE)
+        tallies = _tallied(part, keys, values, _CODE)
     tallies[_CODE] = candidates.get_indexer(tallies[_CODE]).astype(numpy.int64)
-    return tallies
+    return _marked(tallies, part[values.isna().to_numpy(dtype=bool)] if keys else None, keys,
+                   _CODE)
 
 
 def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: str,
-                 groups: List[Hashable]) -> pandas.DataFrame:
+                 keys: List[Hashable],
+                 listed: Optional[pandas.Index] = None) -> pandas.DataFrame:
     """A partition's rows per group and grid point (one C call for the
-    partition's values, read as dpsel.quantile reads them), rows of a
-    missing value or group key skipped."""
-    kept = part[_present(part, groups) & ~_absent(part[column])]
+    partition's values, read as dpsel.quantile reads them); missing values
+    are counted as no value (_marked), and rows not of a group (_rows_of)
+    skipped."""
+    part = part[_rows_of(part, keys, listed)]
+    absent = _absent(part[column])
+    kept = part[~absent]
     values = _exact_values(kept[column], floats)
     points = Grid(*ends).points(values) if values else []
-    return _tallied(kept, groups, numpy.asarray(points, dtype=numpy.int64), _POINT)
+    tallies = _tallied(kept, keys, numpy.asarray(points, dtype=numpy.int64), _POINT)
+    return _marked(tallies, part[absent] if keys else None, keys, _POINT)
 
 
-def _tallied(part: pandas.DataFrame, groups: List[Hashable], values: Any,
+def _marked(tallies: pandas.DataFrame, dropped: Optional[pandas.DataFrame],
+            keys: List[Hashable], column: str) -> pandas.DataFrame:
+    """tallies (_tallied: rows of a value, _VALUED 1) and the rows dropped
+    (of a group, but of no value: missing; None without by) counted per
+    group, _VALUED 0: they count for no value, but a group of rows and no
+    value stays a group of the data (as SQL's GROUP BY keeps it), released
+    on no value, where a group that Dask lists with no rows (an unobserved
+    category) is none."""
+    tallies[_VALUED] = numpy.ones(len(tallies), dtype=numpy.int8)
+    if dropped is None or len(dropped) == 0:
+        return tallies
+    rows = dropped.groupby(keys, sort=False, observed=True).size().rename(_ROWS).reset_index()
+    rows[column] = numpy.zeros(len(rows), dtype=numpy.int64)
+    rows[_VALUED] = numpy.zeros(len(rows), dtype=numpy.int8)
+    return pandas.concat([tallies, rows], ignore_index=True)
+
+
+def _tallied(part: pandas.DataFrame, keys: List[Hashable], values: Any,
              column: str) -> pandas.DataFrame:
     """The partition's rows per group (no key missing) and value (named
-    column; missing values not counted), in _ROWS; without groups, the one
+    column; missing values not counted), in _ROWS; without keys, the one
     group _ALL."""
-    if groups:
-        keyed = part[groups].reset_index(drop=True)
+    if keys:
+        keyed = part[keys].reset_index(drop=True)
         keyed[column] = numpy.asarray(values)
-        counts = keyed.groupby([*groups, column], sort=False, observed=True).size()
+        counts = keyed.groupby([*keys, column], sort=False, observed=True).size()
     else:
         counts = pandas.Series(values).value_counts(sort=False)
         counts.index = pandas.MultiIndex.from_arrays(
@@ -637,17 +757,21 @@ def _tallied(part: pandas.DataFrame, groups: List[Hashable], values: Any,
 
 
 def _each_group(counts: pandas.Series, keys: List[Hashable]):
-    """(group key, values, rows) for each group of counts, the rows per
-    group and value that _counts made, in the groups' order."""
+    """(group key, values, rows) for each group of rows in counts (the
+    rows per group and value that _counts made, in the groups' order):
+    its values and their rows, those of no value left out."""
     index = counts.index
-    group_of = index.droplevel(-1) if len(keys) > 1 else index.get_level_values(0)
+    group_of = index.droplevel([-2, -1]) if len(keys) > 1 else index.get_level_values(0)
+    valued = index.get_level_values(-2).to_numpy() == 1
     values = index.get_level_values(-1).to_numpy(dtype=numpy.int64)
     rows = counts.to_numpy(dtype=numpy.int64)
     starts = numpy.flatnonzero(numpy.r_[True, group_of[1:] != group_of[:-1]]) \
         if len(index) else numpy.zeros(0, dtype=numpy.int64)
     ends = numpy.r_[starts[1:], len(index)]
     for start, end in zip(starts.tolist(), ends.tolist()):
-        yield group_of[start], values[start:end], rows[start:end]
+        if rows[start:end].any():
+            kept = valued[start:end]
+            yield group_of[start], values[start:end][kept], rows[start:end][kept]
 
 
 def _group_index(keys: List[Hashable], groups: List[Any]) -> pandas.Index:
@@ -656,27 +780,38 @@ def _group_index(keys: List[Hashable], groups: List[Any]) -> pandas.Index:
     return pandas.Index(groups, name=keys[0])
 
 
-def _release_modes(counts: pandas.Series, keys: List[Hashable], params: Params,
-                   mechanism: Mechanism, candidates: int) -> pandas.Series:
-    """Each group's released candidate (its position) from its rows per
-    candidate: one C call per group."""
-    selector, groups, released = Selector(params), [], []
-    for group, codes, rows in _each_group(counts, keys):
-        known = codes >= 0
-        scores = numpy.zeros(candidates, dtype=numpy.int64)
-        scores[codes[known]] = rows[known]
-        groups.append(group)
-        released.append(selector.select(scores, mechanism))
-    return pandas.Series(released, index=_group_index(keys, groups), dtype=numpy.int64)
+def _release_each(counts: pandas.Series, keys: List[Hashable], listed: Optional[pandas.Index],
+                  params: Params, release: Any) -> pandas.Series:
+    """release(selector, values, rows) of each group, from its rows per
+    value (_each_group), with one Selector for params: of each listed
+    group in the list's order, one of no row with no values; without a
+    list, of each group of rows."""
+    selector, present = Selector(params), list(_each_group(counts, keys))
+    if listed is None:
+        index = _group_index(keys, [group for group, _, _ in present])
+        return pandas.Series([release(selector, values, rows) for _, values, rows in present],
+                             index=index, dtype=numpy.int64)
+    at = _group_index(keys, [group for group, _, _ in present]).get_indexer(listed) \
+        if present else numpy.full(len(listed), -1)
+    none = numpy.zeros(0, dtype=numpy.int64)
+    released = [release(selector, *present[i][1:]) if i >= 0 else release(selector, none, none)
+                for i in at.tolist()]
+    return pandas.Series(released, index=listed, dtype=numpy.int64)
 
 
-def _release_quantiles(counts: pandas.Series, keys: List[Hashable], params: Params,
-                       mechanism: Mechanism, fraction: Any, ends: tuple) -> pandas.Series:
-    """Each group's released grid point from its rows per point: one C
-    call per group."""
-    selector, grid, groups, released = Selector(params), Grid(*ends), [], []
-    for group, points, rows in _each_group(counts, keys):
-        groups.append(group)
-        released.append(quantile_select(selector, fraction.a, fraction.b,
-                                        numpy.repeat(points, rows), grid, mechanism=mechanism))
-    return pandas.Series(released, index=_group_index(keys, groups), dtype=numpy.int64)
+def _release_mode(selector: Selector, codes: Any, rows: Any, mechanism: Mechanism,
+                  candidates: int) -> int:
+    """A group's released candidate (its position) from its rows per
+    candidate (codes: positions, -1 for none): one C call."""
+    known = codes >= 0
+    scores = numpy.zeros(candidates, dtype=numpy.int64)
+    scores[codes[known]] = rows[known]
+    return selector.select(scores, mechanism)
+
+
+def _release_quantile(selector: Selector, points: Any, rows: Any, mechanism: Mechanism,
+                      fraction: Any, ends: tuple) -> int:
+    """A group's released grid point from its rows per point: one C
+    call."""
+    return quantile_select(selector, fraction.a, fraction.b, numpy.repeat(points, rows),
+                           Grid(*ends), mechanism=mechanism)

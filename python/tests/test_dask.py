@@ -221,8 +221,8 @@ def test_one_selection_without_by(client):
     # loses with probability below 23 e^-60 < 1e-24.
     best = frame.assign(score=frame.score + (frame.label == "d2") * 10)
     assert dpsel.dask.select(best, label="label", score="score", epsilon="60") == "d2"
-    with pytest.raises(dpsel.EmptyError, match="no rows"):
-        dpsel.dask.select(frame[frame.score > 100], label="label", score="score", epsilon="1")
+    assert dpsel.dask.select(frame[frame.score > 100], label="label", score="score",
+                             epsilon="1") is None  # no candidate
 
 
 def test_states_keyed_with_a_mac(client):
@@ -418,6 +418,19 @@ DTYPES = pandas.DataFrame({"n": [1, 2], "f": [0.5, 1.5], "b": [True, False],
      r"column 't' is of dtype datetime64\[ns\], and the candidate '2026-11-01'"),
     (lambda f: dpsel.dask.mode(f, "s", ["a", "b", "a"], "1"), dpsel.RangeError, "'a' twice"),
     (lambda f: dpsel.dask.mode(f, "s", [], "1"), dpsel.RangeError, "candidates is empty"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", groups=[1]), ValueError,
+     "groups lists the groups of by: give by too"),
+    (lambda f: dpsel.dask.quantile(f, "f", "0.5", 0, 1, "1", by="n", groups=["1"]), TypeError,
+     r"column 'n' is of dtype int64, and the group '1' \(str\)"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by="n", groups=[1, 2, 1]), dpsel.RangeError,
+     "groups holds 1 twice"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by="n", groups=[]), dpsel.RangeError,
+     "groups is empty"),
+    (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by=["n", "s"], groups=[1]), TypeError,
+     "each group is a tuple of 2 keys, not 1"),
+    (lambda f: dpsel.dask.select(f, label="s", score="n", epsilon="1", by="t",
+                                 groups=["2026-11-01"]), TypeError,
+     r"column 't' is of dtype datetime64\[ns\], and the group '2026-11-01'"),
     (lambda f: dpsel.dask.mode(f, "s", "ab", "1"), TypeError, "list of labels, not str"),
     (lambda f: dpsel.dask.mode(f, "z", ["a"], "1"), KeyError, "no column 'z'"),
     (lambda f: dpsel.dask.mode(f, "s", ["a"], "1", by="__dpsel_code__"), KeyError, "no column"),
@@ -548,6 +561,167 @@ def test_mode_and_quantile_skip_rows_of_a_missing_group(client):
     medians = dpsel.dask.quantile(frame, "ms", "0.5", 0, 10, "60", by="day")
     assert medians.to_dict() == {1: decimal.Decimal(1), 2: decimal.Decimal(5)}
     assert dpsel.dask.mode(frame, "page", ["a", "b"], "60") == "b"  # 11 rows against 5
+
+
+# Values of no usable row: no rows, or every value missing.
+NO_VALUE = {"no-rows": [], "none": [None], "missing": [None, pandas.NA, pandas.NaT]}
+NO_VALUE_CANDIDATES = ["a", "b"]
+NO_VALUE_GRID = [decimal.Decimal(point) for point in range(11)]
+
+
+def no_value_rows(values):
+    """A frame of one column "v" of values (objects) and a distinct label
+    "page" per row, and the same rows as a Dask frame."""
+    rows = pandas.DataFrame({"v": pandas.Series(values, dtype=object),
+                             "page": [f"p{i}" for i in range(len(values))]})
+    return rows, dd.from_pandas(rows, npartitions=1)
+
+
+# One record never decides whether a release happens: a frame of one row
+# of None releases as one of 3.0 does, on all-zero counts (mode) or on no
+# values (quantile), as dpsel.mode and dpsel.median do.
+@pytest.mark.parametrize("values", NO_VALUE.values(), ids=NO_VALUE.keys())
+def test_mode_of_no_usable_row_releases(client, values):
+    rows, frame = no_value_rows(values)
+    assert dpsel.dask.mode(frame, "v", NO_VALUE_CANDIDATES, "1") in NO_VALUE_CANDIDATES
+    assert dpsel.mode(rows["v"], NO_VALUE_CANDIDATES, "1") in NO_VALUE_CANDIDATES
+
+
+@pytest.mark.parametrize("values", NO_VALUE.values(), ids=NO_VALUE.keys())
+def test_quantile_of_no_usable_row_releases(client, values):
+    rows, frame = no_value_rows(values)
+    assert dpsel.dask.quantile(frame, "v", "0.5", 0, 10, "1") in NO_VALUE_GRID
+    assert dpsel.median(rows["v"], 0, 10, "1") in NO_VALUE_GRID
+
+
+@pytest.mark.parametrize("values", NO_VALUE.values(), ids=NO_VALUE.keys())
+def test_select_of_no_usable_row_is_none(client, values):
+    # select's candidates are the rows: with none left there is nothing to
+    # choose, None (SQL's NULL), never an error decided by a row's score.
+    _, frame = no_value_rows(values)
+    assert dpsel.dask.select(frame, label="page", score="v", epsilon="1") is None
+
+
+def test_values_that_cannot_be_hashed_still_release(client):
+    # None of the candidates, as in dpsel.mode: all-zero counts.
+    rows = pandas.Series([[1], decimal.Decimal("sNaN")], dtype=object)
+    frame = dd.from_pandas(pandas.DataFrame({"v": rows}), npartitions=1)
+    assert dpsel.dask.mode(frame, "v", NO_VALUE_CANDIDATES, "1") in NO_VALUE_CANDIDATES
+    assert dpsel.mode(rows, NO_VALUE_CANDIDATES, "1") in NO_VALUE_CANDIDATES
+
+
+# Without groups=, the groups are the data's (as SQL's GROUP BY): a day
+# whose rows are all missing (or, for mode, cannot be hashed) is a group,
+# released on no value, not dropped.  At epsilon 60 a mode 5 rows ahead,
+# and a median of 5 equal values, lose with probability below 1e-24.
+# (The times are objects: in a float column None is NaN, a value, the
+# grid's upper end.)
+DAYS_OF_NO_VALUE = pandas.DataFrame({
+    "day": [1] * 5 + [2] * 3,
+    "page": pandas.Series(["a"] * 5 + [None, [1], None], dtype=object),
+    "ms": pandas.Series([4.0] * 5 + [None, pandas.NA, None], dtype=object)})
+
+
+def test_mode_of_a_group_of_no_value_is_released(client):
+    frame = dd.from_pandas(DAYS_OF_NO_VALUE, npartitions=3)
+    modes = dpsel.dask.mode(frame, "page", NO_VALUE_CANDIDATES, "60", by="day")
+    assert list(modes.index) == [1, 2] and modes[1] == "a" and modes[2] in NO_VALUE_CANDIDATES
+
+
+def test_quantile_of_a_group_of_no_value_is_released(client):
+    frame = dd.from_pandas(DAYS_OF_NO_VALUE, npartitions=3)
+    medians = dpsel.dask.quantile(frame, "ms", "0.5", 0, 10, "60", by="day")
+    assert list(medians.index) == [1, 2] and medians[1] == decimal.Decimal(4)
+    assert medians[2] in NO_VALUE_GRID
+
+
+@pytest.mark.parametrize("pages", [list("abcd"), pandas.array(list("abcd"), dtype="string"),
+                                   pandas.date_range("2026-11-01", periods=4)],
+                         ids=["object", "string", "datetime"])
+def test_select_of_a_group_of_no_candidate_is_none(client, pages):
+    # None, in every dtype of labels (not the dtype's NaN, NaT or NA).
+    scores = dd.from_pandas(pandas.DataFrame({"day": [1, 1, 2, 2], "page": pages,
+                                              "views": [9, 1, None, None]}), npartitions=2)
+    best = dpsel.dask.select(scores, label="page", score="views", epsilon="60", by="day")
+    assert best.to_dict() == {1: pages[0], 2: None}
+
+
+def test_an_unobserved_category_is_no_group_of_the_data(client):
+    # A category of the group column with no row is no group of the data
+    # (Dask's groupby lists it), in all three calls; listed, it is released.
+    rows = pandas.DataFrame({"day": pandas.Categorical([1, 1, 2], categories=[1, 2, 3]),
+                             "page": ["a", "b", "a"], "views": [4, 2, 7]})
+    frame = dd.from_pandas(rows, npartitions=2)
+    for groups, days in [(None, [1, 2]), ([3, 1], [3, 1])]:
+        modes = dpsel.dask.mode(frame, "page", ["a", "b"], "1", by="day", groups=groups)
+        medians = dpsel.dask.quantile(frame, "views", "0.5", 0, 10, "1", by="day",
+                                      groups=groups)
+        best = dpsel.dask.select(frame, label="page", score="views", epsilon="1", by="day",
+                                 groups=groups)
+        assert list(modes.index) == list(medians.index) == list(best.index) == days, groups
+
+
+def listed_pmf(params, scores, mechanism):
+    return [dpsel.pmf(params, scores, mechanism).probability(i) for i in range(len(scores))]
+
+
+@pytest.mark.parametrize("mechanism", ["pf", "em"])
+def test_listed_groups_of_no_value_fit_the_pmf_on_no_data(client, mechanism):
+    # groups= lists the public groups: each is released, in the list's
+    # order, those of no row (all but group 0) and group 0, whose rows hold
+    # no value, on all-zero counts (mode: uniform over the candidates) and
+    # on no values (quantile: uniform over the grid); the rows of group -1,
+    # not listed, are dropped (their 9 rows of "b" would win).
+    rows = pandas.DataFrame({"group": [0] * 3 + [-1] * 9,
+                             "value": pandas.Series([None] * 3 + ["b"] * 9, dtype=object)})
+    frame = dd.from_pandas(rows, npartitions=3)
+    listed = list(range(GROUPS - 1, -1, -1))
+    modes = dpsel.dask.mode(frame, "value", MODE_CANDIDATES, "1", by="group",
+                            mechanism=mechanism, groups=listed)
+    assert list(modes.index) == listed and modes.name == "value"
+    counts = collections.Counter(modes)
+    fits, statistic, dof = chi_square_fits(
+        [counts[c] for c in MODE_CANDIDATES],
+        listed_pmf(dpsel.Params.from_epsilon("1", 1, True), [0] * 5, mechanism), GROUPS)
+    assert fits, f"mode: chi-square {statistic:.2f} with {dof} degrees of freedom"
+    values = pandas.Series([None] * 3 + [9.0] * 9, dtype=object)  # None: no value
+    frame = dd.from_pandas(rows.assign(value=values), npartitions=3)
+    medians = dpsel.dask.quantile(frame, "value", "0.75", 0, 10, "1", by="group",
+                                  mechanism=mechanism, groups=listed)
+    assert list(medians.index) == listed
+    counts = collections.Counter(int(value) for value in medians)
+    fits, statistic, dof = chi_square_fits([counts[point] for point in range(11)],
+                                           [decimal.Decimal(1) / 11] * 11, GROUPS)
+    assert fits, f"quantile: chi-square {statistic:.2f} with {dof} degrees of freedom"
+    # The fit would catch one row counted for one candidate.
+    wrong = listed_pmf(dpsel.Params.from_epsilon("1", 1, True), [1, 0, 0, 0, 0], mechanism)
+    assert not chi_square_fits([collections.Counter(modes)[c] for c in MODE_CANDIDATES],
+                               wrong, GROUPS)[0]
+
+
+def test_listed_groups_are_released_in_order_and_others_dropped(client):
+    # At epsilon 60, a label or candidate 2 or more ahead loses with
+    # probability below e^-60, a median of 5 equal values below 1e-24.
+    rows = pandas.DataFrame({"day": pandas.to_datetime(["2026-11-01"] * 5 + ["2026-11-03"] * 5),
+                             "site": ["x"] * 5 + ["y"] * 5,
+                             "page": ["a"] * 5 + ["b"] * 5, "views": [7] * 5 + [1] * 5})
+    frame = dd.from_pandas(rows, npartitions=3)
+    days = [pandas.Timestamp("2026-11-03"), pandas.Timestamp("2026-11-02")]
+    modes = dpsel.dask.mode(frame, "page", ["a", "b"], "60", by="day", groups=days)
+    assert list(modes.index) == days and modes[days[0]] == "b"
+    medians = dpsel.dask.quantile(frame, "views", "0.5", 0, 10, "60", by="day", groups=days)
+    assert list(medians.index) == days and medians[days[0]] == decimal.Decimal(1)
+    # Several columns: a tuple per group.
+    pairs = [("2026-11-02", "x"), ("2026-11-01", "x")]
+    listed = [(pandas.Timestamp(day), site) for day, site in pairs]
+    modes = dpsel.dask.mode(frame, "page", ["a", "b"], "60", by=["day", "site"], groups=listed)
+    assert list(modes.index) == listed and modes[listed[1]] == "a"
+    scores = dd.from_pandas(pandas.DataFrame({"club": ["north", "north", "south"],
+                                              "book": ["M", "B", "M"], "votes": [40, 2, 30]}),
+                            npartitions=2)
+    best = dpsel.dask.select(scores, label="book", score="votes", epsilon="60", by="club",
+                             groups=["east", "north"], monotonic=True)
+    assert best.to_dict() == {"east": None, "north": "M"}
 
 
 def test_a_pandas_frame_is_refused():
