@@ -139,6 +139,7 @@ test: $(TESTS) $(TOOL)
 
 cli-test: $(TOOL)
 	sh tests/cli.sh $(TOOL)
+	sh tests/data-in-messages.sh $(TOOL)
 
 # The manual pages (man/, mandoc -Tlint; a page per command and per API
 # function, their examples run) and the bash completion (completion/).

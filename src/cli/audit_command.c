@@ -82,11 +82,9 @@ static int match_labels(const candidates *a, const char *name_a, const candidate
         label_ref key = &a->labels[i];
         const label_ref *found = bsearch(&key, refs, b->count, sizeof *refs, compare_refs);
         if (found == NULL) {
-            char quoted[QUOTED_MAX];
             status = cli_fail_at(e, EXIT_BAD_INPUT, name_b, 0,
-                                 "no candidate '%s' (%s:%zu): audit needs the same labels",
-                                 printable(a->labels[i], 0, quoted, sizeof quoted), name_a,
-                                 a->lines[i]);
+                                 "no candidate with the label of %s:%zu: audit needs the same "
+                                 "labels", name_a, a->lines[i]);
         } else {
             scores_b[i] = b->scores[*found - b->labels];
         }
@@ -118,21 +116,15 @@ static size_t first_offender(const int64_t *a, const int64_t *b, size_t n,
     return against;
 }
 
-static int warn_not_neighbours(const options *o, const dpsel_params *params, const pair *p,
-                               const unit_texts *u, cli_error *e)
+/* Names the first candidate that moves by more than the sensitivity by its
+ * line, not its label or scores (data). */
+static void warn_not_neighbours(const dpsel_params *params, const pair *p, const unit_texts *u)
 {
-    char quoted[QUOTED_MAX];
-    char score_a[UNITS_TEXT], score_b[UNITS_TEXT];
     size_t r = first_offender(p->scores_a, p->scores_b, p->a->count, params);
-    if (score_text(o, p->scores_a[r], score_a, e) != 0
-        || score_text(o, p->scores_b[r], score_b, e) != 0) {
-        return e->status;
-    }
-    fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %s%s: '%s' "
-            "scores %s and %s; the loss is compared with the claimed epsilon all the same\n",
-            p->name_a, p->name_b, u->sensitivity, params->monotonic ? ", monotonic" : "",
-            printable(p->a->labels[r], 0, quoted, sizeof quoted), score_a, score_b);
-    return 0;
+    fprintf(stderr, "dpsel: warning: %s and %s are not neighbours for sensitivity %s%s: the "
+            "candidate of %s:%zu moves by more; the loss is compared with the claimed epsilon "
+            "all the same\n", p->name_a, p->name_b, u->sensitivity,
+            params->monotonic ? ", monotonic" : "", p->name_a, p->a->lines[r]);
 }
 
 static const char *direction_name(const dpsel_audit_result *result)
@@ -254,8 +246,8 @@ static int audit_scores(const options *o, const dpsel_params *params, const pair
     } else {
         print_text(out, params, &m, &result, &u, label);
     }
-    if (!result.neighbours && warn_not_neighbours(o, params, p, &u, e) != 0) {
-        return e->status;
+    if (!result.neighbours) {
+        warn_not_neighbours(params, p, &u);
     }
     return verdict_status[result.verdict];
 }

@@ -486,7 +486,7 @@ int task_scores(const options *o, candidates *cand, const char *file_name, cli_e
     for (size_t r = 0; r < cand->count; r++) {
         if (cand->scores[r] < 0) {
             return cli_fail_at(error, EXIT_BAD_INPUT, file_name, cand->lines[r],
-                           "--task needs counts >= 0: '%" PRId64 "'", cand->scores[r]);
+                               "--task needs counts >= 0");
         }
     }
     /* audit keeps the counts, to build the scores once both files' rows are

@@ -241,17 +241,15 @@ static const char *finer_unit_advice(const line_reader *r, const char *text, cha
 static int parse_integer_score(const line_reader *r, const char *text, const char *advice,
                                int64_t *score)
 {
-    char quoted[QUOTED_MAX], decimal[2 * DPSEL_DECIMAL_TEXT_MAX + 80];
+    char decimal[2 * DPSEL_DECIMAL_TEXT_MAX + 80];
     int parsed = parse_score(text, score);
     if (parsed == -1) {
-        return reader_fail(r, r->line, "score is not an integer: '%s'%s",
-                           printable(text, 0, quoted, sizeof quoted),
+        return reader_fail(r, r->line, "score is not an integer%s",
                            *advice != '\0' ? advice
                                             : decimal_advice(r, text, decimal, sizeof decimal));
     }
     if (parsed == -2) {
-        return reader_fail(r, r->line, "score out of the int64 range: '%s'",
-                           printable(text, 0, quoted, sizeof quoted));
+        return reader_fail(r, r->line, "score out of the int64 range");
     }
     return 0;
 }
@@ -260,29 +258,25 @@ static int parse_integer_score(const line_reader *r, const char *text, const cha
 static int parse_decimal_score(const line_reader *r, const char *text, const char *advice,
                                int64_t *score)
 {
-    char quoted[QUOTED_MAX];
     int rc = dpsel_decimal_to_units(text, r->unit, score);
     if (rc == DPSEL_OK) {
         return 0;
     }
-    printable(text, 0, quoted, sizeof quoted);
     if (rc == DPSEL_EUNIT) {
         char finer[DPSEL_DECIMAL_TEXT_MAX + 48];
-        return reader_fail(r, r->line, "score is not a whole multiple of the unit %s: '%s'%s",
-                           r->unit, quoted, finer_unit_advice(r, text, finer, sizeof finer));
+        return reader_fail(r, r->line, "score is not a whole multiple of the unit %s%s", r->unit,
+                           finer_unit_advice(r, text, finer, sizeof finer));
     }
     if (rc == DPSEL_ERANGE) {
-        return reader_fail(r, r->line, "score out of the int64 range in units of %s: '%s'",
-                           r->unit, quoted);
+        return reader_fail(r, r->line, "score out of the int64 range in units of %s", r->unit);
     }
-    return reader_fail(r, r->line, "score is not a decimal number: '%s'%s", quoted, advice);
+    return reader_fail(r, r->line, "score is not a decimal number%s", advice);
 }
 
 /* Parses one content line: 1 for a candidate (*label NULL for a `score`
  * line), 0 for the header, -1 for an error. */
 static int parse_line(const line_reader *r, char *text, const char **label, int64_t *score)
 {
-    char quoted[QUOTED_MAX];
     char *comma = strrchr(text, ',');
     char *score_text = trim(comma != NULL ? comma + 1 : text);
     char *label_text = NULL;
@@ -297,8 +291,7 @@ static int parse_line(const line_reader *r, char *text, const char **label, int6
         }
         if (!valid_label((const unsigned char *)label_text)) {
             return reader_fail(r, r->line,
-                               "label is not valid UTF-8 text without control characters: '%s'",
-                               printable(label_text, 0, quoted, sizeof quoted));
+                               "label is not valid UTF-8 text without control characters");
         }
     }
     const char *advice = header_advice(r, label_text, score_text);
@@ -447,7 +440,6 @@ static int looks_like_candidate(const char *comment)
  * the end of the stream; -1 on a problem. */
 static int next_content(line_reader *r, char **text)
 {
-    char quoted[QUOTED_MAX];
     size_t len = 0;
     while (read_line(r, &len) == 0) {
         if (len == 0) {
@@ -462,8 +454,8 @@ static int next_content(line_reader *r, char **text)
             return -1;
         }
         if (**text == '#' && r->grid == NULL && looks_like_candidate(*text)) {
-            return reader_fail(r, r->line, "a comment that looks like a candidate: '%s' (labels "
-                               "cannot start with #)", printable(*text, 0, quoted, sizeof quoted));
+            return reader_fail(r, r->line, "a comment that looks like a candidate (labels "
+                               "cannot start with #)");
         }
         if (**text != '\0' && **text != '#') {
             return 0;
@@ -518,11 +510,9 @@ void reader_free(line_reader *r)
     r->ahead_start = r->ahead_end = 0;
 }
 
-int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line)
+int report_duplicate(const line_reader *r, size_t line, size_t first_line)
 {
-    char quoted[QUOTED_MAX];
-    return reader_fail(r, line, "duplicate label '%s' (first on line %zu)",
-                       printable(label, 1, quoted, sizeof quoted), first_line);
+    return reader_fail(r, line, "duplicate label (first on line %zu)", first_line);
 }
 
 static int compare_labels(const void *a, const void *b, void *labels)
@@ -558,8 +548,7 @@ static int check_unique_labels(line_reader *r, const candidates *c)
         }
     }
     free(order);
-    return repeat == 0 ? 0 : report_duplicate(r, c->labels[repeat], c->lines[repeat],
-                                               c->lines[first]);
+    return repeat == 0 ? 0 : report_duplicate(r, c->lines[repeat], c->lines[first]);
 }
 
 static int read_all(line_reader *r, candidates *c)
@@ -616,7 +605,6 @@ void candidates_free(candidates *c)
  * stream, -1 on a problem.  A first content line `value` is a header. */
 static int reader_next_value(line_reader *r, int64_t *point)
 {
-    char quoted[QUOTED_MAX];
     char *text = NULL;
     int rc;
     while ((rc = next_content(r, &text)) == 0 && text != NULL) {
@@ -626,9 +614,9 @@ static int reader_next_value(line_reader *r, int64_t *point)
             continue;
         }
         if (dpsel_grid_point(r->grid, text, point) != DPSEL_OK) {
-            return reader_fail(r, r->line, "value is not a decimal number: '%s' (one a line: "
+            return reader_fail(r, r->line, "value is not a decimal number (one a line: "
                                "digits with an optional point and exponent, as 12.5 or -3e-7, "
-                               "or inf or nan)", printable(text, 0, quoted, sizeof quoted));
+                               "or inf or nan)");
         }
         return 1;
     }

@@ -94,8 +94,9 @@ int reader_out_of_memory(line_reader *r);
 /* "FILE: no candidates", and what a candidate is; returns -1. */
 int reader_no_candidates(const line_reader *r);
 
-/* The message about a label seen twice, on first_line and then on line. */
-int report_duplicate(const line_reader *r, const char *label, size_t line, size_t first_line);
+/* The message about a label seen twice, on first_line and then on line
+ * (the label itself is data: never shown). */
+int report_duplicate(const line_reader *r, size_t line, size_t first_line);
 
 /* The label of a `score` line: its 0-based position, written into out
  * (POSITION_TEXT bytes).  Returns out. */

@@ -150,8 +150,7 @@ static int check_unique_labels(streamed *s)
         }
     }
     const label_repeat *repeat = label_check_repeat(&s->labels);
-    return repeat == NULL ? 0 : report_duplicate(&s->reader, repeat->text, repeat->line,
-                                                 repeat->first_line);
+    return repeat == NULL ? 0 : report_duplicate(&s->reader, repeat->line, repeat->first_line);
 }
 
 /* ------------------------------------------------------------ passes */
