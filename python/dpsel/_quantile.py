@@ -9,7 +9,6 @@ from __future__ import annotations
 import array
 import ctypes
 import math
-import sys
 import weakref
 from decimal import Decimal
 from fractions import Fraction
@@ -17,7 +16,7 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, U
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
-from ._errors import Error, ErrorCode, RangeError, explained
+from ._errors import Error, ErrorCode, explained
 from ._fixes import decimal, positive_fix
 from ._lib import CGrid, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
@@ -25,7 +24,7 @@ from ._params import Params, c_params
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._rng import Rng, resolve
-from ._scores import Scores, as_scores
+from ._scores import as_scores
 from ._select import Selector
 from ._tasks import units_to_decimal
 
@@ -253,35 +252,6 @@ def _grid_bounds(lower: GridArg, upper: Optional[int]) -> Tuple[int, int]:
     return _convert.int64(lower, "lower"), _convert.int64(upper, "upper")
 
 
-def _refuse_points_outside(points: Scores, lower: int, upper: int) -> None:
-    """RangeError when a grid point lies outside lower .. upper.  C would
-    clamp it, silently: but points come from Grid.points, which clamps every
-    value into its grid, so one outside means ends in other units than the
-    points (values for grid points: a p95 of 64.5 was released as 10.0 on
-    the ends 0 and 100 of a 0.1 grid), never a record to clamp."""
-    if points.n == 0 or lower > upper:
-        return  # nothing to check, or the C call says what is wrong
-    low, high = _extremes(points)
-    if lower <= low and high <= upper:
-        return
-    outside = low if low < lower else high
-    raise RangeError("points", fix=(
-        f"point {outside} is outside the grid's ends lower {lower} and upper {upper}: points and "
-        "ends are grid points, in units of the resolution, not values; pass the Grid "
-        "itself for both ends (quantile_select(selector, a, b, grid.points(values), grid)), or "
-        "dpsel.quantile(values, q, lower, upper, epsilon) for values"))
-
-
-def _extremes(points: Scores) -> Tuple[int, int]:
-    """The least and the largest of points (n >= 1)."""
-    c_points = (ctypes.c_int64 * points.n).from_address(points.address)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        view = numpy.frombuffer(c_points, dtype=numpy.int64)
-        return int(view.min()), int(view.max())
-    return min(c_points), max(c_points)
-
-
 class Run(NamedTuple):
     """A run of the score: its first grid point, its number of points and
     its score."""
@@ -293,7 +263,8 @@ class Run(NamedTuple):
 class QuantileRuns(Owned):
     """The runs of the quantile a / b's score on data (grid points of the
     Grid ``lower``, or of the grid ``lower .. upper`` in its units: a point
-    outside is RangeError, never clamped): the grid cut where the score changes,
+    outside is clamped into the ends, as C does, since a record never
+    decides whether a release happens): the grid cut where the score changes,
     built once for any number of releases and for the exact distribution
     (dpsel_quantile_runs_*).  Immutable; len() runs, runs[i] a Run."""
 
@@ -305,7 +276,6 @@ class QuantileRuns(Owned):
         handle = ctypes.c_void_p()
         quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
                              *_grid_bounds(lower, upper))
-        _refuse_points_outside(values, quantile.lower, quantile.upper)
         with explained(lambda code: quantile.fix(None, None, code)):
             lib.dpsel_quantile_runs_new(ctypes.byref(handle), quantile.a, quantile.b,
                                         values.address, values.n, quantile.lower,
@@ -346,7 +316,9 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     """One release of the quantile a / b of points (grid.points(values)) on
     the Grid ``lower`` (or on lower .. upper, grid points), a grid point
     (dpsel_quantile_select: the runs built and freed in one call); a point
-    outside the ends is RangeError, never clamped.
+    outside the ends is clamped into them, as C does: pass the Grid, whose
+    ends are in the points' units (ends given as values for a finer grid
+    would clamp every point to them).
     Selector.select_quantile releases from runs built once; dpsel.quantile
     takes raw values and returns a Decimal."""
     if not isinstance(selector, Selector):
@@ -355,7 +327,6 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     value, m = ctypes.c_int64(), _mechanism(mechanism)
     quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
                          *_grid_bounds(lower, upper))
-    _refuse_points_outside(values, quantile.lower, quantile.upper)
     with resolve(rng)._use as c_rng, \
             explained(lambda code: quantile.fix(selector.params, m, code)):
         lib.dpsel_quantile_select(selector._handle, m, quantile.a, quantile.b, values.address,
