@@ -35,6 +35,39 @@ def is_boolean(value: object) -> bool:
     return is_boolean_type(type(value))
 
 
+def is_number(value: object) -> bool:
+    """A number by its type alone: an int, float, Decimal or Fraction, or a
+    numpy integer or floating scalar.  Not a bool, nor a duration or a date:
+    numpy's timedelta64 is an integer to numpy (and has __index__), of a
+    unit its type does not show, so taking it as a count of nanoseconds
+    would be a silent wrong answer."""
+    if is_boolean(value):
+        return False
+    if isinstance(value, (int, float, Decimal, Fraction)):
+        return True
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    return type(value).__module__ == "numpy" and kind in ("i", "u", "f")
+
+
+def not_a_number(kind: type, what: str) -> TypeError:
+    """The TypeError for a value of a type that is not a number, naming the
+    argument and the type alone (never the value: it may be a record's) and
+    how to convert it."""
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    lowered = kind.__name__.lower()
+    if is_boolean_type(kind):
+        fix = "give .astype(int) (or int(v)) for 0 and 1"
+    elif "timedelta" in lowered:
+        fix = ("give numbers in a unit you name: .dt.total_seconds() for a pandas column of "
+               "durations, or values / numpy.timedelta64(1, 's') for numpy")
+    elif lowered in ("date", "datetime", "datetime64", "timestamp"):
+        fix = ("give numbers in a unit you name, such as seconds since an epoch: "
+               "(column - epoch).dt.total_seconds() for a pandas column")
+    else:
+        fix = "give numbers (int, float, Decimal, Fraction or a decimal str)"
+    return TypeError(f"{what}: a {name} is not a number: {fix}")
+
+
 def integer(value: object, what: str) -> int:
     """value as an int: an int, or anything with __index__ (numpy's); not a
     bool."""

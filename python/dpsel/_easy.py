@@ -219,18 +219,22 @@ def _exact_values(values: Any, floats: str, what: str = "values",
     exact = floats == "exact"
     names = (f"{what}[{i}]" for i in itertools.count()) if index is None else \
         (f"{what} at the index {label!r}" for label in index)
-    return [_exact(value, exact, name) for name, value in zip(names, _records(values))
+    return [_exact(value, exact, name) for name, value in zip(names, _records(values, what))
             if not _missing(value)]
 
 
-def _records(values: Any) -> List[Any]:
+def _records(values: Any, what: str) -> List[Any]:
     """Records as Python values, but numpy floats kept as numpy scalars:
     their repr is the shortest of their own precision (float32's 0.1 is
-    0.1)."""
+    0.1).  A column of durations or dates is refused by its dtype, before
+    any record is read (tolist() would give a timedelta64[ns]'s
+    nanoseconds as ints)."""
     numpy = sys.modules.get("numpy")
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(values, (pandas.Series, pandas.Index)):
         values = values.to_numpy()
+    if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind in "mM":
+        raise _convert.not_a_number(values.dtype.type, what)
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind == "f":
         return list(values.ravel())
     return _python_list(values)
@@ -246,24 +250,20 @@ def _missing(value: Any) -> bool:
 
 def _exact(value: Any, exact_floats: bool, what: str) -> Any:
     """A record as an exact number: an int, Decimal or Fraction as it is, a
-    float or text as a Decimal.  A bool or another type is a TypeError (a
-    column of the wrong type)."""
-    if _convert.is_boolean(value):
-        raise TypeError(f"{what} is {value!r}, a bool, not a number: give .astype(int) "
-                        "for 0 and 1")
-    if isinstance(value, (int, Decimal, Fraction)) or hasattr(value, "__index__"):
-        return value
-    is_float = isinstance(value, float) or getattr(getattr(value, "dtype", None), "kind", "") == "f"
-    if is_float:
-        return Decimal(float(value)) if exact_floats else Decimal(str(value))
+    float or text as a Decimal.  A value that is not a number by its type
+    (_convert.is_number: a bool, a duration, a date) is a TypeError (a
+    column of the wrong type).  Neither error holds the value."""
     if isinstance(value, str):
         try:
             return Decimal(value)
         except InvalidOperation:
-            raise DecimalError(f"{what} = {value!r}",
-                               fix="a text that is not a number: give numbers") from None
-    raise TypeError(f"{what} is {value!r}, a {type(value).__name__}: give numbers (int, "
-                    "float, Decimal, Fraction or a decimal str)")
+            raise DecimalError(what) from None
+    if not _convert.is_number(value):
+        raise _convert.not_a_number(type(value), what)
+    if isinstance(value, float) or getattr(value, "dtype", None) is not None and \
+            value.dtype.kind == "f":
+        return Decimal(float(value)) if exact_floats else Decimal(str(value))
+    return value
 
 
 # ------------------------------------------------------ labelled scores

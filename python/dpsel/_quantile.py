@@ -54,10 +54,9 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
     exactly, in an exponent form; a float as the decimal it prints as (its
     repr, as PostgreSQL's float8-to-numeric cast and CSV files write it);
     a Fraction as floor(value 10^f) / 10^f, f the resolution's fraction
-    digits, which has the same grid point.  Booleans and other types are not
-    numbers (TypeError)."""
-    if isinstance(value, bool) or _is_numpy(value, "b"):
-        raise TypeError(f"{what} must be a number, not a bool: give int({what}) for 0 or 1")
+    digits, which has the same grid point.  Booleans, durations, dates and
+    other types are not numbers (TypeError naming the type, never the value:
+    _convert.is_number)."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, Decimal):
@@ -66,7 +65,7 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
         text = repr(float(value))
     elif _is_numpy(value, "f"):
         text = str(value)  # numpy's shortest text of its own precision
-    elif isinstance(value, (int, Fraction)) or hasattr(value, "__index__"):
+    elif _convert.is_number(value):  # an int, a Fraction or a numpy integer
         number = value if isinstance(value, Fraction) else _convert.integer(value, what)
         if abs(number) >= _BEYOND:
             text = "-1e200" if number < 0 else "1e200"
@@ -75,8 +74,7 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
         else:
             text = str(number)
     else:
-        raise TypeError(f"{what} must be a number (an int, float, Decimal, Fraction or str), "
-                        f"not {type(value).__name__}")
+        raise _convert.not_a_number(type(value), what)
     return _convert.c_text(text, what)
 
 
@@ -123,8 +121,8 @@ class Grid:
         """A raw value's grid point, ``floor(clamp(value, A, B) / R)``,
         exactly (dpsel_grid_point).  Every number is taken, of any size:
         infinities go to the end of their sign, NaN to the upper end; a str
-        that is not a number is a DecimalError, a bool or another type a
-        TypeError."""
+        that is not a number is a DecimalError, a bool, a duration or
+        another type a TypeError; neither message holds the value."""
         point = ctypes.c_int64()
         lib.dpsel_grid_point(ctypes.byref(self._c), self._value(value, "value"),
                              ctypes.byref(point))
@@ -137,7 +135,8 @@ class Grid:
 
     def points(self, values: Sequence[Any]) -> List[int]:
         """The grid points of many values (dpsel_grid_points), each as for
-        point(); an error names the value that failed."""
+        point(); an error names the position of the value that failed,
+        never the value (a record's)."""
         texts = [self._value(value, f"values[{i}]") for i, value in enumerate(values)]
         c_texts = (ctypes.c_char_p * max(1, len(texts)))(*texts)
         points = array.array("q", bytes(8 * max(1, len(texts))))
@@ -146,8 +145,7 @@ class Grid:
             lib.dpsel_grid_points(ctypes.byref(self._c), c_texts, len(texts),
                                   points.buffer_info()[0], ctypes.byref(failed))
         except Error as error:
-            raise type(error)(f"values[{failed.value}] = {values[failed.value]!r}",
-                              error.code) from None
+            raise type(error)(f"values[{failed.value}]", error.code) from None
         return points[:len(texts)].tolist()
 
     def value(self, point: int) -> str:
