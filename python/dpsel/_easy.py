@@ -262,15 +262,14 @@ def _joint_sensitivity_of(qs: List[Any], fractions: List[Any]) -> int:
 
 
 def _exact_values(values: Any, floats: str, what: str = "values",
-                  index: Optional[Sequence[Any]] = None) -> List[Any]:
+                  numbered: bool = True) -> List[Any]:
     """Records as exact Decimals, missing ones skipped; a text that is not
-    a number is a DecimalError naming it (what[i], or with an index the
-    label of its row)."""
+    a number is a DecimalError naming its position (what[i]; what alone
+    when not numbered), never its value nor its row's label (a record's)."""
     if floats not in FLOATS:
         raise RangeError("floats", fix=f"floats must be 'repr' or 'exact', not {floats!r}")
     exact = floats == "exact"
-    names = (f"{what}[{i}]" for i in itertools.count()) if index is None else \
-        (f"{what} at the index {label!r}" for label in index)
+    names = (f"{what}[{i}]" if numbered else what for i in itertools.count())
     return [_exact(value, exact, name) for name, value in zip(names, _records(values, what))
             if not _missing(value)]
 

@@ -314,9 +314,9 @@ def test_top_k_fits_the_pmf_of_its_tuples():
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: dpsel.select({"a": "1.5"}, "1"), TypeError, "scores\\[0\\] is '1.5'"),
+    (lambda: dpsel.select({"a": "1.5"}, "1"), TypeError, "scores\\[0\\] is a str, not an integer"),
     (lambda: dpsel.select({"a": "1.505"}, "1", sensitivity="0.01"), dpsel.UnitError,
-     "scores\\[0\\] 1.505 is not a whole multiple of the resolution 0.01"),
+     "scores\\[0\\] is not a whole multiple of the resolution 0.01"),
     (lambda: dpsel.select({"a": 1}, "1", sensitivity="0.3", resolution="0.25"),
      dpsel.UnitError, "sensitivity 0.3 is not a whole multiple of the resolution 0.25"),
     (lambda: dpsel.top_k({"a": 1}, 0, "1"), dpsel.RangeError, "k is 0"),
@@ -370,7 +370,7 @@ def test_decimal_sensitivity_and_resolution_in_params_and_selector():
     assert selector.select(["0.25", "9.99", Decimal("1.5")], rng=dpsel.Rng.seeded(b"d")) == 1
     series = pandas.Series(["0.25", "9.99"], index=["p", "q"])
     assert selector.select_top(series, 2, rng=dpsel.Rng.seeded(b"d")) == ["q", "p"]
-    with pytest.raises(dpsel.UnitError, match="scores\\[1\\] 0.125 is not a whole multiple"):
+    with pytest.raises(dpsel.UnitError, match="scores\\[1\\] is not a whole multiple"):
         selector.select(["0.25", "0.125"])
     with pytest.raises(dpsel.RangeError, match="sensitivity"):
         dpsel.Params.from_epsilon("1", sensitivity="0.00")
@@ -418,14 +418,14 @@ def released_from_stream(params, scores):
 
 def test_decimal_scores_not_of_the_unit_are_named():
     quarter = dpsel.Params.from_epsilon("1", "0.5", resolution="0.25")
-    with pytest.raises(dpsel.UnitError, match="score 0.1 is not a whole multiple of the "
+    with pytest.raises(dpsel.UnitError, match="score is not a whole multiple of the "
                        "resolution 0.25"):
         dpsel.Partial(quarter).add("0.1")
-    with pytest.raises(dpsel.UnitError, match="scores\\[1\\] 0.3 is not a whole multiple"):
+    with pytest.raises(dpsel.UnitError, match="scores\\[1\\] is not a whole multiple"):
         dpsel.Partial(quarter).add_many(["0.5", "0.3"], [b"a", b"b"])
-    with pytest.raises(dpsel.UnitError, match="best 2.1 is not a whole multiple"):
+    with pytest.raises(dpsel.UnitError, match="best is not a whole multiple"):
         dpsel.Selector(quarter).stream("2.1")
-    with pytest.raises(dpsel.UnitError, match="scores_b\\[0\\] 0.2 is not a whole multiple"):
+    with pytest.raises(dpsel.UnitError, match="scores_b\\[0\\] is not a whole multiple"):
         dpsel.audit(quarter, ["0.5"], ["0.2"])
     with pytest.raises(dpsel.RangeError, match="units of 0.25, this state's in units of None"):
         dpsel.Partial(dpsel.Params.from_epsilon("1", 2)).merge(dpsel.Partial(quarter))
