@@ -35,23 +35,57 @@ def is_boolean(value: object) -> bool:
     return is_boolean_type(type(value))
 
 
+def is_number(value: object) -> bool:
+    """A number by its type alone: an int, float, Decimal or Fraction, or a
+    numpy integer or floating scalar.  Not a bool, nor a duration or a date:
+    numpy's timedelta64 is an integer to numpy (and has __index__), of a
+    unit its type does not show, so taking it as a count of nanoseconds
+    would be a silent wrong answer."""
+    if is_boolean(value):
+        return False
+    if isinstance(value, (int, float, Decimal, Fraction)):
+        return True
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    return type(value).__module__ == "numpy" and kind in ("i", "u", "f")
+
+
+def not_a_number(kind: type, what: str) -> TypeError:
+    """The TypeError for a value of a type that is not a number, naming the
+    argument and the type alone (never the value: it may be a record's) and
+    how to convert it."""
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    lowered = kind.__name__.lower()
+    if is_boolean_type(kind):
+        fix = "give .astype(int) (or int(v)) for 0 and 1"
+    elif "timedelta" in lowered:
+        fix = ("give numbers in a unit you name: .dt.total_seconds() for a pandas column of "
+               "durations, or values / numpy.timedelta64(1, 's') for numpy")
+    elif lowered in ("date", "datetime", "datetime64", "timestamp"):
+        fix = ("give numbers in a unit you name, such as seconds since an epoch: "
+               "(column - epoch).dt.total_seconds() for a pandas column")
+    else:
+        fix = "give numbers (int, float, Decimal, Fraction or a decimal str)"
+    return TypeError(f"{what}: a {name} is not a number: {fix}")
+
+
 def integer(value: object, what: str) -> int:
     """value as an int: an int, or anything with __index__ (numpy's); not a
-    bool."""
+    bool (the message holds no value: scores use it too)."""
     if is_boolean(value):
-        raise TypeError(f"{what} is {value!r}, a bool, not an integer: give int({value!r}) "
-                        "(or .astype(int) for an array) to mean 1 or 0")
+        raise TypeError(f"{what} is a bool, not an integer: give int(b) (or .astype(int) for "
+                        "an array) to mean 1 or 0")
     try:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
 
 
-def in_range(value: object, what: str, low: int, high: int) -> int:
-    """An integer in [low, high], else RangeError."""
+def in_range(value: object, what: str, low: int, high: int, shown: bool = True) -> int:
+    """An integer in [low, high], else RangeError naming the value when it
+    is shown (a public argument; shown=False for a score from the data)."""
     number = integer(value, what)
     if not low <= number <= high:
-        raise RangeError(f"{what} is {number}, outside [{low}, {high}]")
+        raise RangeError(f"{what} is {number if shown else 'an integer'}, outside [{low}, {high}]")
     return number
 
 
@@ -59,8 +93,8 @@ def uint64(value: object, what: str) -> int:
     return in_range(value, what, 0, UINT64_MAX)
 
 
-def int64(value: object, what: str) -> int:
-    return in_range(value, what, INT64_MIN, INT64_MAX)
+def int64(value: object, what: str, shown: bool = True) -> int:
+    return in_range(value, what, INT64_MIN, INT64_MAX, shown)
 
 
 def size(value: object, what: str) -> int:
@@ -156,44 +190,51 @@ def epsilon_text(value: object, what: str = "epsilon") -> str:
     return f"{digits}e-{m}" if m else str(digits)
 
 
-def decimal_text(value: object, what: str) -> str:
+def decimal_text(value: object, what: str, shown: bool = True) -> str:
     """A decimal score, unit, grid end, value or quantile as the plain
     decimal text dpsel reads ([+-]digits[.digits], no exponent), exactly.
 
     A str is passed as it is; an int, Decimal or Fraction is written out
     exactly; a float only when it is exactly the decimal it prints as (0.5,
     0.25, 37.0: not 0.1, whose binary value is another number) -- give a str
-    or a Decimal for the others."""
+    or a Decimal for the others.  A refusal names value when it is shown (a
+    public argument); shown=False, for a score from the data, names what
+    and the value's type alone."""
     if isinstance(value, str):
         return value
+    name = f"{what} {value!r}" if shown else f"{what} (a {type(value).__name__})"
     if isinstance(value, Decimal):
-        return _plain_decimal(value, what)
-    fraction = _exact_fraction(value, what, DecimalError)
+        return _plain_decimal(value, name)
+    fraction = _exact_fraction(value, what, DecimalError, shown)
     if isinstance(value, float) and fraction != Fraction(repr(value)):
-        raise DecimalError(f"{what} {value!r} is not exactly {value!r} in binary: give a str "
-                           "or a Decimal")
+        printed = repr(value) if shown else "the decimal it prints as"
+        raise DecimalError(f"{name} is not exactly {printed} in binary: give a str or a Decimal")
     parts = _decimal_digits(fraction)
     if parts is None:
-        raise DecimalError(f"{what} {fraction} has no finite decimal expansion")
+        raise DecimalError(f"{name} has no finite decimal expansion")
     digits, m = parts
     text = str(abs(digits)).rjust(m + 1, "0")
     return ("-" if digits < 0 else "") + (f"{text[:-m]}.{text[-m:]}" if m else text)
 
 
-def _plain_decimal(value: Decimal, what: str) -> str:
+def _plain_decimal(value: Decimal, name: str) -> str:
     # A huge exponent would make a huge text: refuse here what dpsel refuses.
-    if not value.is_finite() or abs(value.as_tuple().exponent) > DECIMAL_TEXT_MAX:
-        raise DecimalError(f"{what} is {value}")
+    if not value.is_finite():
+        raise DecimalError(f"{name} is not finite")
+    if abs(value.as_tuple().exponent) > DECIMAL_TEXT_MAX:
+        raise DecimalError(f"{name} has an exponent beyond {DECIMAL_TEXT_MAX} in magnitude")
     return format(value, "f")
 
 
-def _exact_fraction(value: object, what: str, error: type[Exception]) -> Fraction:
-    """An int, float or Fraction (or a numpy number) as an exact Fraction."""
+def _exact_fraction(value: object, what: str, error: type[Exception],
+                    shown: bool = True) -> Fraction:
+    """An int, float or Fraction (or a numpy number) as an exact Fraction;
+    an infinity or NaN refused, named when shown."""
     if isinstance(value, bool):
         raise TypeError(f"{what} must be a number, not bool")
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise error(f"{what} is {value}")
+            raise error(f"{what} is {value}" if shown else f"{what} is a float that is not finite")
         return Fraction(value)
     if isinstance(value, Fraction):
         return value

@@ -63,10 +63,20 @@ def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "
     that row alone, so the release stays epsilon-DP.  ``unknown="error"``
     raises RangeError naming such a value instead: that refusal is decided
     by one record and reveals it, so use it only to catch bugs in trusted
-    data, never for a release from data you must protect."""
+    data, never for a release from data you must protect; its message
+    holds no value either.
+
+    The values' dtype (a numpy array's, a pandas Series' or Index's) and
+    the candidates are public: a candidate of a kind no value of that
+    dtype can equal (a str for an integer column, a number for a text
+    column) is a TypeError naming both, before any row is counted, since
+    its count would be 0 whatever the data.  A str candidate of another
+    case than the values' ("Married" for "married") is a candidate like any
+    other: it is counted, and such values are unknown."""
     labels = _candidates(candidates)
     if unknown not in UNKNOWN:
         raise RangeError("unknown", fix=f"unknown must be 'drop' or 'error', not {unknown!r}")
+    _check_candidate_kinds(getattr(values, "dtype", None), labels)
     counts = _row_counts(values, labels, unknown == "error")
     params = Params.from_epsilon(epsilon, *task_params("mode"))
     chosen = Selector(params).select(counts, mechanism, rng)
@@ -91,6 +101,51 @@ def _candidates(candidates: Any, what: str = "candidates", items: str = "labels"
     return labels
 
 
+def _dtype_kind(dtype: Any) -> Optional[str]:
+    """What a dtype's values are, "number", "text" or "bytes" (a bool is a
+    number: True == 1), or None when the dtype does not say (object,
+    dates and the like)."""
+    categories = getattr(dtype, "categories", None)  # a pandas CategoricalDtype
+    if categories is not None:
+        return _dtype_kind(categories.dtype)
+    if getattr(dtype, "name", None) == "string":  # pandas' StringDtype
+        return "text"
+    return {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
+            "U": "text", "S": "bytes"}.get(getattr(dtype, "kind", None))
+
+
+def _label_kind(label: Any) -> Optional[str]:
+    """What a candidate is, as _dtype_kind says of a dtype."""
+    if isinstance(label, str):
+        return "text"
+    if isinstance(label, bytes):
+        return "bytes"
+    if _convert.is_boolean(label) or _convert.is_number(label) or isinstance(label, complex):
+        return "number"
+    return None
+
+
+_CANDIDATES_OF_KIND = {
+    "number": "numbers ([int(c) for c in candidates]), or values.astype(str) for text ones",
+    "text": "text ([str(c) for c in candidates]), or the values as numbers for numbers",
+    "bytes": "bytes, as the values are",
+}
+
+
+def _check_candidate_kinds(dtype: Any, labels: List[Any]) -> None:
+    """TypeError for a candidate that no value of the dtype can equal: it
+    would count 0 whatever the data.  Public facts only: the dtype and the
+    candidates, never a row."""
+    column = _dtype_kind(dtype)
+    for i, label in enumerate(labels):
+        kind = _label_kind(label)
+        if column is not None and kind is not None and kind != column:
+            convert = _CANDIDATES_OF_KIND[column]
+            raise TypeError(f"values are of dtype {dtype} and candidates[{i}] = {label!r} is "
+                            f"of type {type(label).__name__}: no value can equal it, so its "
+                            f"count would be 0 whatever the data; give {convert}")
+
+
 def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[int]:
     records = _python_list(values)
     try:
@@ -99,11 +154,11 @@ def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[in
         counts = collections.Counter(_Unhashable.wrap(value) for value in records)
     if refuse_unknown:
         known = set(labels)
-        for value, rows in counts.items():
-            if value not in known:
-                raise RangeError("values", fix=(
-                    f"values holds {value!r} ({rows} rows), which is not among the candidates: "
-                    "add it to them, or give unknown='drop' (DP-safe) to drop such rows"))
+        if any(value not in known for value in counts):
+            raise RangeError("values", fix=(
+                "values holds a value that is none of the candidates (not shown: a message "
+                "never holds a value; set(values) - set(candidates) lists them): add it to "
+                "the candidates, or give unknown='drop' (DP-safe) to drop such rows"))
     return [counts.get(label, 0) for label in labels]
 
 
@@ -114,9 +169,6 @@ class _Unhashable:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-
-    def __repr__(self) -> str:
-        return repr(self.value)
 
     @classmethod
     def wrap(cls, value: Any) -> Any:
@@ -210,27 +262,30 @@ def _joint_sensitivity_of(qs: List[Any], fractions: List[Any]) -> int:
 
 
 def _exact_values(values: Any, floats: str, what: str = "values",
-                  index: Optional[Sequence[Any]] = None) -> List[Any]:
+                  numbered: bool = True) -> List[Any]:
     """Records as exact Decimals, missing ones skipped; a text that is not
-    a number is a DecimalError naming it (what[i], or with an index the
-    label of its row)."""
+    a number is a DecimalError naming its position (what[i]; what alone
+    when not numbered), never its value nor its row's label (a record's)."""
     if floats not in FLOATS:
         raise RangeError("floats", fix=f"floats must be 'repr' or 'exact', not {floats!r}")
     exact = floats == "exact"
-    names = (f"{what}[{i}]" for i in itertools.count()) if index is None else \
-        (f"{what} at the index {label!r}" for label in index)
-    return [_exact(value, exact, name) for name, value in zip(names, _records(values))
+    names = (f"{what}[{i}]" if numbered else what for i in itertools.count())
+    return [_exact(value, exact, name) for name, value in zip(names, _records(values, what))
             if not _missing(value)]
 
 
-def _records(values: Any) -> List[Any]:
+def _records(values: Any, what: str) -> List[Any]:
     """Records as Python values, but numpy floats kept as numpy scalars:
     their repr is the shortest of their own precision (float32's 0.1 is
-    0.1)."""
+    0.1).  A column of durations or dates is refused by its dtype, before
+    any record is read (tolist() would give a timedelta64[ns]'s
+    nanoseconds as ints)."""
     numpy = sys.modules.get("numpy")
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(values, (pandas.Series, pandas.Index)):
         values = values.to_numpy()
+    if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind in "mM":
+        raise _convert.not_a_number(values.dtype.type, what)
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind == "f":
         return list(values.ravel())
     return _python_list(values)
@@ -246,24 +301,20 @@ def _missing(value: Any) -> bool:
 
 def _exact(value: Any, exact_floats: bool, what: str) -> Any:
     """A record as an exact number: an int, Decimal or Fraction as it is, a
-    float or text as a Decimal.  A bool or another type is a TypeError (a
-    column of the wrong type)."""
-    if _convert.is_boolean(value):
-        raise TypeError(f"{what} is {value!r}, a bool, not a number: give .astype(int) "
-                        "for 0 and 1")
-    if isinstance(value, (int, Decimal, Fraction)) or hasattr(value, "__index__"):
-        return value
-    is_float = isinstance(value, float) or getattr(getattr(value, "dtype", None), "kind", "") == "f"
-    if is_float:
-        return Decimal(float(value)) if exact_floats else Decimal(str(value))
+    float or text as a Decimal.  A value that is not a number by its type
+    (_convert.is_number: a bool, a duration, a date) is a TypeError (a
+    column of the wrong type).  Neither error holds the value."""
     if isinstance(value, str):
         try:
             return Decimal(value)
         except InvalidOperation:
-            raise DecimalError(f"{what} = {value!r}",
-                               fix="a text that is not a number: give numbers") from None
-    raise TypeError(f"{what} is {value!r}, a {type(value).__name__}: give numbers (int, "
-                    "float, Decimal, Fraction or a decimal str)")
+            raise DecimalError(what) from None
+    if not _convert.is_number(value):
+        raise _convert.not_a_number(type(value), what)
+    if isinstance(value, float) or getattr(value, "dtype", None) is not None and \
+            value.dtype.kind == "f":
+        return Decimal(float(value)) if exact_floats else Decimal(str(value))
+    return value
 
 
 # ------------------------------------------------------ labelled scores

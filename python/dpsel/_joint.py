@@ -21,7 +21,7 @@ from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import _take_strings
 from ._progress import Report, call_reporting
-from ._quantile import GridArg, _grid_bounds, _refuse_points_outside
+from ._quantile import GridArg, _grid_bounds
 from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
@@ -114,7 +114,8 @@ def quantiles_joint_select(selector: Selector, fractions: Sequence[Any], points:
                            rng: Optional[Rng] = None) -> List[int]:
     """One JointExp release of the quantiles (increasing fractions a / b)
     of points (grid.points(values)) on the Grid ``lower`` (or lower ..
-    upper, grid points): one grid point per quantile, non-decreasing, for
+    upper, grid points; a point outside is clamped into them, as C does):
+    one grid point per quantile, non-decreasing, for
     the selector's one epsilon (dpsel_quantiles_joint_select; its Params
     with joint_sensitivity(fractions), not monotonic)."""
     return quantiles_joint_select_many(selector, fractions, points, lower, upper, 1, rng)[0]
@@ -134,7 +135,6 @@ def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], po
     releases = _convert.size(count, "count")
     if releases < 1:
         raise RangeError("count", fix=f"give count >= 1, not {count}")
-    _refuse_points_outside(values, low, high)
     out = array.array("q", bytes(8 * max(1, joint.m * releases)))
     with resolve(rng)._use as c_rng, \
             explained(lambda code: joint.fix(selector.params, code)):
@@ -235,7 +235,6 @@ def quantiles_joint_pmf(params: Params, fractions: Sequence[Any], points: Any, l
     O(m^2 n) work whatever the grid; progress as pmf's."""
     joint, values = _Joint(fractions), as_scores(points, "points")
     low, high = _grid_bounds(lower, upper)
-    _refuse_points_outside(values, low, high)
     handle = ctypes.c_void_p()
     with explained(lambda code: joint.fix(params, code)):
         call_reporting(lib.dpsel_quantiles_joint_pmf_new, progress, ctypes.byref(handle),

@@ -115,8 +115,8 @@ class Partial(Owned):
                              "one member per score")
         for i, member in enumerate(members):
             if len(member) > PARTIAL_MEMBER_MAX:
-                raise RangeError(f"members[{i}] has {len(member)} bytes, more than "
-                                 f"PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX})")
+                raise RangeError(f"members[{i}] has more than PARTIAL_MEMBER_MAX "
+                                 f"({PARTIAL_MEMBER_MAX}) bytes")
         ends = (ctypes.c_size_t * max(1, len(members)))(*itertools.accumulate(map(len, members)))
         with self._lock, resolve(rng)._use as c_rng:
             lib.dpsel_partial_add_scores(self._handle, values.address, values.n,

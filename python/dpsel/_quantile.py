@@ -9,7 +9,6 @@ from __future__ import annotations
 import array
 import ctypes
 import math
-import sys
 import weakref
 from decimal import Decimal
 from fractions import Fraction
@@ -17,7 +16,7 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, U
 
 from . import _convert
 from ._enums import MechanismArg, mechanism as _mechanism
-from ._errors import Error, ErrorCode, RangeError, explained
+from ._errors import Error, ErrorCode, explained
 from ._fixes import decimal, positive_fix
 from ._lib import CGrid, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
@@ -25,7 +24,7 @@ from ._params import Params, c_params
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._rng import Rng, resolve
-from ._scores import Scores, as_scores
+from ._scores import as_scores
 from ._select import Selector
 from ._tasks import units_to_decimal
 
@@ -55,10 +54,9 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
     exactly, in an exponent form; a float as the decimal it prints as (its
     repr, as PostgreSQL's float8-to-numeric cast and CSV files write it);
     a Fraction as floor(value 10^f) / 10^f, f the resolution's fraction
-    digits, which has the same grid point.  Booleans and other types are not
-    numbers (TypeError)."""
-    if isinstance(value, bool) or _is_numpy(value, "b"):
-        raise TypeError(f"{what} must be a number, not a bool: give int({what}) for 0 or 1")
+    digits, which has the same grid point.  Booleans, durations, dates and
+    other types are not numbers (TypeError naming the type, never the value:
+    _convert.is_number)."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, Decimal):
@@ -67,7 +65,7 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
         text = repr(float(value))
     elif _is_numpy(value, "f"):
         text = str(value)  # numpy's shortest text of its own precision
-    elif isinstance(value, (int, Fraction)) or hasattr(value, "__index__"):
+    elif _convert.is_number(value):  # an int, a Fraction or a numpy integer
         number = value if isinstance(value, Fraction) else _convert.integer(value, what)
         if abs(number) >= _BEYOND:
             text = "-1e200" if number < 0 else "1e200"
@@ -76,8 +74,7 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
         else:
             text = str(number)
     else:
-        raise TypeError(f"{what} must be a number (an int, float, Decimal, Fraction or str), "
-                        f"not {type(value).__name__}")
+        raise _convert.not_a_number(type(value), what)
     return _convert.c_text(text, what)
 
 
@@ -124,8 +121,8 @@ class Grid:
         """A raw value's grid point, ``floor(clamp(value, A, B) / R)``,
         exactly (dpsel_grid_point).  Every number is taken, of any size:
         infinities go to the end of their sign, NaN to the upper end; a str
-        that is not a number is a DecimalError, a bool or another type a
-        TypeError."""
+        that is not a number is a DecimalError, a bool, a duration or
+        another type a TypeError; neither message holds the value."""
         point = ctypes.c_int64()
         lib.dpsel_grid_point(ctypes.byref(self._c), self._value(value, "value"),
                              ctypes.byref(point))
@@ -138,7 +135,8 @@ class Grid:
 
     def points(self, values: Sequence[Any]) -> List[int]:
         """The grid points of many values (dpsel_grid_points), each as for
-        point(); an error names the value that failed."""
+        point(); an error names the position of the value that failed,
+        never the value (a record's)."""
         texts = [self._value(value, f"values[{i}]") for i, value in enumerate(values)]
         c_texts = (ctypes.c_char_p * max(1, len(texts)))(*texts)
         points = array.array("q", bytes(8 * max(1, len(texts))))
@@ -147,8 +145,7 @@ class Grid:
             lib.dpsel_grid_points(ctypes.byref(self._c), c_texts, len(texts),
                                   points.buffer_info()[0], ctypes.byref(failed))
         except Error as error:
-            raise type(error)(f"values[{failed.value}] = {values[failed.value]!r}",
-                              error.code) from None
+            raise type(error)(f"values[{failed.value}]", error.code) from None
         return points[:len(texts)].tolist()
 
     def value(self, point: int) -> str:
@@ -253,35 +250,6 @@ def _grid_bounds(lower: GridArg, upper: Optional[int]) -> Tuple[int, int]:
     return _convert.int64(lower, "lower"), _convert.int64(upper, "upper")
 
 
-def _refuse_points_outside(points: Scores, lower: int, upper: int) -> None:
-    """RangeError when a grid point lies outside lower .. upper.  C would
-    clamp it, silently: but points come from Grid.points, which clamps every
-    value into its grid, so one outside means ends in other units than the
-    points (values for grid points: a p95 of 64.5 was released as 10.0 on
-    the ends 0 and 100 of a 0.1 grid), never a record to clamp."""
-    if points.n == 0 or lower > upper:
-        return  # nothing to check, or the C call says what is wrong
-    low, high = _extremes(points)
-    if lower <= low and high <= upper:
-        return
-    outside = low if low < lower else high
-    raise RangeError("points", fix=(
-        f"point {outside} is outside the grid's ends lower {lower} and upper {upper}: points and "
-        "ends are grid points, in units of the resolution, not values; pass the Grid "
-        "itself for both ends (quantile_select(selector, a, b, grid.points(values), grid)), or "
-        "dpsel.quantile(values, q, lower, upper, epsilon) for values"))
-
-
-def _extremes(points: Scores) -> Tuple[int, int]:
-    """The least and the largest of points (n >= 1)."""
-    c_points = (ctypes.c_int64 * points.n).from_address(points.address)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        view = numpy.frombuffer(c_points, dtype=numpy.int64)
-        return int(view.min()), int(view.max())
-    return min(c_points), max(c_points)
-
-
 class Run(NamedTuple):
     """A run of the score: its first grid point, its number of points and
     its score."""
@@ -293,7 +261,8 @@ class Run(NamedTuple):
 class QuantileRuns(Owned):
     """The runs of the quantile a / b's score on data (grid points of the
     Grid ``lower``, or of the grid ``lower .. upper`` in its units: a point
-    outside is RangeError, never clamped): the grid cut where the score changes,
+    outside is clamped into the ends, as C does, since a record never
+    decides whether a release happens): the grid cut where the score changes,
     built once for any number of releases and for the exact distribution
     (dpsel_quantile_runs_*).  Immutable; len() runs, runs[i] a Run."""
 
@@ -305,7 +274,6 @@ class QuantileRuns(Owned):
         handle = ctypes.c_void_p()
         quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
                              *_grid_bounds(lower, upper))
-        _refuse_points_outside(values, quantile.lower, quantile.upper)
         with explained(lambda code: quantile.fix(None, None, code)):
             lib.dpsel_quantile_runs_new(ctypes.byref(handle), quantile.a, quantile.b,
                                         values.address, values.n, quantile.lower,
@@ -346,7 +314,9 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     """One release of the quantile a / b of points (grid.points(values)) on
     the Grid ``lower`` (or on lower .. upper, grid points), a grid point
     (dpsel_quantile_select: the runs built and freed in one call); a point
-    outside the ends is RangeError, never clamped.
+    outside the ends is clamped into them, as C does: pass the Grid, whose
+    ends are in the points' units (ends given as values for a finer grid
+    would clamp every point to them).
     Selector.select_quantile releases from runs built once; dpsel.quantile
     takes raw values and returns a Decimal."""
     if not isinstance(selector, Selector):
@@ -355,7 +325,6 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     value, m = ctypes.c_int64(), _mechanism(mechanism)
     quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
                          *_grid_bounds(lower, upper))
-    _refuse_points_outside(values, quantile.lower, quantile.upper)
     with resolve(rng)._use as c_rng, \
             explained(lambda code: quantile.fix(selector.params, m, code)):
         lib.dpsel_quantile_select(selector._handle, m, quantile.a, quantile.b, values.address,

@@ -10,8 +10,9 @@ iterator (taken in the order it yields), goes through array.array('q')
 (C-speed for ints).  numpy and pandas are never imported here: an object
 can only be one of theirs if its module is loaded.
 
-What has no exact meaning as a list of scores is refused, whatever its
-values: booleans (True is not a score of 1 here), a masked array (its mask
+Scores come from the data: no message here holds one (a refused score is
+named by its position, with its type).  What has no exact meaning as a list
+of scores is refused, whatever its values: booleans (True is not a score of 1 here), a masked array (its mask
 would be dropped), a dict (its keys would be the scores), a set (no order),
 a DataFrame (its column names would be the scores).
 """
@@ -81,7 +82,7 @@ def as_counts(values: Any, what: str) -> Scores:
     counts = as_scores(values, what)
     least = min(memoryview(counts.keep)) if counts.n else 0
     if least < 0:
-        raise RangeError(f"{what} has {least}, a negative count")
+        raise RangeError(f"{what} has a negative count")
     return counts
 
 
@@ -138,21 +139,22 @@ def _exact_integer(value: Any, what: str) -> int:
     else:
         number = _whole_number(value, what)
     if not INT64_MIN <= number <= INT64_MAX:
-        raise RangeError(f"{what} is {number}, outside the int64 range")
+        raise RangeError(f"{what} is outside the int64 range")
     return number
 
 
 def _whole_number(value: Any, what: str) -> int:
     if isinstance(value, str):  # Fraction would parse it
-        raise TypeError(f"{what} is {value!r}, not an integer: give int({value!r})")
+        raise TypeError(f"{what} is a str, not an integer: give int(text)")
     if isinstance(value, Decimal):
         return _whole_decimal(value, what)
     try:
         fraction = Fraction(value)
     except (TypeError, ValueError, OverflowError):
-        raise TypeError(f"{what} is {value!r}, not an integer{_missing_hint(value)}") from None
+        raise TypeError(f"{what} is a {type(value).__name__}, not an integer"
+                        f"{_missing_hint(value)}") from None
     if fraction.denominator != 1:
-        raise TypeError(f"{what} is {value!r}, not an integer")
+        raise TypeError(f"{what} is a {type(value).__name__} with a fraction, not an integer")
     return fraction.numerator
 
 
@@ -160,11 +162,12 @@ def _whole_decimal(value: Decimal, what: str) -> int:
     """A Decimal that is an integer, decided from its exponent first:
     Fraction(Decimal('1e999999999')) would write out a billion digits."""
     if not value.is_finite():
-        raise TypeError(f"{what} is {value!r}, not an integer{_missing_hint(value)}")
+        raise TypeError(f"{what} is a Decimal infinity or NaN, not an integer"
+                        f"{_missing_hint(value)}")
     if value.adjusted() > 18:  # at least 10^19: beyond int64, whatever the digits
-        raise RangeError(f"{what} is {value}, outside the int64 range")
+        raise RangeError(f"{what} is outside the int64 range")
     if value != value.to_integral_value():
-        raise TypeError(f"{what} is {value!r}, not an integer")
+        raise TypeError(f"{what} is a Decimal with a fraction, not an integer")
     return int(value)
 
 
@@ -197,7 +200,7 @@ def _int64_copy(values: Any, what: str) -> Any:
     kind = values.dtype.kind
     # int(): numpy would compare a uint64 with a Python int in doubles.
     if kind == "u" and values.size and int(values.max()) > INT64_MAX:
-        raise RangeError(f"{what} has {values.max()}, outside the int64 range")
+        raise RangeError(f"{what} has a value outside the int64 range")
     if kind == "f":
         _check_whole(values, what)
     elif kind == "b":
@@ -217,5 +220,5 @@ def _check_whole(values: Any, what: str) -> None:
     whole &= (values >= -2.0**63) & (values < 2.0**63)
     if not whole.all():
         i = int(numpy.argmin(whole))
-        raise TypeError(f"{what}[{i}] is {values[i]!r}, not an integer in the int64 range"
+        raise TypeError(f"{what}[{i}] is a float that is not an integer in the int64 range"
                         f"{_missing_hint(float(values[i]))}")

@@ -170,12 +170,12 @@ class PfStream(Owned):
         """What a refused add of score (None: of several) needs."""
         if code != ErrorCode.RANGE:
             return None
+        # Neither score nor best is shown: both come from the data.
         if score is not None and score > self._best:
-            return (f"score {score} is above best {self._best}, the largest score the stream "
-                    "was started with: start it with the largest of all (Selector.stream(best))")
-        return (f"a score above best {self._best}, or a stream that failed or finished: start "
-                "it with the largest score of all (Selector.stream(best)) and add each score "
-                "before finish")
+            return ("score is above best, the largest score the stream was started with: "
+                    "start it with the largest of all (Selector.stream(best))")
+        return ("a score above best, or a stream that failed or finished: start it with the "
+                "largest score of all (Selector.stream(best)) and add each score before finish")
 
     def finish(self) -> int:
         """Ends the selection: the released position (0-based, in the order

@@ -15,10 +15,11 @@ from ._fixes import positive_fix
 from ._lib import lib
 
 
-def text_of(value: Any, what: str) -> bytes:
+def text_of(value: Any, what: str, shown: bool = True) -> bytes:
     """A decimal (str, int, Decimal, Fraction, or a float that prints as
-    its exact value) as the text dpsel reads."""
-    return _convert.c_text(_convert.decimal_text(value, what), what)
+    its exact value) as the text dpsel reads; a refusal names value when
+    it is shown (_convert.decimal_text)."""
+    return _convert.c_text(_convert.decimal_text(value, what, shown), what)
 
 
 def unit_of(value: Any, what: str) -> str:
@@ -29,25 +30,28 @@ def unit_of(value: Any, what: str) -> str:
     return f"0.{'0' * (digits - 1)}1" if digits else "1"
 
 
-def to_units(value: Any, unit: str, what: str) -> int:
-    """value / unit, exactly: UnitError naming value when it is not a whole
-    multiple of unit (a finer resolution reads it), DecimalError when it is
-    not a decimal."""
+def to_units(value: Any, unit: str, what: str, shown: bool = True) -> int:
+    """value / unit, exactly: UnitError when it is not a whole multiple of
+    unit (a finer resolution reads it), DecimalError when it is not a
+    decimal, naming value when it is shown (a public argument; shown=False
+    for a score from the data, named by what alone)."""
     out, unit_text = ctypes.c_int64(), text_of(unit, "resolution")
-    value_text = text_of(value, what)
-    with explained(lambda code: _fix(code, what, value_text, unit_text)):
+    value_text = text_of(value, what, shown)
+    name = f"{what} {value_text.decode()}" if shown else what
+    with explained(lambda code: _fix(code, name, unit_text)):
         lib.dpsel_decimal_to_units(value_text, unit_text, ctypes.byref(out))
     return out.value
 
 
-def _fix(code: int, what: str, value: bytes, unit: bytes) -> Optional[str]:
+def _fix(code: int, name: str, unit: bytes) -> Optional[str]:
+    """name: the argument, with its value when it is shown."""
     if code == ErrorCode.RANGE:
         return positive_fix(unit.decode(), "resolution")
     if code == ErrorCode.UNIT:
-        return (f"{what} {value.decode()} is not a whole multiple of the resolution "
-                f"{unit.decode()}: give a finer resolution")
+        return (f"{name} is not a whole multiple of the resolution {unit.decode()}: give a "
+                "finer resolution")
     if code == ErrorCode.DECIMAL:
-        return f"{what} {value.decode()!r} is not a decimal number"
+        return f"{name} is not a decimal number"
     return None
 
 
@@ -71,8 +75,10 @@ def scores_in_units(scores: Any, unit: Optional[str], what: str = "scores") -> A
 def score_in_units(score: Any, unit: Optional[str], what: str = "score") -> int:
     """One score as scores_in_units takes each: an int64 integer without a
     unit, else a decimal in whole units of it."""
-    return _convert.int64(score, what) if unit is None else to_units(score, unit, what)
+    if unit is None:
+        return _convert.int64(score, what, shown=False)
+    return to_units(score, unit, what, shown=False)
 
 
 def _each_in_units(scores: Any, unit: str, what: str) -> list:
-    return [to_units(score, unit, f"{what}[{i}]") for i, score in enumerate(scores)]
+    return [to_units(score, unit, f"{what}[{i}]", shown=False) for i, score in enumerate(scores)]

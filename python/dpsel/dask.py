@@ -104,7 +104,8 @@ def _decode(member: bytes) -> Any:
         return body.decode("utf-8", "surrogatepass")
     if tag == _PICKLE:
         return pickle.loads(body)
-    raise ValueError(f"not a label encoded by dpsel.dask: {member[:16]!r}")
+    raise ValueError("a member that is not a label encoded by dpsel.dask (its first byte is "
+                     "neither tag)")
 
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
@@ -410,20 +411,18 @@ def _one_or_series(released: pandas.Series, keys: List[Hashable], dtype: Any) ->
 
 def _refuse_repeated_labels(repeated: pandas.Series, label: Hashable,
                             keys: List[Hashable]) -> None:
-    """ValueError naming a label found on several rows of one group
-    (repeated: rows per group and member, those above 1)."""
+    """ValueError when a label is found on several rows of one group
+    (repeated: rows per group and member, those above 1), naming the
+    column alone: the label, its rows and its group are the data's."""
     if len(repeated) == 0:
         return
-    # The most repeated first (ties in the index's order): the same
-    # message whatever the partitions.
-    repeated = repeated.sort_index().sort_values(ascending=False, kind="stable")
-    key, rows = repeated.index[0], int(repeated.iloc[0])
-    where = f" in the group {key[:-1] if len(key) > 2 else key[0]!r}" if keys else ""
+    columns = [*keys, label]
     raise ValueError(
-        f"the label column {label!r} holds {_decode(key[-1])!r} on {rows} rows{where} (and "
-        f"{len(repeated) - 1} other label(s) more than once): each row is one candidate, "
-        "whose label must be distinct; for rows of raw records use dpsel.dask.mode, which "
-        "counts them, or sum the scores per label first")
+        f"the label column {label!r} holds a label on more than one row"
+        f"{' of a group' if keys else ''} (not shown: a message never holds a value; "
+        f"frame.groupby({columns!r}).size() lists the rows per label): each row is one "
+        "candidate, whose label must be distinct; for rows of raw records use "
+        "dpsel.dask.mode, which counts them, or sum the scores per label first")
 
 
 def _values_of_dtype(labels: List[Any], dtype: Any, column: Hashable, what: str) -> Any:
@@ -589,7 +588,7 @@ def _score_units(scores: pandas.Series, what: str, unit: Optional[str], floats: 
             return whole
         unit = "1"
     grid = Grid(units_to_decimal(INT64_MIN, unit), units_to_decimal(INT64_MAX, unit), unit)
-    return numpy.asarray(grid.points(_exact_values(scores, floats, what, scores.index)),
+    return numpy.asarray(grid.points(_exact_values(scores, floats, what, numbered=False)),
                          dtype=numpy.int64)
 
 
@@ -623,8 +622,8 @@ def _member(label: Any) -> bytes:
     """The label's member (_encode), at most PARTIAL_MEMBER_MAX bytes."""
     member = _encode(label)
     if len(member) > PARTIAL_MEMBER_MAX:
-        raise RangeError(f"the label {str(label)[:40]!r}... takes {len(member)} bytes "
-                         f"encoded, more than PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX})")
+        raise RangeError(f"a label (not shown: a message never holds a value) takes more than "
+                         f"PARTIAL_MEMBER_MAX ({PARTIAL_MEMBER_MAX}) bytes encoded")
     return member
 
 

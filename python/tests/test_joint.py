@@ -125,8 +125,9 @@ def test_the_low_level_calls_check_their_arguments():
     with pytest.raises(dpsel.RangeError, match="sensitivity >= 6"):
         dpsel.quantiles_joint_select(dpsel.Selector(params), QUARTILES, [0, 1], 0, 1)
     good = dpsel.Params.from_base(1, 1, 6, False)
-    with pytest.raises(dpsel.RangeError, match="outside the grid"):
-        dpsel.quantiles_joint_pmf(good, QUARTILES, [0, 7], 0, 1)
+    clamped = dpsel.quantiles_joint_pmf(good, QUARTILES, [0, 7], 0, 1)  # 7 clamped to 1
+    assert clamped.runs == hand_case().runs
+    assert clamped.probability_text(0, 0) == "0.94139194139194139"
     with pytest.raises(TypeError, match="selector must be"):
         dpsel.quantiles_joint_select(good, QUARTILES, [0, 1], 0, 1)
     pmf = hand_case()

@@ -102,10 +102,10 @@ CASES = [
     (lambda: dpsel.pmf(P, [1, 2]).probability(2), dpsel.RangeError,
      "outcome: argument out of range: outcome 2 is not 0 to 1: there are 2"),
     (lambda: started_stream().add(5), dpsel.RangeError,
-     "dpsel_pf_stream_add: argument out of range: score 5 is above best 3, the largest score "
+     "dpsel_pf_stream_add: argument out of range: score is above best, the largest score "
      "the stream was started with: start it with the largest of all (Selector.stream(best))"),
     (lambda: started_stream().add_many([1, 5]), dpsel.RangeError,
-     "dpsel_pf_stream_add_scores: argument out of range: a score above best 3, or a stream that "
+     "dpsel_pf_stream_add_scores: argument out of range: a score above best, or a stream that "
      "failed or finished: start it with the largest score of all (Selector.stream(best)) and "
      "add each score before finish"),
     (lambda: dpsel.decimal_to_units("1", "0"), dpsel.RangeError,

@@ -150,7 +150,7 @@ def test_add_many_is_its_adds():
     ([1, 2], [b"a"], ValueError, "1 members for 2 scores"),
     ([1], ["a"], TypeError, r"members\[0\] must be bytes"),
     ([1, 2], [b"a", bytes(dpsel.PARTIAL_MEMBER_MAX + 1)], dpsel.RangeError,
-     r"members\[1\] has 65537 bytes"),
+     r"members\[1\] has more than PARTIAL_MEMBER_MAX \(65536\) bytes"),
     ([1.5], [b"a"], TypeError, "not an integer"),
 ])
 def test_add_many_refuses_bad_input(scores, members, error, message):

@@ -27,7 +27,7 @@ def test_the_grid_takes_decimals_exactly():
     assert grid.points(["-1", "0.5", 99]) == [0, 500, 20000]  # clamped into [A, B]
     whole = dpsel.Grid(0, 120, "1")
     assert whole.point("37.9") == 37 and "Grid('0', '120', '1')" == repr(whole)
-    with pytest.raises(dpsel.DecimalError, match=r"values\[1\] = 'x'"):
+    with pytest.raises(dpsel.DecimalError, match=r"^values\[1\]: not a decimal number"):
         whole.points(["1", "x", "3"])
 
 
@@ -172,6 +172,34 @@ def test_every_number_is_a_value_on_the_grid():
                 dpsel.quantile_select(selector, q.a, q.b, points, grid.lower, grid.upper,
                                       rng=dpsel.Rng.seeded(b"issue 35"))]
     assert releases[0] == releases[1]
+
+
+def test_an_outlier_point_is_clamped_never_refused():
+    """On a grid of resolution 1 the points are the values: a point outside
+    the ends is clamped into them by every call, as C does, so one record
+    never stops a release (nor lands in a message)."""
+    outlier, grid = 987654, dpsel.Grid(0, 100, "1")
+    points, clamped = [5, 17, 25, outlier, -outlier], [5, 17, 25, 100, 0]
+    q = dpsel.quantile_fraction("0.5")
+    selector = dpsel.Selector(dpsel.Params.from_epsilon("1", q.sensitivity))
+    for ends in ((grid,), (0, 100)):
+        for mechanism in ("em", "pf"):
+            released = [dpsel.quantile_select(selector, q.a, q.b, data, *ends,
+                                              mechanism=mechanism, rng=dpsel.Rng.seeded(b"o"))
+                        for data in (points, clamped)]
+            assert released[0] == released[1]
+        assert list(dpsel.QuantileRuns(q.a, q.b, points, *ends)) == \
+            list(dpsel.QuantileRuns(q.a, q.b, clamped, *ends))
+    fractions = [dpsel.quantile_fraction("0.25"), dpsel.quantile_fraction("0.75")]
+    joint = dpsel.Params.from_epsilon("1", dpsel.joint_sensitivity(fractions))
+    for data in (points, numpy.array(points)):
+        assert dpsel.quantiles_joint_select_many(
+            dpsel.Selector(joint), fractions, data, grid, count=3,
+            rng=dpsel.Rng.seeded(b"joint")) == dpsel.quantiles_joint_select_many(
+            dpsel.Selector(joint), fractions, clamped, grid, count=3,
+            rng=dpsel.Rng.seeded(b"joint"))
+        pmf = dpsel.quantiles_joint_pmf(joint, fractions, data, 0, 100)
+        assert pmf.runs == dpsel.quantiles_joint_pmf(joint, fractions, clamped, 0, 100).runs
 
 
 def test_texts_and_types_that_are_not_numbers():
