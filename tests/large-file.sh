@@ -73,11 +73,13 @@ for kind in score label; do
     check_growth "$kind" "$small_kb" "$large_kb"
 done
 
-# The labelled file is still there: a repeat of its sixth label at the end.
+# The labelled file is still there: a repeat of its sixth label at the end,
+# found by its line, the label never shown.
 echo "item-5,3" >> "$work/large.csv"
 repeat_kb=$(run "$work/large.csv" 2)
-expected="duplicate label 'item-5' (first on line 6)"
-if ! grep -qF "large.csv:$((large + 1)): $expected" "$work/err" || [ -s "$work/out" ]; then
+expected="duplicate label (first on line 6)"
+if ! grep -qF "large.csv:$((large + 1)): $expected" "$work/err" || grep -qF "item-5" "$work/err" \
+    || [ -s "$work/out" ]; then
     echo "FAIL repeat: stderr $(head -n 1 "$work/err"), stdout $(head -c 80 "$work/out")" >&2
     failed=1
 fi
