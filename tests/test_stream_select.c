@@ -171,7 +171,7 @@ Test(stream_select, repeat_after_many_false_suspects)
         fprintf(f, "u5,0\nu7,0\n");
         char expected[CLI_MESSAGE_MAX];
         snprintf(expected, sizeof expected,
-                 "t.csv:%u: duplicate label 'u5' (first on line 6)", unique + 1);
+                 "t.csv:%u: duplicate label (first on line 6)", unique + 1);
         for (size_t k = 0; k < TINY; k++) {
             verdict v = streamed_with(f, &tiny[k]);
             cr_assert_str_eq(v.error.message, expected, "limits %zu", k);
@@ -188,10 +188,10 @@ Test(stream_select, first_repeat_in_the_file_is_reported)
     for (size_t k = 0; k < TINY; k++) {
         verdict v = streamed_with(f, &tiny[k]);
         cr_assert_eq(v.rc, EXIT_BAD_INPUT);
-        cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+        cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label (first on line 2)");
     }
     verdict v = in_memory(f);
-    cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label 'zeta' (first on line 2)");
+    cr_assert_str_eq(v.error.message, "t.csv:5: duplicate label (first on line 2)");
     fclose(f);
 }
 
@@ -201,7 +201,7 @@ Test(stream_select, label_repeating_a_position)
     FILE *f = file_with("7\n8\n9\n1,4\n");
     for (size_t k = 0; k < TINY; k++) {
         verdict v = streamed_with(f, &tiny[k]);
-        cr_assert_str_eq(v.error.message, "t.csv:4: duplicate label '1' (first on line 2)");
+        cr_assert_str_eq(v.error.message, "t.csv:4: duplicate label (first on line 2)");
     }
     fclose(f);
 }
