@@ -124,11 +124,13 @@ $(TOOL): $(CLI_OBJ) $(STATIC)
 	$(call quiet,LD,$@)$(CC) $(CFLAGS) $(LTO) -fPIE -pie $(LDHARDENING) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS) -lm
 
 # Tests link the library's objects (the internal archive: they may call its
-# internal functions) and the tool's modules but its main.
+# internal functions) and the tool's modules but its main; their malloc,
+# calloc and realloc go through tests/support.c's counters (--wrap).
 CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
+HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(INTERNAL) $(CLI_MODULES)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc -o $@ $(TEST_SRC) \
+	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc $(HEAP_WRAP) -o $@ $(TEST_SRC) \
 	    $(CLI_MODULES) $(INTERNAL) -lcriterion $(LIBS) -lm -lpthread
 
 deps:

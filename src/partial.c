@@ -689,10 +689,12 @@ static int read_header(dpsel_partial *p, const unsigned char *buf, size_t size, 
     p->total = get_le(buf + 32, 8);
     p->best = (int64_t)get_le(buf + 40, 8);
     *levels = get_le(buf + 48, 8);
-    if (p->total > TOTAL_MAX || *levels > p->cap + 1 || (p->total == 0) != (*levels == 0)) {
+    if (p->total > TOTAL_MAX || *levels > p->cap + 1 || (p->total == 0) != (*levels == 0)
+        || *levels > (size - HEADER_SIZE - CHECK_SIZE) / ENTRY_SIZE) {
         return DPSEL_ESTATE;
     }
-    /* an array of one entry per level, filled from its end */
+    /* an array of one entry per level, filled from its end: no more levels
+     * than the bytes hold entries, so forged counts allocate nothing more */
     p->capacity = *levels > 0 ? (size_t)*levels : 1;
     p->entries = malloc(p->capacity * sizeof *p->entries);
     p->first = p->capacity;

@@ -291,15 +291,20 @@ void level_keep_probability(mpq_t out, uint64_t x, unsigned y, uint64_t g, uint6
 }
 
 /* The counter gmp_count_start installed, and the functions it replaced. */
-static gmp_allocations *gmp_counter;
+static allocations *gmp_counter;
 static void *(*gmp_previous_alloc)(size_t);
 static void *(*gmp_previous_realloc)(void *, size_t, size_t);
 static void (*gmp_previous_free)(void *, size_t);
 
+static void count_allocation(allocations *counter, size_t size)
+{
+    counter->calls++;
+    counter->largest = size > counter->largest ? size : counter->largest;
+}
+
 static void gmp_count(size_t size)
 {
-    gmp_counter->calls++;
-    gmp_counter->largest = size > gmp_counter->largest ? size : gmp_counter->largest;
+    count_allocation(gmp_counter, size);
 }
 
 static void *gmp_counted_alloc(size_t size)
@@ -314,7 +319,7 @@ static void *gmp_counted_realloc(void *block, size_t old_size, size_t new_size)
     return gmp_previous_realloc(block, old_size, new_size);
 }
 
-void gmp_count_start(gmp_allocations *counter)
+void gmp_count_start(allocations *counter)
 {
     counter->calls = 0;
     counter->largest = 0;
@@ -327,6 +332,53 @@ void gmp_count_stop(void)
 {
     mp_set_memory_functions(gmp_previous_alloc, gmp_previous_realloc, gmp_previous_free);
     gmp_counter = NULL;
+}
+
+/* The counter heap_count_start installed (NULL: nothing counted). */
+static allocations *heap_counter;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *block, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *block, size_t size);
+
+static void heap_count(size_t size)
+{
+    if (heap_counter != NULL) {
+        count_allocation(heap_counter, size);
+    }
+}
+
+void *__wrap_malloc(size_t size)
+{
+    heap_count(size);
+    return __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    heap_count(size != 0 && n > SIZE_MAX / size ? SIZE_MAX : n * size);
+    return __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *block, size_t size)
+{
+    heap_count(size);
+    return __real_realloc(block, size);
+}
+
+void heap_count_start(allocations *counter)
+{
+    counter->calls = 0;
+    counter->largest = 0;
+    heap_counter = counter;
+}
+
+void heap_count_stop(void)
+{
+    heap_counter = NULL;
 }
 
 /* The filter does not check the architecture: the tests run on x86_64 and

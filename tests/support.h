@@ -82,16 +82,24 @@ void beta_power(mpq_t out, uint64_t x, unsigned y, uint64_t k);
 void level_keep_probability(mpq_t out, uint64_t x, unsigned y, uint64_t g, uint64_t members,
                             unsigned envelope, uint64_t draws);
 
-/* GMP's (and so MPFR's) allocations counted while gmp_count_start's
- * wrappers are installed (one counter at a time; gmp_count_stop restores
- * the previous functions): the blocks allocated or grown, and the largest
- * size asked for. */
+/* Allocations counted: the blocks allocated or grown, and the largest size
+ * asked for. */
 typedef struct {
     size_t calls;
     size_t largest;
-} gmp_allocations;
-void gmp_count_start(gmp_allocations *counter);
+} allocations;
+
+/* GMP's (and so MPFR's) allocations counted while gmp_count_start's
+ * wrappers are installed (one counter at a time; gmp_count_stop restores
+ * the previous functions). */
+void gmp_count_start(allocations *counter);
 void gmp_count_stop(void);
+
+/* malloc, calloc and realloc counted (the suite links with --wrap for
+ * them), from heap_count_start to heap_count_stop, on one thread: one
+ * counter at a time. */
+void heap_count_start(allocations *counter);
+void heap_count_stop(void);
 
 /* From the call on, this process's getrandom fails with EPERM and every
  * open with EACCES (so /dev/urandom cannot stand in for it either): a

@@ -152,7 +152,7 @@ Test(host_state, the_host_constant_cache_survives)
     outcomes o;
     compute_all(&o);
     outcomes_free(&o);
-    gmp_allocations counted;
+    allocations counted;
     gmp_count_start(&counted);
     mpfr_const_log2(log2, MPFR_RNDN);
     gmp_count_stop();

@@ -440,6 +440,51 @@ Test(partial, hostile_states_are_refused)
     dpsel_rng_wipe(&rng);
 }
 
+/* The largest block deserialising buf asks for, and the code it returns. */
+static size_t largest_allocation(const dpsel_params *p, const unsigned char *buf, size_t size,
+                                 int *rc)
+{
+    allocations counted;
+    dpsel_partial *out = NULL;
+    heap_count_start(&counted);
+    *rc = dpsel_partial_deserialize(&out, p, buf, size);
+    heap_count_stop();
+    dpsel_partial_free(out);
+    return counted.largest;
+}
+
+Test(partial, forged_counts_allocate_by_the_bytes)
+{
+    dpsel_params p = base_params(3, 2, 1, 0);
+    cr_assert_eq(dpsel_params_set_gap_cap(&p, DPSEL_GAP_CAP_MAX), DPSEL_OK);
+    dpsel_partial *empty = NULL;
+    cr_assert_eq(dpsel_partial_new(&empty, &p), DPSEL_OK);
+    size_t size;
+    unsigned char *forged = serialised(empty, &size);  /* a header and its checksum */
+    cr_assert_eq(size, 88);
+    /* The most levels and candidates the parameters allow, and no entry. */
+    put_u64(forged + 32, DPSEL_GAP_CAP_MAX + 1);
+    put_u64(forged + 48, DPSEL_GAP_CAP_MAX + 1);
+    reseal(forged, size);
+    int rc;
+    size_t largest = largest_allocation(&p, forged, size, &rc);
+    cr_expect_eq(rc, DPSEL_ESTATE);
+    cr_expect(largest <= 1024, "%zu bytes allocated for an 88-byte state", largest);
+    /* A real state: its levels and members, within a few times its bytes. */
+    dpsel_rng rng = seeded_rng(4);
+    for (int64_t score = 0; score < 100; score++) {
+        cr_assert_eq(dpsel_partial_add(empty, score, "member", 6, &rng), DPSEL_OK);
+    }
+    unsigned char *good = serialised(empty, &size);
+    largest = largest_allocation(&p, good, size, &rc);
+    cr_expect_eq(rc, DPSEL_OK);
+    cr_expect(largest > 0 && largest <= 2 * size, "%zu bytes for %zu", largest, size);
+    free(good);
+    free(forged);
+    dpsel_partial_free(empty);
+    dpsel_rng_wipe(&rng);
+}
+
 /* ---------------------------------------------------- keyed states */
 
 /* The keyed serialised bytes of a state (a new buffer). */

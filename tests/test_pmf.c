@@ -407,7 +407,7 @@ Test(pmf, bounds_only_beyond_the_exact_limits)
  * expected error, with the largest GMP block allocated meanwhile. */
 static size_t largest_block_for_decimals(const dpsel_pmf *pmf, size_t n)
 {
-    gmp_allocations counted;
+    allocations counted;
     char *text[3] = { NULL, NULL, NULL };
     gmp_count_start(&counted);
     for (size_t r = 0; r <= n; r++) {
@@ -443,7 +443,7 @@ Test(pmf, exact_rationals_only_on_request)
     }
     for (int m = 0; m < 2; m++) {
         dpsel_pmf *pmf = NULL;
-        gmp_allocations counted;
+        allocations counted;
         gmp_count_start(&counted);
         cr_assert_eq(dpsel_pmf_new(&pmf, &p, (dpsel_mechanism)m, scores, N), DPSEL_OK);
         gmp_count_stop();

@@ -67,7 +67,7 @@ class Accountant(Owned):
         handle = ctypes.c_void_p()
         lib.dpsel_accountant_new(ctypes.byref(handle))
         self._handle = handle.value
-        self._lock = ForkSafeLock()
+        self._lock = ForkSafeLock("dpsel.Accountant")
         weakref.finalize(self, lib.dpsel_accountant_free, self._handle)
 
     def add(self, mechanism: MechanismArg, epsilon: Any, count: int = 1) -> None:

@@ -18,6 +18,10 @@ check, inside its ``try``, runs the handler the caller had, catches what it
 raises and returns 1; the source's ``with`` raises it again after the call.
 A handler that returns lets the call go on.  A signal noted after the last
 check has its handler run when the call ends, as Python would run it.
+While the caller's own code runs inside the call (its check, or a
+from_bits iterator), SIGINT has the caller's handler back: Ctrl-C stops
+that code even where it blocks or never returns, and the check catches the
+KeyboardInterrupt as any other exception of it.
 Only the main thread receives signals: other threads carry no check unless
 the caller set one (a check takes the GIL, which costs a wait of up to the
 switch interval when another thread runs Python).
@@ -103,10 +107,22 @@ class _Interrupt:
         try:
             self._run_pending()
             user = self.user
-            return 1 if user is not None and user(done, total) else 0
+            return 1 if user is not None and self.as_the_caller(user, done, total) else 0
         except BaseException as error:  # raised again after the C call returns
             self.caught = error
             return 1
+
+    def as_the_caller(self, function: Callable[..., Any], *arguments: Any) -> Any:
+        """function(*arguments), the caller's code inside a call, under the
+        SIGINT handler the caller had (defer's again after it), so that
+        Ctrl-C reaches it wherever it blocks."""
+        if self._previous is None:  # not deferred: the caller's handler is there
+            return function(*arguments)
+        signal.signal(signal.SIGINT, self._previous)
+        try:
+            return function(*arguments)
+        finally:
+            signal.signal(signal.SIGINT, self.defer)
 
     def _run_pending(self) -> None:
         """Runs the handler a noted SIGINT was deferred from (it may raise)."""

@@ -84,7 +84,7 @@ class Partial(Owned):
     def _own(self, handle: int, params: Params) -> None:
         self._handle = handle
         self._params = params.copy()
-        self._lock = ForkSafeLock()
+        self._lock = ForkSafeLock("dpsel.Partial")
         weakref.finalize(self, lib.dpsel_partial_free, handle)
 
     def __len__(self) -> int:

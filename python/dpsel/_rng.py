@@ -51,7 +51,7 @@ class Rng(Owned):
             raise TypeError("make an Rng with Rng.os(), Rng.seeded(seed) or Rng.from_bits(bits)")
         self._c = CRng()  # all zeros: valid to wipe even if never initialised
         self._pointer = ctypes.pointer(self._c)
-        self._lock = ForkSafeLock()
+        self._lock = ForkSafeLock("dpsel.Rng")
         self._kind = _kind
         self._keep: Optional[BitFunction] = None  # from_bits' callback, alive with the source
         self._failure: list = [None]  # what a from_bits iterator raised
@@ -89,7 +89,7 @@ class Rng(Owned):
         fails with RandomSourceError; an exception of the iterator is raised
         as it is."""
         rng = cls(_kind="bits")
-        rng._keep = BitFunction(_bit_reader(iter(bits), rng._failure))
+        rng._keep = BitFunction(_bit_reader(iter(bits), rng._failure, rng._interrupt))
         lib.dpsel_rng_init_custom(rng._pointer, rng._keep, None)
         return rng
 
@@ -106,7 +106,9 @@ class Rng(Owned):
         the call and is raised as it is; False changes nothing (the same
         release, the same bits read).  ``done`` and ``total`` count the
         steps of the loop running (total may be 0 when unknown).  None
-        removes it."""
+        removes it.  The check runs under the caller's SIGINT handler
+        (Ctrl-C stops one that blocks) and may use any other object: this
+        source, or a Partial its call works on, gives it RuntimeError."""
         if check is not None and not callable(check):
             raise TypeError(f"check must be a callable (done, total) -> bool or None, "
                             f"not {type(check).__name__}")
@@ -166,11 +168,13 @@ class _Use:
             raise failure from error
 
 
-def _bit_reader(bits: Iterator[int], failure: list):
-    """The dpsel_bit_fn of Rng.from_bits: 0 with a bit, 1 for a failure."""
+def _bit_reader(bits: Iterator[int], failure: list, interrupt: _Interrupt):
+    """The dpsel_bit_fn of Rng.from_bits: 0 with a bit, 1 for a failure.
+    The iterator runs under the caller's SIGINT handler (Ctrl-C stops one
+    that blocks: its KeyboardInterrupt is the failure)."""
     def read(context: object, out: ctypes._Pointer) -> int:
         try:
-            bit = next(bits)
+            bit = interrupt.as_the_caller(next, bits)
         except StopIteration:
             return 1
         except BaseException as error:  # raised again after the C call returns

@@ -148,7 +148,7 @@ class PfStream(Owned):
         self._c = CPfStream()
         self._selector = selector  # the C stream points to it: it must outlive the stream
         self._rng = resolve(rng)
-        self._lock = ForkSafeLock()
+        self._lock = ForkSafeLock("dpsel.PfStream")
         self._best = score_in_units(best, selector._params.resolution, "best")
         lib.dpsel_pf_stream_start(ctypes.byref(self._c), selector._handle, self._best)
 

@@ -11,11 +11,18 @@ CanceledError was raised by the check inside that call; without it the
 call runs to its end and Python raises the KeyboardInterrupt afterwards.
 Where a check is slowed down to 1 ms, the call would take more than 20 s
 (test_the_slowed_call_would_be_long), so a stop within STOP_SECONDS of the
-signal can only come from the check.  No test is statistical."""
+signal can only come from the check.  A callback that asks for an object its
+call holds, or blocks, runs in a child process (_run_child): where it would
+hang, the test fails after CHILD_SECONDS instead of stopping the suite.  No
+test is statistical."""
 
 import os
+import pathlib
 import random
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -188,3 +195,133 @@ def test_set_interrupt_takes_a_callable_or_none():
     with pytest.raises(TypeError, match="check must be a callable"):
         rng.set_interrupt(True)
     rng.set_interrupt(None)
+
+
+CHILD_SECONDS = 60
+# A child's prelude: Python's SIGINT handler, a selector, a call asking its
+# source's check (a quantile over 10^5 values: checks every 4096 steps), and
+# report(), which prints what ended the child's call and what caused it.
+_CHILD_PRELUDE = """
+import signal, sys, threading
+import numpy
+import dpsel
+signal.signal(signal.SIGINT, signal.default_int_handler)
+selector = dpsel.Selector(dpsel.Params.from_epsilon("1", 1))
+values = numpy.arange(10**5, dtype=numpy.int64)
+def quantile(rng):
+    return dpsel.quantile_select(selector, 1, 2, values, 0, 10**5, "em", rng=rng)
+def blocked(*arguments):
+    print("blocked", flush=True)
+    threading.Event().wait()
+def report(call):
+    try:
+        call()
+    except BaseException as error:
+        print(type(error).__name__, type(error.__cause__).__name__, error, flush=True)
+"""
+
+
+def _start_child(body):
+    """A Python running the prelude, then body."""
+    package_root = pathlib.Path(dpsel.__file__).parent.parent
+    return subprocess.Popen([sys.executable, "-c", _CHILD_PRELUDE + textwrap.dedent(body)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={"DPSEL_LIBRARY": dpsel._lib.lib._name,
+                                 "PYTHONPATH": str(package_root),
+                                 "PYTHONDONTWRITEBYTECODE": "1"})
+
+
+def _finish_child(child, seconds):
+    """The child's output once it ends (killed and a failure of the test if
+    it still runs after seconds)."""
+    try:
+        out, err = child.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail(f"the child still ran after {seconds} s: a hang")
+    assert child.returncode == 0, err[-2000:]
+    return out
+
+
+_CALLBACKS_ASKING_FOR_THEIR_CALLS_OBJECT = {
+    "a check drawing from its own source": ("CanceledError", "dpsel.Rng", """
+        rng = dpsel.Rng.seeded(b"r")
+        rng.set_interrupt(lambda done, total: selector.select([1, 2], rng=rng))
+        report(lambda: quantile(rng))
+        """),
+    "a check closing its own source": ("CanceledError", "dpsel.Rng", """
+        rng = dpsel.Rng.seeded(b"r")
+        rng.set_interrupt(lambda done, total: rng.close())
+        report(lambda: quantile(rng))
+        """),
+    "a check writing the state its call adds to": ("CanceledError", "dpsel.Partial", """
+        partial = dpsel.Partial(dpsel.Params.from_epsilon("1", 1))
+        rng = dpsel.Rng.seeded(b"r")
+        rng.set_interrupt(lambda done, total: partial.to_bytes())
+        report(lambda: partial.add_many(range(5000), [b""] * 5000, rng=rng))
+        """),
+    "a bits iterator drawing from its own source": ("RandomSourceError", "dpsel.Rng", """
+        def bits():
+            while True:
+                yield selector.select([1, 2], rng=rng)  # 0 or 1: a bit
+        rng = dpsel.Rng.from_bits(bits())
+        report(lambda: selector.select([1, 2, 3], rng=rng))
+        """),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CALLBACKS_ASKING_FOR_THEIR_CALLS_OBJECT))
+def test_a_callback_asking_for_its_calls_object_is_refused(case):
+    cause, what, body = _CALLBACKS_ASKING_FOR_THEIR_CALLS_OBJECT[case]
+    out = _finish_child(_start_child(body + "print(\"went on\")\n"), CHILD_SECONDS)
+    ended, caused_by, message = out.split(" ", 2)
+    assert (ended, caused_by) == ("RuntimeError", cause), out
+    assert f"this {what} is in use by the call whose callback" in message, out
+    assert message.splitlines()[-1] == "went on", out
+
+
+def test_a_check_may_use_another_source():
+    out = _finish_child(_start_child("""
+        other = dpsel.Rng.seeded(b"o")
+        rng = dpsel.Rng.seeded(b"r")
+        drawn = []
+        rng.set_interrupt(lambda done, total: drawn.append(selector.select([1, 2], rng=other)))
+        print(0 <= quantile(rng) <= 10**5, len(drawn) >= 10**5 // 4096)
+        """), CHILD_SECONDS)
+    assert out == "True True\n"
+
+
+_CALLBACKS_THAT_BLOCK = {
+    "an interrupt check": ("CanceledError", """
+        rng = dpsel.Rng.seeded(b"b")
+        rng.set_interrupt(blocked)
+        report(lambda: quantile(rng))
+        """),
+    "a bits iterator": ("RandomSourceError", """
+        def bits():
+            yield 1
+            blocked()
+        report(lambda: selector.select([1, 2, 3], rng=dpsel.Rng.from_bits(bits())))
+        """),
+    "a progress report": ("CanceledError", """
+        report(lambda: dpsel.pmf(dpsel.Params.from_epsilon("0.01"), list(range(1024)),
+                                 progress=blocked))
+        """),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CALLBACKS_THAT_BLOCK))
+def test_ctrl_c_stops_a_callback_that_blocks(case):
+    cause, body = _CALLBACKS_THAT_BLOCK[case]
+    child = _start_child(body)
+    try:
+        assert child.stdout.readline() == "blocked\n"
+    except BaseException:
+        child.kill()
+        raise
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out = _finish_child(child, 10 * STOP_SECONDS)
+    assert time.monotonic() - sent < 10 * STOP_SECONDS
+    assert out.split(" ")[:2] == ["KeyboardInterrupt", cause], out
