@@ -42,6 +42,7 @@
 typedef struct {
     const dpsel_joint_problem *p;
     dpsel_rng *rng;
+    dpsel_progress *progress;            /* NULL: none */
     dpsel_joint_tables tables;
     dpsel_joint_numbers cum_lo, cum_hi;  /* max(n, m) + 2 cumulative weights */
     mpfr_t beta, y_lo, y_hi, term;
@@ -63,7 +64,7 @@ static int sampler_tables(sampler *s, mpfr_prec_t prec)
     mpfr_set_prec(s->factor_hi, prec);
     /* the n + 1 ranks or the m places, and C_0 */
     size_t items = (s->p->n > s->p->m ? s->p->n : s->p->m) + 2;
-    int rc = dpsel_exact_joint_forward(&s->tables, s->p, prec, s->rng);
+    int rc = dpsel_exact_joint_forward(&s->tables, s->p, prec, s->rng, s->progress);
     if (rc == DPSEL_OK) {
         rc = dpsel_exact_joint_numbers_new(&s->cum_lo, items, prec);
     }
@@ -329,6 +330,7 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
     size_t m = s->p->m;
     uint64_t *rank = scratch, *offset = scratch + m;
     size_t *place = (size_t *)(scratch + 2 * m);
+    uint64_t release_steps = dpsel_exact_joint_release_steps(m, s->p->n);
     int rc = sampler_tables(s, DPSEL_JOINT_PREC_FIRST);
     for (size_t r = 0; r < count && rc == DPSEL_OK; r++) {
         rc = dpsel_internal_interrupted_every(s->rng, r, count);
@@ -337,6 +339,9 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
         }
         if (rc == DPSEL_OK) {
             rc = draw_points(s, rank, offset, &out[r * m]);
+        }
+        if (rc == DPSEL_OK) {  /* a release at a time: not a draw's timing */
+            rc = dpsel_progress_add(s->progress, release_steps);
         }
     }
     /* within MPFR's range: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX, n <= 2^56 */
@@ -347,7 +352,7 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
 }
 
 int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_t count,
-                             int64_t *out)
+                             int64_t *out, dpsel_progress *progress)
 {
     _Static_assert(sizeof(size_t) == sizeof(uint64_t), "places share the scratch words");
     uint64_t *scratch = malloc(3 * p->m * sizeof *scratch);
@@ -365,12 +370,16 @@ int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_
     memset(&s, 0, sizeof s);
     s.p = p;
     s.rng = rng;
+    s.progress = progress;
     mpfr_inits2(DPSEL_JOINT_PREC_FIRST, s.y_lo, s.y_hi, s.term, s.factor_lo, s.factor_hi,
                 (mpfr_ptr)0);
     mpfr_init2(s.beta, 64);
     dpsel_exact_joint_beta(s.beta, p);
     mpz_inits(s.u, s.u_next, (mpz_ptr)0);
     int rc = sample(&s, count, scratch, points);
+    if (rc == DPSEL_OK) {  /* its last report may still cancel: out untouched */
+        rc = dpsel_progress_finish(progress);
+    }
     if (rc == DPSEL_OK) {
         memcpy(out, points, count * p->m * sizeof *out);
     }
