@@ -936,7 +936,8 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantile_pmf_exact_work(const dpsel_params
  * removing one value, not monotonic: one epsilon for all m quantiles.
  * Exact: the dynamic program's sums are MPFR enclosures and every draw a
  * lazily read uniform against them.  Work O(m^2 n) and memory about
- * 160 m n bytes, whatever the grid. */
+ * 160 m n bytes, whatever the grid (dpsel_quantiles_joint_select_cost
+ * gives both before the work). */
 
 /* The most quantiles one JointExp release takes. */
 #define DPSEL_JOINT_QUANTILES_MAX 1024u
@@ -987,9 +988,9 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select(const dpsel_selecto
  * or count m past the memory): out[r m + i] receives quantile i of release
  * r.  The values are sorted and the dynamic program's forward tables made
  * once, so the releases after the first cost one backward pass each,
- * O(m n) (10^5 values, m = 3: a few ms each); each is epsilon-DP, count
- * of them count epsilon (basic composition: the accountant's).  out is
- * written only on success. */
+ * O(m n + m^2) (10^5 values, m = 3: a few ms each); each is epsilon-DP,
+ * count of them count epsilon (basic composition: the accountant's).  out
+ * is written only on success. */
 DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select_many(const dpsel_selector *selector,
                                                                   const uint64_t *a,
                                                                   const uint64_t *b, size_t m,
@@ -997,6 +998,34 @@ DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select_many(const dpsel_se
                                                                   size_t n, int64_t lower,
                                                                   int64_t upper, dpsel_rng *rng,
                                                                   size_t count, int64_t *out);
+
+/* dpsel_quantiles_joint_select_many, reporting its progress to `progress`
+ * (NULL: none) with context, which can cancel (DPSEL_ECANCELED, out
+ * untouched), as dpsel_pmf_new_progress does: the forward tables a rank at
+ * a time, then a step per release (never per draw, whose time follows the
+ * random bits), in the steps of dpsel_quantiles_joint_select_cost.  A
+ * rare refinement of the tables (a draw its bounds cannot decide) counts
+ * on at the same fraction.  Errors as dpsel_quantiles_joint_select_many's. */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select_many_progress(
+    const dpsel_selector *selector, const uint64_t *a, const uint64_t *b, size_t m,
+    const int64_t *values, size_t n, int64_t lower, int64_t upper, dpsel_rng *rng, size_t count,
+    int64_t *out, dpsel_progress_fn progress, void *context);
+
+/* The cost of dpsel_quantiles_joint_select_many's count releases of m
+ * quantiles of n values, known before any work (O(1)), from the sizes
+ * alone (neither the values nor the grid): *steps, its MPFR operations
+ * (each at 64 bits, a few tens of ns: 4 m (m + 8) (n + 1) for the forward
+ * tables, 6 (n + 1) for their total and m (6 (n + 1) + 8 m) a release),
+ * and *bytes, an upper bound of the memory it allocates (the tables'
+ * 160 m (n + 1) bytes and the rest), both saturated at UINT64_MAX.  A
+ * rare draw its bounds cannot decide remakes the tables at twice the
+ * precision (spec/quantiles.md §8), beyond this.  Nothing is refused for
+ * n: past the machine's memory the call is DPSEL_ENOMEM.  Errors:
+ * DPSEL_ENULL; DPSEL_ERANGE (m outside 1 .. DPSEL_JOINT_QUANTILES_MAX,
+ * count 0). */
+DPSEL_API DPSEL_WARN_UNUSED int dpsel_quantiles_joint_select_cost(size_t m, size_t n,
+                                                                  size_t count, uint64_t *steps,
+                                                                  uint64_t *bytes);
 
 /* JointExp's exact distribution, each quantile's marginal: for quantile i
  * and run r, the chance that the joint release's o_i lies in run r, where

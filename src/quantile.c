@@ -12,6 +12,7 @@
 #include "exact/joint.h"
 #include "exact/joint_pmf.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "runs.h"
 #include "selector.h"
 
@@ -406,10 +407,25 @@ static int joint_problem(dpsel_joint_problem *problem, const dpsel_params *param
     return rc;
 }
 
-int dpsel_quantiles_joint_select_many(const dpsel_selector *selector, const uint64_t *a,
-                                      const uint64_t *b, size_t m, const int64_t *values,
-                                      size_t n, int64_t lower, int64_t upper, dpsel_rng *rng,
-                                      size_t count, int64_t *out)
+int dpsel_quantiles_joint_select_cost(size_t m, size_t n, size_t count, uint64_t *steps,
+                                      uint64_t *bytes)
+{
+    if (steps == NULL || bytes == NULL) {
+        return DPSEL_ENULL;
+    }
+    if (m == 0 || m > DPSEL_JOINT_QUANTILES_MAX || count == 0) {
+        return DPSEL_ERANGE;
+    }
+    dpsel_exact_joint_cost(m, n, count, steps, bytes);
+    return DPSEL_OK;
+}
+
+int dpsel_quantiles_joint_select_many_progress(const dpsel_selector *selector, const uint64_t *a,
+                                               const uint64_t *b, size_t m,
+                                               const int64_t *values, size_t n, int64_t lower,
+                                               int64_t upper, dpsel_rng *rng, size_t count,
+                                               int64_t *out, dpsel_progress_fn progress,
+                                               void *context)
 {
     if (selector == NULL || rng == NULL || out == NULL || (values == NULL && n > 0)) {
         return DPSEL_ENULL;
@@ -419,11 +435,27 @@ int dpsel_quantiles_joint_select_many(const dpsel_selector *selector, const uint
     if (rc == DPSEL_OK && (count == 0 || count > SIZE_MAX / sizeof *out / m)) {
         rc = DPSEL_ERANGE;
     }
+    dpsel_progress meter;
+    dpsel_progress_init(&meter, progress, context);
     if (rc == DPSEL_OK) {
-        rc = dpsel_exact_joint_sample(&problem, rng, count, out);
+        uint64_t steps, bytes;
+        dpsel_exact_joint_cost(m, n, count, &steps, &bytes);
+        /* the whole only with the finish, once the releases are drawn */
+        dpsel_progress_phase(&meter, 0, DPSEL_PROGRESS_SCALE - 1);
+        dpsel_progress_expect(&meter, steps);
+        rc = dpsel_exact_joint_sample(&problem, rng, count, out, &meter);
     }
     dpsel_exact_joint_problem_free(&problem);
     return rc;
+}
+
+int dpsel_quantiles_joint_select_many(const dpsel_selector *selector, const uint64_t *a,
+                                      const uint64_t *b, size_t m, const int64_t *values,
+                                      size_t n, int64_t lower, int64_t upper, dpsel_rng *rng,
+                                      size_t count, int64_t *out)
+{
+    return dpsel_quantiles_joint_select_many_progress(selector, a, b, m, values, n, lower, upper,
+                                                      rng, count, out, NULL, NULL);
 }
 
 int dpsel_quantiles_joint_select(const dpsel_selector *selector, const uint64_t *a,

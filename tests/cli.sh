@@ -1249,5 +1249,36 @@ else
     echo "skip progress-terminal: script(1) (util-linux) is not installed"
 fi
 
+# quantile --joint states its cost before the work, where the progress
+# line is shown (--progress, or a terminal): the sizes, the steps of
+# dpsel_quantiles_joint_select_cost (9 quantiles of 10 values, 2 releases:
+# 4 9 17 11 + 6 11 + 2 9 (6 11 + 72) = 9282) and the memory, then the progress
+# line; without either, stderr and stdout as before.
+joint_cost='dpsel quantile --joint: 9 quantiles of 10 values, 2 releases: 9282 MPFR operations (a few tens of ns each) and at most 1 MB'
+joint_args="quantile --joint --quantile 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9 --lower 0 --upper 120 --epsilon 1 --count 2 --seed 1 $d/ages.csv"
+# shellcheck disable=SC2086 # the arguments, split
+run $joint_args
+cp "$work/out" "$work/plain-out"
+problems=
+! grep -q -e "MPFR operations" -e "% done" "$work/err" || problem "a cost or progress line off a terminal"
+# shellcheck disable=SC2086
+run $joint_args --progress
+[ "$status" -eq 0 ] || problem "exit status $status with --progress"
+cmp -s "$work/out" "$work/plain-out" || problem "stdout differs with --progress"
+first=$(tr '\r' '\n' < "$work/err" | grep -n -e "MPFR operations" -e "% done" | head -n 1)
+case $first in
+    *":$joint_cost") ;;
+    *) problem "not the cost first: $(shown "$first")" ;;
+esac
+tr '\r' '\n' < "$work/err" | grep -q "^dpsel quantile --joint: 100.0% done in [0-9]" \
+    || problem "no final progress line: $(shown "$(cat "$work/err")")"
+record quantile-joint-cost-and-progress
+if command -v script > /dev/null 2>&1; then
+    on_terminal "$joint_args"
+    problems=
+    grep -q "$joint_cost" "$work/typescript" || problem "no cost line on a terminal"
+    record quantile-joint-cost-on-a-terminal
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -414,3 +414,16 @@ int mass_brackets(mpq_t *mass, const mpq_t residual, mpq_t *p, size_t n)
     mpq_clear(upper);
     return held;
 }
+
+int progress_probe_report(void *context, uint64_t done, uint64_t total)
+{
+    progress_probe *p = context;
+    p->backwards += p->calls > 0 && done < p->last_done;
+    p->new_totals += p->calls > 0 && total != p->total;
+    p->complete += done == total;
+    p->beyond += done > total;
+    p->calls++;
+    p->last_done = done;
+    p->total = total;
+    return p->stop_at != 0 && p->calls >= p->stop_at;
+}

@@ -67,6 +67,20 @@ void expect_narrow_1e30(const mpfr_t lo, const mpfr_t hi, const char *what);
 #define PMF_TEST_VECTORS 5
 extern const int64_t pmf_test_vectors[PMF_TEST_VECTORS][6];
 
+/* A progress report (dpsel_progress_fn) that records its calls and asks
+ * to stop at call `stop_at` (1: the first; 0: never). */
+typedef struct {
+    uint64_t calls;
+    uint64_t stop_at;
+    uint64_t last_done, total;
+    uint64_t backwards;   /* calls whose done fell below the previous one */
+    uint64_t new_totals;  /* calls whose total differs from the first's */
+    uint64_t complete;    /* calls with done == total */
+    uint64_t beyond;      /* calls with done > total */
+} progress_probe;
+
+int progress_probe_report(void *context, uint64_t done, uint64_t total);
+
 /* The seeded stream with the 8 little-endian bytes of seed as its seed. */
 dpsel_rng seeded_rng(uint64_t seed);
 

@@ -18,10 +18,16 @@
  *     16.37 refused; the check against the integer rule on 262 080 bases
  *     and denominators), n past 2^56 DPSEL_ENOMEM; releases of B n = 3 10^19;
  *   - sizes at the limits: a 2^62-point grid with 9 quantiles;
- *   - the interrupt check stops a release.
+ *   - the interrupt check stops a release;
+ *   - the progress report (dpsel_quantiles_joint_select_many_progress):
+ *     monotone, one total, the whole once at the end, the same releases,
+ *     and a stop at any call cancels with out untouched;
+ *   - the cost stated before the work (dpsel_quantiles_joint_select_cost):
+ *     its steps and bytes from m, n and count, any n taken.
  */
 #include <criterion/criterion.h>
 #include <gmp.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,7 +179,7 @@ static int encloses_listed_z(uint64_t x, unsigned y, const uint64_t *qa, const u
     dpsel_mpfr_env host;
     dpsel_exact_mpfr_enter(&host);
     dpsel_joint_tables t;
-    cr_assert_eq(dpsel_exact_joint_forward(&t, &p, 64, NULL), DPSEL_OK);
+    cr_assert_eq(dpsel_exact_joint_forward(&t, &p, 64, NULL, NULL), DPSEL_OK);
     mpfr_t width;
     mpfr_init2(width, 64);
     mpfr_div(width, t.z_hi, t.z_lo, MPFR_RNDU);
@@ -487,4 +493,106 @@ Test(joint, undecided_draws_refine_the_tables_up_to_the_cap)
                  DPSEL_OK, "decided at 256 bits");
     cr_expect_eq(out, 0, "U just below 1/2: the first run");
     dpsel_selector_free(selector);
+}
+
+/* m = 9 quantiles of 3000 values, 4 releases: a few hundred ms. */
+enum { PROGRESS_M = 9, PROGRESS_N = 3000, PROGRESS_COUNT = 4 };
+static const uint64_t progress_a[PROGRESS_M] = { 1, 1, 3, 2, 1, 3, 7, 4, 9 };
+static const uint64_t progress_b[PROGRESS_M] = { 10, 5, 10, 5, 2, 5, 10, 5, 10 };
+
+static int64_t *progress_values(void)
+{
+    int64_t *values = malloc(PROGRESS_N * sizeof *values);
+    cr_assert(values != NULL);
+    for (size_t i = 0; i < PROGRESS_N; i++) {
+        values[i] = (int64_t)(i * 7919 % 5000);
+    }
+    return values;
+}
+
+/* The report's fraction never goes back, keeps one total (the stated
+ * steps), comes often (a rank at a time) and ends once at the whole; the
+ * releases are those made without a report. */
+Test(joint, a_release_reports_its_progress_in_the_stated_steps, .timeout = 60)
+{
+    int64_t *values = progress_values();
+    dpsel_selector *selector = joint_selector(1, 1, progress_a, progress_b, PROGRESS_M);
+    int64_t reported[PROGRESS_M * PROGRESS_COUNT], plain[PROGRESS_M * PROGRESS_COUNT];
+    progress_probe seen = { 0 };
+    dpsel_rng rng = seeded_rng(29);
+    cr_assert_eq(dpsel_quantiles_joint_select_many_progress(
+                     selector, progress_a, progress_b, PROGRESS_M, values, PROGRESS_N, 0, 5000,
+                     &rng, PROGRESS_COUNT, reported, progress_probe_report, &seen), DPSEL_OK);
+    rng = seeded_rng(29);
+    cr_assert_eq(dpsel_quantiles_joint_select_many(selector, progress_a, progress_b, PROGRESS_M,
+                                                   values, PROGRESS_N, 0, 5000, &rng,
+                                                   PROGRESS_COUNT, plain), DPSEL_OK);
+    cr_expect_arr_eq(reported, plain, sizeof plain, "a report changed the releases");
+    uint64_t steps = 0, bytes = 0;
+    cr_assert_eq(dpsel_quantiles_joint_select_cost(PROGRESS_M, PROGRESS_N, PROGRESS_COUNT,
+                                                   &steps, &bytes), DPSEL_OK);
+    cr_expect_eq(seen.total, 1u << 20, "the report's scale");
+    cr_expect_geq(seen.calls, 10, "%" PRIu64 " reports only", seen.calls);
+    cr_expect_eq(seen.backwards + seen.new_totals + seen.beyond, 0);
+    cr_expect_eq(seen.complete, 1, "%" PRIu64 " calls with done == total", seen.complete);
+    cr_expect_eq(seen.last_done, seen.total, "the last call is not the whole");
+    free(values);
+    dpsel_selector_free(selector);
+}
+
+/* A report that asks to stop, at its first, a middle or its last call
+ * (the whole, once the releases are drawn), ends the call with
+ * DPSEL_ECANCELED and out untouched. */
+Test(joint, a_report_that_stops_cancels_the_release, .timeout = 60)
+{
+    int64_t *values = progress_values();
+    dpsel_selector *selector = joint_selector(1, 1, progress_a, progress_b, PROGRESS_M);
+    int64_t out[PROGRESS_M];
+    progress_probe all = { 0 };
+    dpsel_rng rng = seeded_rng(31);
+    cr_assert_eq(dpsel_quantiles_joint_select_many_progress(
+                     selector, progress_a, progress_b, PROGRESS_M, values, PROGRESS_N, 0, 5000,
+                     &rng, 1, out, progress_probe_report, &all), DPSEL_OK);
+    const uint64_t stops[] = { 1, (all.calls + 1) / 2, all.calls };
+    for (size_t k = 0; k < sizeof stops / sizeof *stops; k++) {
+        progress_probe stopping = { .stop_at = stops[k] };
+        memset(out, 0x55, sizeof out);
+        rng = seeded_rng(31);
+        cr_expect_eq(dpsel_quantiles_joint_select_many_progress(
+                         selector, progress_a, progress_b, PROGRESS_M, values, PROGRESS_N, 0,
+                         5000, &rng, 1, out, progress_probe_report, &stopping), DPSEL_ECANCELED,
+                     "stopped at call %" PRIu64 " of %" PRIu64, stops[k], all.calls);
+        cr_expect_eq(stopping.calls, stops[k], "asked again after a stop");
+        for (size_t i = 0; i < PROGRESS_M; i++) {
+            cr_expect_eq((uint64_t)out[i], 0x5555555555555555u, "out written on a cancel");
+        }
+    }
+    free(values);
+    dpsel_selector_free(selector);
+}
+
+/* The cost before the work: the forward tables' 4 m (m + 8) (n + 1)
+ * steps, Z's 6 (n + 1), m (6 (n + 1) + 8 m) a release; the tables' 160 m
+ * (n + 1) bytes and a little more.  Any n is taken (saturated, never
+ * refused); m and count are checked. */
+Test(joint, the_cost_is_stated_from_the_sizes)
+{
+    uint64_t steps = 0, bytes = 0;
+    cr_assert_eq(dpsel_quantiles_joint_select_cost(999, 2000, 1, &steps, &bytes), DPSEL_OK);
+    uint64_t tables = UINT64_C(4) * 999 * (999 + 8) * 2001, release = 999u * (6 * 2001 + 8 * 999);
+    cr_expect_eq(steps, tables + 6 * 2001 + release, "steps %" PRIu64, steps);
+    cr_expect_geq(bytes, UINT64_C(160) * 999 * 2001, "bytes %" PRIu64, bytes);
+    cr_expect_leq(bytes, UINT64_C(161) * 999 * 2001, "bytes %" PRIu64, bytes);
+    uint64_t more = 0;
+    cr_assert_eq(dpsel_quantiles_joint_select_cost(999, 2000, 3, &more, &bytes), DPSEL_OK);
+    cr_expect_eq(more, steps + 2 * release);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(1024, SIZE_MAX, SIZE_MAX, &steps, &bytes),
+                 DPSEL_OK, "no n is refused");
+    cr_expect(steps == UINT64_MAX && bytes == UINT64_MAX, "saturated");
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(1, 0, 1, &steps, &bytes), DPSEL_OK);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(0, 10, 1, &steps, &bytes), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(1025, 10, 1, &steps, &bytes), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(3, 10, 0, &steps, &bytes), DPSEL_ERANGE);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(3, 10, 1, NULL, &bytes), DPSEL_ENULL);
+    cr_expect_eq(dpsel_quantiles_joint_select_cost(3, 10, 1, &steps, NULL), DPSEL_ENULL);
 }

@@ -19,31 +19,7 @@
 #include <stdlib.h>
 
 #include "dpsel.h"
-
-/* A report that records its calls and asks to stop at call `stop_at` (1:
- * the first; 0: never). */
-typedef struct {
-    uint64_t calls;
-    uint64_t stop_at;
-    uint64_t last_done, total;
-    uint64_t backwards;   /* calls whose done fell below the previous one */
-    uint64_t new_totals;  /* calls whose total differs from the first's */
-    uint64_t complete;    /* calls with done == total */
-    uint64_t beyond;      /* calls with done > total */
-} probe;
-
-static int probe_report(void *context, uint64_t done, uint64_t total)
-{
-    probe *p = context;
-    p->backwards += p->calls > 0 && done < p->last_done;
-    p->new_totals += p->calls > 0 && total != p->total;
-    p->complete += done == total;
-    p->beyond += done > total;
-    p->calls++;
-    p->last_done = done;
-    p->total = total;
-    return p->stop_at != 0 && p->calls >= p->stop_at;
-}
+#include "support.h"
 
 typedef struct {
     const char *name;
@@ -97,10 +73,10 @@ Test(progress, a_monotone_fraction_that_ends_at_one)
         const pmf_case *c = &cases[i];
         int64_t *scores = case_scores(c);
         dpsel_params p = case_params(c);
-        probe seen = { 0 };
+        progress_probe seen = { 0 };
         dpsel_pmf *reported = NULL, *plain = NULL;
         cr_assert_eq(dpsel_pmf_new_progress(&reported, &p, c->mechanism, scores, NULL, c->n,
-                                            probe_report, &seen), DPSEL_OK, "%s", c->name);
+                                            progress_probe_report, &seen), DPSEL_OK, "%s", c->name);
         cr_assert_eq(dpsel_pmf_new(&plain, &p, c->mechanism, scores, c->n), DPSEL_OK);
         cr_expect_geq(seen.calls, 1, "%s: no report", c->name);
         cr_expect_eq(seen.backwards, 0, "%s: the fraction went back", c->name);
@@ -126,18 +102,18 @@ Test(progress, cancelling_returns_the_code_and_writes_nothing)
         const pmf_case *c = &cases[i];
         int64_t *scores = case_scores(c);
         dpsel_params p = case_params(c);
-        probe all = { 0 };
+        progress_probe all = { 0 };
         dpsel_pmf *pmf = NULL;
         cr_assert_eq(dpsel_pmf_new_progress(&pmf, &p, c->mechanism, scores, NULL, c->n,
-                                            probe_report, &all), DPSEL_OK);
+                                            progress_probe_report, &all), DPSEL_OK);
         dpsel_pmf_free(pmf);
         uint64_t stops[3] = { 1, (all.calls + 1) / 2, all.calls };
         for (int k = 0; k < 3; k++) {
-            probe stopping = { .stop_at = stops[k] };
+            progress_probe stopping = { .stop_at = stops[k] };
             dpsel_pmf *sentinel = (dpsel_pmf *)&stopping;
             pmf = sentinel;
             cr_expect_eq(dpsel_pmf_new_progress(&pmf, &p, c->mechanism, scores, NULL, c->n,
-                                                probe_report, &stopping), DPSEL_ECANCELED,
+                                                progress_probe_report, &stopping), DPSEL_ECANCELED,
                          "%s: stopped at call %" PRIu64, c->name, stops[k]);
             cr_expect(pmf == sentinel, "%s: *out written on cancel", c->name);
             cr_expect_eq(stopping.calls, stops[k], "%s: asked again after a stop", c->name);
@@ -298,8 +274,9 @@ Test(progress, an_audit_reports_and_cancels)
     dpsel_params p;
     cr_assert_eq(dpsel_params_from_epsilon(&p, "0.01", 1, 0), DPSEL_OK);
     dpsel_audit_result reported, plain;
-    probe seen = { 0 };
-    cr_assert_eq(dpsel_audit_progress(&reported, &p, DPSEL_PF, a, b, N, probe_report, &seen),
+    progress_probe seen = { 0 };
+    cr_assert_eq(dpsel_audit_progress(&reported, &p, DPSEL_PF, a, b, N, progress_probe_report,
+                                      &seen),
                  DPSEL_OK);
     cr_assert_eq(dpsel_audit(&plain, &p, DPSEL_PF, a, b, N), DPSEL_OK);
     cr_expect_geq(seen.calls, 20, "%" PRIu64 " calls only", seen.calls);
@@ -309,9 +286,9 @@ Test(progress, an_audit_reports_and_cancels)
     cr_expect_str_eq(reported.loss_upper, plain.loss_upper);
     uint64_t stops[3] = { 1, (seen.calls + 1) / 2, seen.calls };
     for (int k = 0; k < 3; k++) {
-        probe stopping = { .stop_at = stops[k] };
+        progress_probe stopping = { .stop_at = stops[k] };
         dpsel_audit_result untouched = { .distance = 12345 };
-        cr_expect_eq(dpsel_audit_progress(&untouched, &p, DPSEL_PF, a, b, N, probe_report,
+        cr_expect_eq(dpsel_audit_progress(&untouched, &p, DPSEL_PF, a, b, N, progress_probe_report,
                                           &stopping), DPSEL_ECANCELED, "stopped at %" PRIu64,
                      stops[k]);
         cr_expect_eq(untouched.distance, 12345, "*out written on cancel");
@@ -332,16 +309,17 @@ Test(progress, a_quantile_pmf_reports_and_cancels)
     cr_assert_eq(dpsel_quantile_fraction("0.9", &a, &b, &sensitivity), DPSEL_OK);
     cr_assert_eq(dpsel_params_from_epsilon(&p, "0.1", sensitivity, 0), DPSEL_OK);
     cr_assert_eq(dpsel_quantile_runs_new(&runs, a, b, values, 500, 0, 3000), DPSEL_OK);
-    probe seen = { 0 }, stopping = { .stop_at = 1 };
+    progress_probe seen = { 0 }, stopping = { .stop_at = 1 };
     dpsel_pmf *pmf = NULL;
-    cr_assert_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs, probe_report, &seen),
+    cr_assert_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs,
+                                                 progress_probe_report, &seen),
                  DPSEL_OK);
     dpsel_pmf_free(pmf);
     cr_expect_eq(seen.backwards + seen.new_totals + seen.beyond, 0);
     cr_expect_eq(seen.complete, 1);
     cr_expect_eq(seen.last_done, seen.total);
     pmf = NULL;
-    cr_expect_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs, probe_report,
+    cr_expect_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, runs, progress_probe_report,
                                                  &stopping), DPSEL_ECANCELED);
     cr_expect(pmf == NULL);
     cr_expect_eq(dpsel_quantile_pmf_new_progress(&pmf, &p, DPSEL_PF, NULL, NULL, NULL),

@@ -41,8 +41,9 @@ from ._account import Account, Accountant, GroupAccount
 from ._audit import AuditResult, audit
 from ._easy import best_price, median, mode, quantile, quantiles, select, top_k
 from ._enums import Composition, Mechanism, Task, Verdict
-from ._joint import (JOINT_DECAY_MAX, JointPmf, JointRun, joint_sensitivity,
-                     quantiles_joint_pmf, quantiles_joint_select, quantiles_joint_select_many)
+from ._joint import (JOINT_DECAY_MAX, JointCost, JointPmf, JointRun, joint_sensitivity,
+                     quantiles_joint_cost, quantiles_joint_pmf, quantiles_joint_select,
+                     quantiles_joint_select_many)
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
                       StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
@@ -73,7 +74,7 @@ __all__ = [
     "Grid", "quantile_fraction", "QuantileFraction", "QuantileRuns", "Run", "quantile_select",
     "quantile_pmf",
     "joint_sensitivity", "quantiles_joint_select", "quantiles_joint_select_many",
-    "quantiles_joint_pmf", "JointPmf", "JointRun",
+    "quantiles_joint_pmf", "JointPmf", "JointRun", "quantiles_joint_cost", "JointCost",
     "JOINT_DECAY_MAX",
     "Partial",
     "Accountant", "Account", "GroupAccount", "Composition",

@@ -109,25 +109,58 @@ def joint_sensitivity(fractions: Sequence[Any]) -> int:
     return out.value
 
 
+class JointCost(NamedTuple):
+    """What JointExp's releases cost, known before the work: its MPFR
+    operations (steps, a few tens of ns each) and an upper bound of the
+    memory it allocates (bytes)."""
+    steps: int
+    bytes: int
+
+
+def quantiles_joint_cost(quantiles: int, n: int, count: int = 1) -> JointCost:
+    """The cost of count JointExp releases of ``quantiles`` quantiles of n
+    values (dpsel_quantiles_joint_select_cost), from the sizes alone:
+    4 m (m + 8) (n + 1) steps for the forward tables, 6 (n + 1) for their
+    total, m (6 (n + 1) + 8 m) a release; bytes about 160 m (n + 1).  No n
+    is refused (saturated at 2^64 - 1); RangeError for m outside 1 .. 1024
+    or count 0."""
+    m, values, releases = (_convert.size(quantiles, "quantiles"), _convert.size(n, "n"),
+                           _convert.size(count, "count"))
+    if not 1 <= m <= 1024:
+        raise RangeError("quantiles", fix=f"give 1 to 1024 quantiles, not {quantiles}")
+    if releases < 1:
+        raise RangeError("count", fix=f"give count >= 1, not {count}")
+    steps, size = ctypes.c_uint64(), ctypes.c_uint64()
+    lib.dpsel_quantiles_joint_select_cost(m, values, releases, ctypes.byref(steps),
+                                          ctypes.byref(size))
+    return JointCost(steps.value, size.value)
+
+
 def quantiles_joint_select(selector: Selector, fractions: Sequence[Any], points: Any,
                            lower: GridArg, upper: Optional[int] = None,
-                           rng: Optional[Rng] = None) -> List[int]:
+                           rng: Optional[Rng] = None,
+                           progress: Optional[Report] = None) -> List[int]:
     """One JointExp release of the quantiles (increasing fractions a / b)
     of points (grid.points(values)) on the Grid ``lower`` (or lower ..
     upper, grid points; a point outside is clamped into them, as C does):
     one grid point per quantile, non-decreasing, for
     the selector's one epsilon (dpsel_quantiles_joint_select; its Params
-    with joint_sensitivity(fractions), not monotonic)."""
-    return quantiles_joint_select_many(selector, fractions, points, lower, upper, 1, rng)[0]
+    with joint_sensitivity(fractions), not monotonic).  Its cost:
+    quantiles_joint_cost; progress as pmf's."""
+    return quantiles_joint_select_many(selector, fractions, points, lower, upper, 1, rng,
+                                       progress)[0]
 
 
 def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], points: Any,
                                 lower: GridArg, upper: Optional[int] = None, count: int = 1,
-                                rng: Optional[Rng] = None) -> List[List[int]]:
+                                rng: Optional[Rng] = None,
+                                progress: Optional[Report] = None) -> List[List[int]]:
     """count independent releases of quantiles_joint_select on the same
     points, each for the selector's epsilon (count of them: count epsilon),
     from one sort and one set of forward tables
-    (dpsel_quantiles_joint_select_many): release r is the r-th list."""
+    (dpsel_quantiles_joint_select_many_progress): release r is the r-th
+    list.  progress as pmf's: the forward tables a rank at a time, then a
+    release at a time."""
     if not isinstance(selector, Selector):
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     joint, values = _Joint(fractions), as_scores(points, "points")
@@ -138,9 +171,9 @@ def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], po
     out = array.array("q", bytes(8 * max(1, joint.m * releases)))
     with resolve(rng)._use as c_rng, \
             explained(lambda code: joint.fix(selector.params, code)):
-        lib.dpsel_quantiles_joint_select_many(selector._handle, *joint.addresses, joint.m,
-                                              values.address, values.n, low, high, c_rng,
-                                              releases, out.buffer_info()[0])
+        call_reporting(lib.dpsel_quantiles_joint_select_many_progress, progress,
+                       selector._handle, *joint.addresses, joint.m, values.address, values.n,
+                       low, high, c_rng, releases, out.buffer_info()[0])
     return [out[r * joint.m:(r + 1) * joint.m].tolist() for r in range(releases)]
 
 

@@ -169,3 +169,34 @@ def test_progress_and_cancel():
     with pytest.raises(dpsel.CanceledError):
         dpsel.quantiles_joint_pmf(params, QUARTILES, grid.points(values), grid,
                                   progress=lambda fraction: False)
+
+
+def test_a_release_reports_its_progress_and_cancels():
+    values = [str(v) for v in range(3000)]
+    grid = dpsel.Grid(0, 3000)
+    params = dpsel.Params.from_epsilon("1", dpsel.joint_sensitivity(QUARTILES))
+    selector = dpsel.Selector(params)
+    seen = []
+    reported = dpsel.quantiles_joint_select_many(selector, QUARTILES, grid.points(values), grid,
+                                                 count=3, rng=dpsel.Rng.seeded(b"p" * 32),
+                                                 progress=seen.append)
+    plain = dpsel.quantiles_joint_select_many(selector, QUARTILES, grid.points(values), grid,
+                                              count=3, rng=dpsel.Rng.seeded(b"p" * 32))
+    assert reported == plain
+    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] == 1.0 and seen.count(1.0) == 1
+    with pytest.raises(dpsel.CanceledError):
+        dpsel.quantiles_joint_select(selector, QUARTILES, grid.points(values), grid,
+                                     progress=lambda fraction: False)
+
+
+def test_the_cost_before_the_work():
+    cost = dpsel.quantiles_joint_cost(999, 2000)
+    release = 999 * (6 * 2001 + 8 * 999)
+    assert cost.steps == 4 * 999 * 1007 * 2001 + 6 * 2001 + release
+    assert 160 * 999 * 2001 <= cost.bytes <= 161 * 999 * 2001
+    assert dpsel.quantiles_joint_cost(999, 2000, 3).steps == cost.steps + 2 * release
+    assert dpsel.quantiles_joint_cost(1024, 2 ** 64 - 1).bytes == 2 ** 64 - 1  # no n refused
+    with pytest.raises(dpsel.RangeError, match="1 to 1024 quantiles"):
+        dpsel.quantiles_joint_cost(1025, 10)
+    with pytest.raises(dpsel.RangeError, match="count >= 1"):
+        dpsel.quantiles_joint_cost(3, 10, 0)

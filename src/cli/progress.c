@@ -25,6 +25,14 @@ void cli_progress_start(cli_progress *p, const char *what, int forced, uint64_t 
                          .steps = steps > 0 ? steps : 1 };
 }
 
+void cli_progress_cost(const cli_progress *p, const char *text)
+{
+    if (p->forced || p->terminal) {
+        fprintf(p->out, "dpsel %s: %s\n", p->what, text);
+        fflush(p->out);
+    }
+}
+
 /* done / total in millionths, rounded down (both shifted right together
  * until total is below 2^40, so that done x 10^6 fits in 64 bits). */
 static uint64_t millionths(uint64_t done, uint64_t total)

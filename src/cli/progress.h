@@ -28,6 +28,11 @@ typedef struct {
  * forced is --progress. */
 void cli_progress_start(cli_progress *p, const char *what, int forced, uint64_t steps);
 
+/* The cost of the work, stated before it starts: the line "dpsel WHAT:
+ * TEXT" on stderr when the progress line is shown at all (--progress, or
+ * a terminal), so that scripts see no change. */
+void cli_progress_cost(const cli_progress *p, const char *text);
+
 /* Step `step` (0 .. steps - 1) begins: steps before it are done. */
 void cli_progress_step(cli_progress *p, uint64_t step);
 

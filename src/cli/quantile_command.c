@@ -506,6 +506,24 @@ static int refuse_joint_decay(quantile_job *j, const char *what, int rc)
                     "takes", j->o->epsilon, j->o->quantiles, DPSEL_JOINT_DECAY_MAX);
 }
 
+/* The releases' cost (dpsel_quantiles_joint_select_cost) on the progress
+ * line's stream, before the work: the values' count is the caller's own
+ * input, as `pmf --exact` names its candidates. */
+static void state_joint_cost(const quantile_job *j, const cli_progress *progress)
+{
+    uint64_t steps = 0, bytes = 0;
+    if (dpsel_quantiles_joint_select_cost(j->count, j->m, (size_t)j->o->count, &steps, &bytes)
+        != DPSEL_OK) {
+        return;  /* m and count were checked: never */
+    }
+    char text[200];
+    snprintf(text, sizeof text, "%zu quantiles of %zu values, %" PRIu64 " release%s: %" PRIu64
+             " MPFR operations (a few tens of ns each) and at most %" PRIu64 " MB",
+             j->count, j->m, j->o->count, j->o->count == 1 ? "" : "s", steps,
+             bytes / 1000000 + (bytes % 1000000 != 0));
+    cli_progress_cost(progress, text);
+}
+
 /* --count joint releases of all the quantiles, then each quantile's values. */
 static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
 {
@@ -513,11 +531,14 @@ static int joint_releases(quantile_job *j, const uint64_t *f, int64_t *released)
     memset(&rng, 0, sizeof rng);  /* wiped at the end, drawn from or not */
     int status = init_rng(j->o, &rng, j->e);
     if (status == 0) {
+        cli_progress progress;
+        cli_progress_start(&progress, "quantile --joint", j->o->progress, 1);
+        state_joint_cost(j, &progress);
         /* the values sorted and the forward tables made once for all */
-        int rc = dpsel_quantiles_joint_select_many(j->joint_selector, f, f + j->count, j->count,
-                                                   j->points, j->m, j->grid.lower,
-                                                   j->grid.upper, &rng, (size_t)j->o->count,
-                                                   released);
+        int rc = dpsel_quantiles_joint_select_many_progress(
+            j->joint_selector, f, f + j->count, j->count, j->points, j->m, j->grid.lower,
+            j->grid.upper, &rng, (size_t)j->o->count, released, cli_progress_report, &progress);
+        cli_progress_stop(&progress, rc == DPSEL_OK);
         if (rc != DPSEL_OK) {
             status = refuse_joint_decay(j, "quantile --joint", rc);
         }

@@ -523,8 +523,9 @@ static void rank_row(forward_pass *f, const dpsel_joint_numbers *entry,
 /* Every row at every rank, in one direction. */
 static int forward_side(const dpsel_joint_problem *p, mpfr_prec_t prec, mpfr_rnd_t rnd,
                         const dpsel_joint_numbers *entry, const dpsel_joint_numbers *total,
-                        const dpsel_rng *rng)
+                        const dpsel_rng *rng, dpsel_progress *progress)
 {
+    uint64_t rank_steps = dpsel_exact_joint_rank_steps(p->m);
     forward_pass f;
     int rc = pass_init(&f, p, prec, rnd);
     uint64_t steps = (p->n + 1) * p->m;  /* at most 2^62 numbers: no overflow */
@@ -536,6 +537,9 @@ static int forward_side(const dpsel_joint_problem *p, mpfr_prec_t prec, mpfr_rnd
             }
         }
         kernel_next(&f.s, &f.first);
+        if (rc == DPSEL_OK) {
+            rc = dpsel_progress_add(progress, rank_steps);
+        }
     }
     pass_clear(&f);
     return rc;
@@ -607,7 +611,7 @@ static int weight_of_all(dpsel_joint_tables *t, const dpsel_joint_problem *p,
 }
 
 int dpsel_exact_joint_forward(dpsel_joint_tables *t, const dpsel_joint_problem *p,
-                              mpfr_prec_t prec, const dpsel_rng *rng)
+                              mpfr_prec_t prec, const dpsel_rng *rng, dpsel_progress *progress)
 {
     memset(t, 0, sizeof *t);
     size_t count;
@@ -624,16 +628,73 @@ int dpsel_exact_joint_forward(dpsel_joint_tables *t, const dpsel_joint_problem *
         return DPSEL_ENOMEM;
     }
     mpfr_clear_flags();
-    int rc = forward_side(p, prec, MPFR_RNDD, &t->entry_lo, &t->total_lo, rng);
+    int rc = forward_side(p, prec, MPFR_RNDD, &t->entry_lo, &t->total_lo, rng, progress);
     if (rc == DPSEL_OK) {
-        rc = forward_side(p, prec, MPFR_RNDU, &t->entry_hi, &t->total_hi, rng);
+        rc = forward_side(p, prec, MPFR_RNDU, &t->entry_hi, &t->total_hi, rng, progress);
     }
     if (rc == DPSEL_OK) {
         rc = weight_of_all(t, p, rng);
+    }
+    if (rc == DPSEL_OK) {
+        rc = dpsel_progress_add(progress, dpsel_exact_joint_weight_steps(p->n));
     }
     /* within MPFR's range: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX, n <= 2^56 */
     if (rc == DPSEL_OK && dpsel_exact_joint_flags_raised()) {
         rc = DPSEL_EINTERNAL;
     }
     return rc;
+}
+
+/* ------------------------------------------------------------- cost */
+
+static uint64_t saturated(wide x)
+{
+    return x > UINT64_MAX ? UINT64_MAX : (uint64_t)x;
+}
+
+static uint64_t saturated_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* rank_row's 4 operations a place (q of them in row q) and at most 16
+ * more a row (its transition, its share of the suffix sums, its entry and
+ * total): at most 2 m (m + 8) */
+uint64_t dpsel_exact_joint_rank_steps(size_t m)
+{
+    return saturated((wide)2 * m * ((wide)m + 8));
+}
+
+/* cumulative_side's 3 operations a rank, on each side */
+uint64_t dpsel_exact_joint_weight_steps(size_t n)
+{
+    return saturated((wide)6 * ((wide)n + 1));
+}
+
+/* per quantile: a rank draw (Z's steps) and a place draw (place_cumulative's
+ * 4 operations a place and side, at most m places) */
+uint64_t dpsel_exact_joint_release_steps(size_t m, size_t n)
+{
+    return saturated((wide)m * ((wide)dpsel_exact_joint_weight_steps(n) + (wide)8 * m));
+}
+
+/* The numbers of the tables and the draws at the first precision: the four
+ * tables, the two cumulative arrays, a forward pass's suffix sums (at most
+ * n + m) and rows (2 m); and the rest: the problem's runs and quantiles,
+ * the releases and their scratch (dpsel_exact_joint_sample). */
+static uint64_t memory_bound(size_t m, size_t n, size_t count)
+{
+    wide ranks = (wide)n + 1, big = n > m ? n : m;
+    wide numbers = 4 * m * ranks + 2 * (big + 2) + ((wide)n + m) + 2 * (wide)m;
+    wide number_size = sizeof(__mpfr_struct) + mpfr_custom_get_size(DPSEL_JOINT_PREC_FIRST);
+    wide rest = 16 * ranks + 48 * ((wide)m + 1) + 16 * (wide)count * m + 24 * (wide)m;
+    return numbers > UINT64_MAX ? UINT64_MAX : saturated(numbers * number_size + rest);
+}
+
+void dpsel_exact_joint_cost(size_t m, size_t n, size_t count, uint64_t *steps, uint64_t *bytes)
+{
+    uint64_t tables = saturated((wide)2 * ((wide)n + 1) * dpsel_exact_joint_rank_steps(m));
+    uint64_t releases = saturated((wide)count * dpsel_exact_joint_release_steps(m, n));
+    *steps = saturated_add(saturated_add(tables, dpsel_exact_joint_weight_steps(n)), releases);
+    *bytes = memory_bound(m, n, count);
 }

@@ -33,6 +33,7 @@
 
 #include <mpfr.h>
 
+#include "../progress.h"
 #include "dpsel.h"
 
 /* 128-bit unsigned integers (a GCC and clang extension): the targets and
@@ -129,13 +130,15 @@ void dpsel_exact_joint_problem_free(dpsel_joint_problem *p);
  * DPSEL_JOINT_PREC_MAX): O(m^2 n) operations in O(m n) numbers (about
  * 4 m (n + 1) (32 + prec / 8) bytes), every one rounded outward, none
  * subtracted.  rng's interrupt check (NULL: none) is asked every
- * DPSEL_INTERRUPT_EVERY steps of a rank and a quantile (each O(m)).  DPSEL_ENOMEM, DPSEL_ECANCELED,
+ * DPSEL_INTERRUPT_EVERY steps of a rank and a quantile (each O(m)), and
+ * progress (NULL: none) counts dpsel_exact_joint_rank_steps a rank and
+ * side, then dpsel_exact_joint_weight_steps for Z.  DPSEL_ENOMEM, DPSEL_ECANCELED,
  * DPSEL_EINTERNAL (an MPFR exception flag raised: none can be).  Free with
  * dpsel_exact_joint_tables_free (also after a failure).  Call it between
  * dpsel_exact_mpfr_enter and dpsel_exact_mpfr_leave (mpfr_env.h): it
  * clears MPFR's flags. */
 int dpsel_exact_joint_forward(dpsel_joint_tables *t, const dpsel_joint_problem *p,
-                              mpfr_prec_t prec, const dpsel_rng *rng);
+                              mpfr_prec_t prec, const dpsel_rng *rng, dpsel_progress *progress);
 void dpsel_exact_joint_tables_free(dpsel_joint_tables *t);
 
 /* The bounds of table entry (row, k) */
@@ -159,13 +162,34 @@ int dpsel_exact_joint_cumulative(const dpsel_joint_problem *p, const dpsel_joint
                                  const dpsel_rng *rng, const dpsel_joint_numbers *cum_lo,
                                  const dpsel_joint_numbers *cum_hi);
 
+/* The work of JointExp in steps, each about one MPFR operation at the
+ * tables' first precision (a few tens of ns), counted from the sizes m and
+ * n alone, never from the values or the random bits: the forward tables'
+ * steps at one rank, on one side (O(m) for each of the m quantiles); Z's,
+ * once (a sum over the ranks, both sides); one release's (a draw over at
+ * most n + 1 ranks and m places for each quantile).  Saturated at
+ * UINT64_MAX. */
+uint64_t dpsel_exact_joint_rank_steps(size_t m);
+uint64_t dpsel_exact_joint_weight_steps(size_t n);
+uint64_t dpsel_exact_joint_release_steps(size_t m, size_t n);
+
+/* count releases' steps (2 (n + 1) rank steps, Z's, count release steps)
+ * and an upper bound of their memory in bytes (the tables and the draws'
+ * cumulative weights at the first precision, the problem, the releases),
+ * saturated at UINT64_MAX: dpsel_quantiles_joint_select_cost. */
+void dpsel_exact_joint_cost(size_t m, size_t n, size_t count, uint64_t *steps, uint64_t *bytes);
+
 /* count >= 1 independent JointExp releases: out[r m + i] the grid point
  * of quantile i in release r, non-decreasing in i, with the exact JointExp
  * law of p.  The tables are made once (and recomputed at twice the
  * precision when a draw's bounds cannot decide it); each release is one
- * backward pass, O(m n).  DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
+ * backward pass, O(m n + m^2).  progress (NULL: none), expecting
+ * dpsel_exact_joint_cost's steps, counts the tables' and then
+ * dpsel_exact_joint_release_steps after each release (a refinement's
+ * tables count on, capped at the total: the fraction never goes back),
+ * and finishes before out is written.  DPSEL_ENOMEM, DPSEL_ERANDOM, DPSEL_EUNLIKELY,
  * DPSEL_ECANCELED, DPSEL_EINTERNAL; out untouched on failure. */
 int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_t count,
-                             int64_t *out);
+                             int64_t *out, dpsel_progress *progress);
 
 #endif

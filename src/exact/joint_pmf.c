@@ -423,7 +423,7 @@ static int compute_at(dpsel_joint_pmf *pmf, const dpsel_joint_problem *jp, mpfr_
     rc = rc == DPSEL_OK ? dpsel_rng_set_interrupt(&check, forward_check, progress) : rc;
     dpsel_joint_tables t;
     memset(&t, 0, sizeof t);
-    rc = rc == DPSEL_OK ? dpsel_exact_joint_forward(&t, jp, prec, &check) : rc;
+    rc = rc == DPSEL_OK ? dpsel_exact_joint_forward(&t, jp, prec, &check, NULL) : rc;
     joint_pass down, up;
     int passes = 0;
     mpfr_clear_flags();  /* the host's are saved (mpfr_env.h) */

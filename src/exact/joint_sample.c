@@ -42,9 +42,11 @@
 typedef struct {
     const dpsel_joint_problem *p;
     dpsel_rng *rng;
+    dpsel_progress *progress;            /* NULL: none */
     dpsel_joint_tables tables;
     dpsel_joint_numbers cum_lo, cum_hi;  /* max(n, m) + 2 cumulative weights */
     mpfr_t beta, y_lo, y_hi, term;
+    mpfr_t factor_lo, factor_hi;         /* a place's run factor (place_cumulative) */
     mpz_t u, u_next;                     /* the draw's uniform: u 2^-bits */
     unsigned bits;
 } sampler;
@@ -58,9 +60,11 @@ static int sampler_tables(sampler *s, mpfr_prec_t prec)
     mpfr_set_prec(s->y_lo, prec);
     mpfr_set_prec(s->y_hi, prec);
     mpfr_set_prec(s->term, prec);
+    mpfr_set_prec(s->factor_lo, prec);
+    mpfr_set_prec(s->factor_hi, prec);
     /* the n + 1 ranks or the m places, and C_0 */
     size_t items = (s->p->n > s->p->m ? s->p->n : s->p->m) + 2;
-    int rc = dpsel_exact_joint_forward(&s->tables, s->p, prec, s->rng);
+    int rc = dpsel_exact_joint_forward(&s->tables, s->p, prec, s->rng, s->progress);
     if (rc == DPSEL_OK) {
         rc = dpsel_exact_joint_numbers_new(&s->cum_lo, items, prec);
     }
@@ -153,31 +157,41 @@ typedef struct {
     dpsel_joint_wide target;
 } draw_kind;
 
-/* f(row, k, j) = entry(row - j + 1, k) prod_(s = 2 .. j) beta^T (l + s - 1)
- * / s in direction rnd into out (§8's recurrence, joint.h). */
-static void place_weight(sampler *s, const dpsel_joint_numbers *entry, mpfr_rnd_t rnd,
-                         size_t row, uint64_t k, size_t j, mpfr_ptr out)
+/* The run factor of place j - 1 times that of place j's new quantile:
+ * f(row, k, j) = entry(row - j + 1, k) prod_(s = 2 .. j) beta^T_(row-j+s)
+ * (l + s - 1) / s (§8's recurrence, joint.h), and the product for j is
+ * that for j - 1 times beta^T_(row-j+2) (l + j - 1) / j, in direction rnd. */
+static void place_factor_next(sampler *s, mpfr_ptr factor, mpfr_rnd_t rnd, size_t row,
+                              uint64_t length, size_t j)
 {
-    uint64_t length = s->p->length[k];
-    mpfr_set(out, dpsel_exact_joint_at(entry, s->p, row - j + 1, k), rnd);
-    for (size_t place = 2; place <= j; place++) {
-        dpsel_exact_joint_power(s->term, s->beta, s->p->target[row - j + place], rnd);
-        mpfr_mul(out, out, s->term, rnd);
-        mpfr_mul_ui(out, out, (unsigned long)(length + place - 1), rnd);
-        mpfr_div_ui(out, out, (unsigned long)place, rnd);
-    }
+    dpsel_exact_joint_power(s->term, s->beta, s->p->target[row - j + 2], rnd);
+    mpfr_mul(factor, factor, s->term, rnd);
+    mpfr_mul_ui(factor, factor, (unsigned long)(length + j - 1), rnd);
+    mpfr_div_ui(factor, factor, (unsigned long)j, rnd);
 }
 
-/* The cumulative weights of the places. */
+/* The cumulative weights of the places: one power a place, so a draw over
+ * the row + 1 places is O(row), not O(row^2). */
 static void place_cumulative(sampler *s, const draw_kind *d)
 {
+    uint64_t length = s->p->length[d->end];
     mpfr_set_zero(&s->cum_lo.number[0], 1);
     mpfr_set_zero(&s->cum_hi.number[0], 1);
+    mpfr_set_ui(s->factor_lo, 1, MPFR_RNDD);
+    mpfr_set_ui(s->factor_hi, 1, MPFR_RNDU);
     for (size_t j = 1; j <= d->row + 1; j++) {
-        place_weight(s, &s->tables.entry_lo, MPFR_RNDD, d->row, d->end, j, &s->cum_lo.number[j]);
-        place_weight(s, &s->tables.entry_hi, MPFR_RNDU, d->row, d->end, j, &s->cum_hi.number[j]);
-        mpfr_add(&s->cum_lo.number[j], &s->cum_lo.number[j], &s->cum_lo.number[j - 1], MPFR_RNDD);
-        mpfr_add(&s->cum_hi.number[j], &s->cum_hi.number[j], &s->cum_hi.number[j - 1], MPFR_RNDU);
+        if (j >= 2) {
+            place_factor_next(s, s->factor_lo, MPFR_RNDD, d->row, length, j);
+            place_factor_next(s, s->factor_hi, MPFR_RNDU, d->row, length, j);
+        }
+        mpfr_ptr lo = &s->cum_lo.number[j], hi = &s->cum_hi.number[j];
+        size_t opened = d->row - j + 1;  /* the row of the run's first quantile */
+        mpfr_mul(lo, dpsel_exact_joint_at(&s->tables.entry_lo, s->p, opened, d->end),
+                 s->factor_lo, MPFR_RNDD);
+        mpfr_mul(hi, dpsel_exact_joint_at(&s->tables.entry_hi, s->p, opened, d->end),
+                 s->factor_hi, MPFR_RNDU);
+        mpfr_add(lo, lo, &s->cum_lo.number[j - 1], MPFR_RNDD);
+        mpfr_add(hi, hi, &s->cum_hi.number[j - 1], MPFR_RNDU);
     }
 }
 
@@ -305,7 +319,7 @@ static void sampler_clear(sampler *s)
     dpsel_exact_joint_tables_free(&s->tables);
     dpsel_exact_joint_numbers_free(&s->cum_lo);
     dpsel_exact_joint_numbers_free(&s->cum_hi);
-    mpfr_clears(s->beta, s->y_lo, s->y_hi, s->term, (mpfr_ptr)0);
+    mpfr_clears(s->beta, s->y_lo, s->y_hi, s->term, s->factor_lo, s->factor_hi, (mpfr_ptr)0);
     mpz_clears(s->u, s->u_next, (mpz_ptr)0);
 }
 
@@ -316,6 +330,7 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
     size_t m = s->p->m;
     uint64_t *rank = scratch, *offset = scratch + m;
     size_t *place = (size_t *)(scratch + 2 * m);
+    uint64_t release_steps = dpsel_exact_joint_release_steps(m, s->p->n);
     int rc = sampler_tables(s, DPSEL_JOINT_PREC_FIRST);
     for (size_t r = 0; r < count && rc == DPSEL_OK; r++) {
         rc = dpsel_internal_interrupted_every(s->rng, r, count);
@@ -324,6 +339,9 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
         }
         if (rc == DPSEL_OK) {
             rc = draw_points(s, rank, offset, &out[r * m]);
+        }
+        if (rc == DPSEL_OK) {  /* a release at a time: not a draw's timing */
+            rc = dpsel_progress_add(s->progress, release_steps);
         }
     }
     /* within MPFR's range: B log2(1/beta) <= DPSEL_JOINT_DECAY_MAX, n <= 2^56 */
@@ -334,7 +352,7 @@ static int sample(sampler *s, size_t count, uint64_t *scratch, int64_t *out)
 }
 
 int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_t count,
-                             int64_t *out)
+                             int64_t *out, dpsel_progress *progress)
 {
     _Static_assert(sizeof(size_t) == sizeof(uint64_t), "places share the scratch words");
     uint64_t *scratch = malloc(3 * p->m * sizeof *scratch);
@@ -352,11 +370,16 @@ int dpsel_exact_joint_sample(const dpsel_joint_problem *p, dpsel_rng *rng, size_
     memset(&s, 0, sizeof s);
     s.p = p;
     s.rng = rng;
-    mpfr_inits2(DPSEL_JOINT_PREC_FIRST, s.y_lo, s.y_hi, s.term, (mpfr_ptr)0);
+    s.progress = progress;
+    mpfr_inits2(DPSEL_JOINT_PREC_FIRST, s.y_lo, s.y_hi, s.term, s.factor_lo, s.factor_hi,
+                (mpfr_ptr)0);
     mpfr_init2(s.beta, 64);
     dpsel_exact_joint_beta(s.beta, p);
     mpz_inits(s.u, s.u_next, (mpz_ptr)0);
     int rc = sample(&s, count, scratch, points);
+    if (rc == DPSEL_OK) {  /* its last report may still cancel: out untouched */
+        rc = dpsel_progress_finish(progress);
+    }
     if (rc == DPSEL_OK) {
         memcpy(out, points, count * p->m * sizeof *out);
     }
