@@ -282,6 +282,14 @@ chmod 000 "$d/unreadable.csv"
 expect_error empty-file "$d/empty.csv: no candidates" -- select --epsilon 1 "$d/empty.csv"
 expect_error comments-only "$d/comments-only.csv: no candidates" -- pmf --epsilon 1 "$d/comments-only.csv"
 expect_error header-only "$d/header-only.csv" "no candidates" -- pmf --epsilon 1 "$d/header-only.csv"
+fixture semicolons.csv 'label;score\nalice;10\nbob;9\n'
+fixture semicolons-no-header.csv 'alice;10\nbob;9\n'
+fixture tabs.csv 'alice\t10\nbob\t9\n'
+separator_advice=" (the columns are separated by a comma, as in label,score: save the file with commas, not semicolons, tabs or bars)"
+expect_error semicolon-header "$d/semicolons.csv:1: score is not an integer$separator_advice" -- select --epsilon 1 "$d/semicolons.csv"
+expect_error semicolon-line "$d/semicolons-no-header.csv:1: score is not an integer$separator_advice" -- select --epsilon 1 "$d/semicolons-no-header.csv"
+expect_error semicolon-decimal "$d/semicolons-no-header.csv:1: score is not a decimal number$separator_advice" -- select --epsilon 1 --resolution 0.5 "$d/semicolons-no-header.csv"
+expect_error tab-line "$d/tabs.csv:1: score is not an integer$separator_advice" -- select --epsilon 1 "$d/tabs.csv"
 bad_line non-numeric     'alice,ten'                  "score is not an integer${nl}"
 bad_line decimals        'alice,1.5'                  "score is not an integer ("
 bad_line sign-inside     'alice,1-2'                  "score is not an integer${nl}"
@@ -345,7 +353,12 @@ fi
 # ---------------------------------------------------------- rejected options
 
 expect_error unknown-option "unknown option: '--foo'" -- select --epsilon 1 --foo "$d/basic.csv"
-expect_error unknown-short-option "unknown option: '-x'" -- select --epsilon 1 -x "$d/basic.csv"
+expect_error unknown-short-option "unknown option: '-x': options are long, --NAME (dpsel help select lists them)" -- select --epsilon 1 -x "$d/basic.csv"
+expect_error short-option-meant "dpsel: unknown option: '-e'; did you mean '--epsilon'? (options are long: --NAME)" -- select -e 1 "$d/basic.csv"
+expect_error short-option-of-the-command "unknown option: '-c'; did you mean '--count'?" -- select --epsilon 1 -c 2 "$d/basic.csv"
+expect_error short-option-two-meant "unknown option: '-e'; did you mean '--epsilon' or '--exact'? (options are long: --NAME)" -- pmf -e 1 "$d/basic.csv"
+expect_error short-option-of-quantile "unknown option: '-p'; did you mean '--pmf' or '--progress'?" -- quantile -p "$d/basic.csv"
+expect_error single-dash-word "unknown option: '-epsilon'; did you mean '--epsilon'?" -- select -epsilon 1 "$d/basic.csv"
 expect_error repeated-option "option given twice: '--json'" -- select --epsilon 1 --json --json "$d/basic.csv"
 expect_error pmf-exact-too-large "beyond-exact.csv: pmf --exact: the exact rationals of 4097 candidates need 2^64 or more bits of weight arithmetic, beyond the limit of 17179869184 (2^34); drop --exact" -- pmf --epsilon 1 --exact "$d/beyond-exact.csv"
 expect_error count-with-pmf "option does not apply to this command: '--count'" -- pmf --epsilon 1 --count 3 "$d/basic.csv"
@@ -917,6 +930,7 @@ fixture latencies.csv '# ms\n12.5\n 9.75 \n\n130.2\n11\r\n8.125\n'
 fixture values-bad.csv 'value\n34\n29\nforty\n'
 fixture values-label.csv '34\nalice,29\n'
 fixture values-header-late.csv '34\nvalue\n'
+fixture values-price.csv 'price\n34\n29\n'
 fixture values-empty.csv '# none\n'
 fixture values-comment.csv '#a,1\n3\n'
 expect_ok quantile-median -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
@@ -948,7 +962,13 @@ expect_error quantile-empty-item "--quantile must be decimals strictly between 0
 expect_error quantile-percent "--quantile must be decimals strictly between 0 and 1, at most 18 fraction digits (a list Q1,Q2,...): '50%'" -- quantile --quantile 50% --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-lower-text "--lower must be a decimal number: 'zero'" -- quantile --quantile 0.5 --lower zero --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-inverted "--lower 120 must not exceed --upper 0" -- quantile --quantile 0.5 --lower 120 --upper 0 --epsilon 1 "$d/ages.csv"
-expect_error quantile-not-multiple "--lower 0.1 and --upper 120 must be whole multiples of the resolution 0.25" -- quantile --quantile 0.5 --lower 0.1 --upper 120 --resolution 0.25 --epsilon 1 "$d/ages.csv"
+expect_error quantile-not-multiple "dpsel: --lower 0.1 is not a whole multiple of --resolution 0.25: give ends on the grid" -- quantile --quantile 0.5 --lower 0.1 --upper 120 --resolution 0.25 --epsilon 1 "$d/ages.csv"
+expect_error quantile-upper-not-multiple "dpsel: --upper 10 is not a whole multiple of --resolution 7: give ends on the grid" -- quantile --quantile 0.5 --lower 0 --upper 10 --resolution 7 --epsilon 1 "$d/ages.csv"
+expect_error quantile-ends-not-multiples "dpsel: --lower 1 and --upper 10 are not whole multiples of --resolution 7: give ends on the grid" -- quantile --quantile 0.5 --lower 1 --upper 10 --resolution 7 --epsilon 1 "$d/ages.csv"
+expect_error quantile-upper-text "--upper must be a decimal number: '500k'" -- quantile --quantile 0.5 --lower 0 --upper 500k --epsilon 1 "$d/ages.csv"
+expect_error quantile-rnm "dpsel: --mechanism rnm has no quantile form (report noisy max chooses among labelled scores): quantile takes --mechanism em or pf, not: 'rnm'" -- quantile --quantile 0.5 --lower 0 --upper 120 --mechanism rnm --epsilon 1 "$d/ages.csv"
+expect_error quantile-joint-grid-too-large "dpsel: the grid from --lower 0 to --upper 9223372036854775806 has more than 2^62 points: use a coarser --resolution" -- quantile --quantile 0.25,0.75 --joint --lower 0 --upper 9223372036854775806 --epsilon 1 "$d/ages.csv"
+expect_error quantile-header-not-value "$d/values-price.csv:1: value is not a decimal number: 'price' (one a line: digits with an optional point and exponent, as 12.5 or -3e-7, or inf or nan; a header line, if any, must be value)" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/values-price.csv"
 expect_error quantile-resolution-zero "--resolution must be positive: '0.0'" -- quantile --quantile 0.5 --lower 0 --upper 120 --resolution 0.0 --epsilon 1 "$d/ages.csv"
 expect_error quantile-em-too-large "--mechanism em takes grids of at most 4398046511103 points; this one has 4398046511104" -- quantile --quantile 0.5 --lower 0 --upper 4398046511103 --epsilon 1 "$d/ages.csv"
 expect_error quantile-grid-too-large "has more than 2^62 points" -- quantile --quantile 0.5 --lower -9223372036854775808 --upper 9223372036854775807 --mechanism pf --epsilon 1 "$d/ages.csv"

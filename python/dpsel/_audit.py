@@ -8,10 +8,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ._enums import MechanismArg, Verdict, mechanism as _mechanism
+from ._enums import MechanismArg, Verdict, mechanism as _mechanism, refuse_rnm, rnm_call
 from ._lib import CAuditResult, lib
 from ._params import Params, c_params, scores_for
-from ._pmf import refuse_rnm
 from ._progress import Report, call_reporting
 from ._scores import as_scores
 
@@ -59,7 +58,7 @@ def audit(params: Params, scores_a: Any, scores_b: Any,
     b = as_scores(scores_for(params, _aligned(scores_a, scores_b), "scores_b"), "scores_b")
     if a.n != b.n:
         raise ValueError(f"scores_a has {a.n} candidates, scores_b {b.n}")
-    refuse_rnm(mechanism, "rnm_audit(scores_a, scores_b, epsilon, sensitivity, monotonic)")
+    refuse_rnm(mechanism, rnm_call("rnm_audit(scores_a, scores_b, epsilon, sensitivity, monotonic)"))
     c = CAuditResult()
     call_reporting(lib.dpsel_audit_progress, progress, ctypes.byref(c), c_params(params),
                    _mechanism(mechanism), a.address, b.address, a.n)

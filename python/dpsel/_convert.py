@@ -93,6 +93,18 @@ def uint64(value: object, what: str) -> int:
     return in_range(value, what, 0, UINT64_MAX)
 
 
+def sensitivity(value: object, given: object = None) -> int:
+    """A sensitivity as C takes it (a uint64; ``given``: the decimal it was
+    in units of): RangeError naming it when negative (0 is the library's
+    to refuse, with its fix)."""
+    units = integer(value, "sensitivity")
+    if units < 0:
+        raise RangeError("sensitivity", fix=f"sensitivity {value if given is None else given} "
+                         "is negative: give the most one person can move any score (1 for "
+                         "counts)")
+    return uint64(units, "sensitivity")
+
+
 def int64(value: object, what: str, shown: bool = True) -> int:
     return in_range(value, what, INT64_MIN, INT64_MAX, shown)
 

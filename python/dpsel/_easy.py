@@ -32,16 +32,16 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from . import _convert
 from ._account import Accountant
-from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
+from ._enums import RNM_QUANTILE, Mechanism, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import DecimalError, EpsilonError, RangeError
 from ._joint import joint_sensitivity, quantiles_joint_select, require_em
-from ._params import Params
+from ._params import Params, units_of
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._rng import Rng
-from ._rnm import rnm_select
+from ._rnm import rnm_select, rnm_select_top
 from ._select import Selector
 from ._tasks import task_params
-from ._units import to_units, unit_of
+from ._units import scores_in_units, to_units, unit_of
 
 FLOATS = ("repr", "exact")
 UNKNOWN = ("drop", "error")
@@ -78,7 +78,11 @@ def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "
         raise RangeError("unknown", fix=f"unknown must be 'drop' or 'error', not {unknown!r}")
     _check_candidate_kinds(getattr(values, "dtype", None), labels)
     counts = _row_counts(values, labels, unknown == "error")
-    params = Params.from_epsilon(epsilon, *task_params("mode"))
+    sensitivity, monotonic = task_params("mode")
+    if _mechanism(mechanism) == Mechanism.RNM:
+        return labels[_rnm_top(counts, 1, epsilon, sensitivity, monotonic, None, rng,
+                               accountant)[0]]
+    params = Params.from_epsilon(epsilon, sensitivity, monotonic)
     chosen = Selector(params).select(counts, mechanism, rng)
     _account(accountant, mechanism, params, 1)
     return labels[chosen]
@@ -224,6 +228,7 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
     ``joint=True`` one JointExp release of them all at epsilon (qs
     increasing, each once; EM only): its expected errors against separate
     releases are in docs/python.md."""
+    refuse_rnm(mechanism, RNM_QUANTILE)
     qs = _python_list(qs)
     if not qs:
         raise RangeError("qs", fix="qs is empty: give one quantile or more, such as ['0.5']")
@@ -340,10 +345,27 @@ def top_k(scores: Any, k: int, epsilon: Any, sensitivity: Any = 1, monotonic: bo
     if k == 0:
         raise RangeError("k", fix="k is 0: ask for one candidate or more")
     values, labels = _labelled(scores)
-    params = Params.from_epsilon(_share(epsilon, k), sensitivity, monotonic, resolution)
-    chosen = Selector(params).select_top(values, k, mechanism, rng)
-    _account(accountant, mechanism, params, k)
+    share = _share(epsilon, k)
+    if _mechanism(mechanism) == Mechanism.RNM:
+        chosen = _rnm_top(values, k, share, sensitivity, monotonic, resolution, rng, accountant)
+    else:
+        params = Params.from_epsilon(share, sensitivity, monotonic, resolution)
+        chosen = Selector(params).select_top(values, k, mechanism, rng)
+        _account(accountant, mechanism, params, k)
     return chosen if labels is None else [labels[i] for i in chosen]
+
+
+def _rnm_top(scores: Any, k: int, epsilon: Any, sensitivity: Any, monotonic: bool,
+             resolution: Any, rng: Optional[Rng], accountant: Optional[Accountant]) -> List[Any]:
+    """The k best of scores by report noisy max (rnm_select_top, as ``dpsel
+    select --mechanism rnm``), each round at the decimal epsilon realised
+    exactly; decimal scores and sensitivity as Params.from_epsilon takes
+    them."""
+    unit, units = units_of(sensitivity, resolution)
+    chosen = rnm_select_top(scores_in_units(scores, unit), k, epsilon, units, monotonic, rng)
+    if accountant is not None:
+        accountant.add("rnm", epsilon, k)
+    return chosen
 
 
 def _labelled(scores: Any) -> Tuple[Any, Optional[List[Any]]]:

@@ -5,6 +5,7 @@ import enum
 from typing import Union
 
 from ._convert import choice
+from ._errors import RangeError
 
 
 class Mechanism(enum.IntEnum):
@@ -41,3 +42,24 @@ MechanismArg = Union[Mechanism, str]
 def mechanism(value: MechanismArg) -> Mechanism:
     """A mechanism argument: Mechanism.PF or "pf", Mechanism.EM or "em"."""
     return choice(Mechanism, value, "mechanism")
+
+
+
+def rnm_call(call: str) -> str:
+    """The fix for mechanism 'rnm' given with Params: the call that takes
+    report noisy max's decimal epsilon."""
+    return f"mechanism 'rnm' takes its epsilon as a decimal, not Params: call dpsel.{call}"
+
+
+# The fix for mechanism 'rnm' given to a quantile.
+RNM_QUANTILE = ("mechanism 'rnm' has no quantile form (report noisy max chooses among "
+                "labelled scores): give mechanism='em' or 'pf'")
+
+
+def refuse_rnm(value: MechanismArg, fix: str) -> Mechanism:
+    """The mechanism of a call that has no report noisy max form: PF or EM;
+    RangeError naming ``fix`` (rnm_call, RNM_QUANTILE) for RNM."""
+    chosen = mechanism(value)
+    if chosen == Mechanism.RNM:
+        raise RangeError("mechanism", fix=fix)
+    return chosen

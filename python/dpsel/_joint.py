@@ -21,7 +21,7 @@ from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import _take_strings
 from ._progress import Report, call_reporting
-from ._quantile import GridArg, _grid_bounds
+from ._quantile import GridArg, _grid_bounds, grid_bounds_fix
 from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
@@ -58,8 +58,10 @@ class _Joint:
     def addresses(self) -> Tuple[int, int]:
         return self.a.buffer_info()[0], self.b.buffer_info()[0]
 
-    def fix(self, params: Optional[Params], code: int) -> Optional[str]:
-        """Which argument a DPSEL_ERANGE is about and how to mend it."""
+    def fix(self, params: Optional[Params], code: int,
+            grid: Optional[Tuple[int, int]] = None) -> Optional[str]:
+        """Which argument a DPSEL_ERANGE is about and how to mend it (grid:
+        the ends lower, upper of a call on data)."""
         if code != ErrorCode.RANGE:
             return None
         if self.m == 0:
@@ -82,6 +84,9 @@ class _Joint:
             return (f"the Params must have sensitivity >= {needed} "
                     "(joint_sensitivity(fractions)) and monotonic=False, not sensitivity "
                     f"{params.sensitivity}, monotonic={params.monotonic}")
+        bounds = None if grid is None else grid_bounds_fix(*grid)
+        if bounds:
+            return bounds
         base = "" if params is None else f"{params.x}/2^{params.y} "
         return (f"the base {base}decays too fast for these quantiles: B log2(1/beta) passes "
                 f"{JOINT_DECAY_MAX} (JOINT_DECAY_MAX), B = {denominator} their least common "
@@ -170,7 +175,7 @@ def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], po
         raise RangeError("count", fix=f"give count >= 1, not {count}")
     out = array.array("q", bytes(8 * max(1, joint.m * releases)))
     with resolve(rng)._use as c_rng, \
-            explained(lambda code: joint.fix(selector.params, code)):
+            explained(lambda code: joint.fix(selector.params, code, (low, high))):
         call_reporting(lib.dpsel_quantiles_joint_select_many_progress, progress,
                        selector._handle, *joint.addresses, joint.m, values.address, values.n,
                        low, high, c_rng, releases, out.buffer_info()[0])
@@ -269,7 +274,7 @@ def quantiles_joint_pmf(params: Params, fractions: Sequence[Any], points: Any, l
     joint, values = _Joint(fractions), as_scores(points, "points")
     low, high = _grid_bounds(lower, upper)
     handle = ctypes.c_void_p()
-    with explained(lambda code: joint.fix(params, code)):
+    with explained(lambda code: joint.fix(params, code, (low, high))):
         call_reporting(lib.dpsel_quantiles_joint_pmf_new, progress, ctypes.byref(handle),
                        c_params(params), *joint.addresses, joint.m, values.address, values.n,
                        low, high)

@@ -58,7 +58,7 @@ class Params:
         not a whole multiple of the resolution.
         """
         c, text = CParams(), _convert.epsilon_text(epsilon)
-        unit, d = _units_of(sensitivity, resolution)
+        unit, d = units_of(sensitivity, resolution)
         m = _convert.flag(monotonic, "monotonic")
         with explained(lambda code: sensitivity_fix(d) if code == ErrorCode.RANGE
                        else epsilon_fix(text, d, m) if code == ErrorCode.EPSILON else None):
@@ -72,7 +72,7 @@ class Params:
         ``0 < x < 2^y``), kept in lowest terms, with the default gap cap;
         decimal scores as for :meth:`from_epsilon`."""
         c, x, y = CParams(), _convert.uint64(x, "x"), _convert.uint(y, "y")
-        unit, d = _units_of(sensitivity, resolution)
+        unit, d = units_of(sensitivity, resolution)
         with explained(lambda code: base_fix(x, y) or sensitivity_fix(d)
                        if code == ErrorCode.RANGE else None):
             lib.dpsel_params_from_base(ctypes.byref(c), x, y, d,
@@ -154,17 +154,18 @@ class Params:
                 + (")" if self._resolution is None else f", resolution={self._resolution!r})"))
 
 
-def _units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
+def units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
     """(resolution, D in its units): (None, D) for an integer sensitivity
     without a resolution."""
     if resolution is None and (_convert.is_boolean(sensitivity)
                                or hasattr(sensitivity, "__index__")):
-        return None, _convert.uint64(sensitivity, "sensitivity")
+        return None, _convert.sensitivity(sensitivity)
     if resolution is None:
         unit = unit_of(sensitivity, "sensitivity")
     else:
         unit = _convert.decimal_text(resolution, "resolution")
-    return unit, _convert.uint64(to_units(sensitivity, unit, "sensitivity"), "sensitivity")
+    return unit, _convert.sensitivity(to_units(sensitivity, unit, "sensitivity"), sensitivity)
+
 
 
 def in_units(params: Params) -> Params:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any, Optional, Tuple, Union
 
 from . import _convert
-from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
+from ._enums import MechanismArg, mechanism as _mechanism, refuse_rnm, rnm_call
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
 from ._lib import DECIMAL, RATIONAL, lib
@@ -194,7 +194,7 @@ def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Sco
              progress: Optional[Report]) -> Pmf:
     """The pmf of scores s (groups of multiplicities m, or None), reporting
     to progress (dpsel_pmf_new_progress) when it is given."""
-    refuse_rnm(mechanism, "rnm_pmf(scores, epsilon, sensitivity, monotonic)")
+    refuse_rnm(mechanism, rnm_call("rnm_pmf(scores, epsilon, sensitivity, monotonic)"))
     handle = ctypes.c_void_p()
     call_reporting(lib.dpsel_pmf_new_progress, progress, ctypes.byref(handle), _params(params),
                    _mechanism(mechanism), s.address, m.address if m is not None else None, s.n)
@@ -211,14 +211,6 @@ def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,
                              m.address if m is not None else None, s.n, ctypes.byref(work),
                              ctypes.byref(limit))
     return work.value, limit.value
-
-
-def refuse_rnm(mechanism: MechanismArg, call: str) -> None:
-    """RangeError for report noisy max, which takes no Params (its epsilon is
-    a decimal, realised exactly), naming the call that takes it."""
-    if _mechanism(mechanism) == Mechanism.RNM:
-        raise RangeError("mechanism", fix=f"report noisy max takes its epsilon as a decimal, "
-                         f"not Params: call dpsel.{call}")
 
 
 def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
@@ -291,8 +283,10 @@ def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf")
     with a resolution, as pmf."""
     s = as_scores(scores_for(params, scores))
     k = _convert.size(k, "k")
+    chosen = refuse_rnm(mechanism, "mechanism 'rnm' has no top-k pmf: give mechanism='pf' "
+                        "or 'em' (dpsel.rnm_pmf gives report noisy max's for one selection)")
     handle = ctypes.c_void_p()
     with explained(lambda code: count_fix(k, s.n) if code == ErrorCode.RANGE else None):
-        lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), _mechanism(mechanism),
+        lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), chosen,
                               s.address, s.n, k)
     return TopPmf._adopt_top(handle.value, s, k)

@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _convert
-from ._enums import MechanismArg, mechanism as _mechanism
+from ._enums import RNM_QUANTILE, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import Error, ErrorCode, explained
 from ._fixes import decimal, positive_fix
-from ._lib import CGrid, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
+from ._lib import CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import Pmf
@@ -178,17 +178,44 @@ def quantile_fraction(q: Any) -> QuantileFraction:
 
 
 def _grid_fix(code: int, lower: bytes, upper: bytes, resolution: Optional[bytes]) -> Optional[str]:
-    """What a refused grid needs: A <= B, R > 0."""
+    """What a refused grid needs: decimal ends and resolution, ends on the
+    grid, A <= B, R > 0."""
+    named = (("lower", lower), ("upper", upper), ("resolution", resolution))
+    if code == ErrorCode.DECIMAL:
+        return next((f"{name} {text.decode()!r} is not a decimal number: give one such as "
+                     "'0', '100' or '0.5'" for name, text in named
+                     if text is not None and _grid_refuses(text, text, None, ErrorCode.DECIMAL)),
+                    None)
+    if code == ErrorCode.UNIT and resolution is not None:
+        off = [f"{name} {text.decode()}" for name, text in named[:2]
+               if _grid_refuses(text, text, resolution, ErrorCode.UNIT)]
+        multiple = "is not a whole multiple" if len(off) == 1 else "are not whole multiples"
+        return (f"{' and '.join(off)} {multiple} of the resolution {resolution.decode()}: give "
+                "ends on the grid") if off else None
     if code != ErrorCode.RANGE:
         return None
     low, high = decimal(lower.decode()), decimal(upper.decode())
     if low is not None and high is not None and low > high:
         return f"lower {lower.decode()} is above upper {upper.decode()}: swap them"
-    return None if resolution is None else positive_fix(resolution.decode(), "resolution")
+    refused = None if resolution is None else positive_fix(resolution.decode(), "resolution")
+    return refused or (f"lower {lower.decode()} and upper {upper.decode()} must lie within "
+                       "2^63 - 1 steps of the resolution from 0: give a coarser resolution")
+
+
+def _grid_refuses(lower: bytes, upper: bytes, resolution: Optional[bytes], code: int) -> bool:
+    """dpsel_grid_init refuses this grid with code: a probe of one end, as
+    the C grammar reads it."""
+    try:
+        lib.dpsel_grid_init(ctypes.byref(CGrid()), lower, upper, resolution)
+    except Error as error:
+        return error.code == code
+    return False
 
 
 def _fraction_fix(code: int, q: str) -> Optional[str]:
     """What a refused quantile needs: 0 < q < 1, b <= 10^18."""
+    if code == ErrorCode.DECIMAL:
+        return f"q {q!r} is not a decimal number: give a quantile such as '0.5' or '0.95'"
     value = decimal(q)
     if code != ErrorCode.RANGE or value is None:
         return None
@@ -216,8 +243,9 @@ class _Quantile(NamedTuple):
         if not 0 < a < b <= QUANTILE_DENOMINATOR_MAX or math.gcd(a, b) != 1:
             return (f"a / b = {a}/{b} is not a quantile in lowest terms with 0 < a < b <= "
                     "10^18: take a and b from quantile_fraction(q)")
-        if self.lower > self.upper:
-            return f"lower {self.lower} is above upper {self.upper}: swap them"
+        bounds = grid_bounds_fix(self.lower, self.upper)
+        if bounds:
+            return bounds
         needed = max(a, b - a)
         if params is not None and params.sensitivity < needed:
             return (f"sensitivity {params.sensitivity} is below {needed}, the quantile {a}/{b}'s: "
@@ -231,6 +259,18 @@ class _Quantile(NamedTuple):
             return (f"EM takes grids of at most 2^42 - 1 points, not {points}: "
                     "use mechanism='pf' or a coarser resolution")
         return None
+
+
+def grid_bounds_fix(lower: int, upper: int) -> Optional[str]:
+    """What a grid lower .. upper (grid points) needs: lower <= upper and
+    at most 2^62 points; None when it has them."""
+    if lower > upper:
+        return f"lower {lower} is above upper {upper}: swap them"
+    points = upper - lower + 1
+    if points > GRID_POINTS_MAX:
+        return (f"the grid has {points} points (lower {lower} to upper {upper}, in units of the "
+                "resolution), more than 2^62: give a coarser resolution or nearer ends")
+    return None
 
 
 GridArg = Union["Grid", int]
@@ -322,7 +362,7 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
     if not isinstance(selector, Selector):
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     values = as_scores(points, "points")
-    value, m = ctypes.c_int64(), _mechanism(mechanism)
+    value, m = ctypes.c_int64(), refuse_rnm(mechanism, RNM_QUANTILE)
     quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
                          *_grid_bounds(lower, upper))
     with resolve(rng)._use as c_rng, \
@@ -340,7 +380,7 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     as pmf's (dpsel_quantile_pmf_new_progress)."""
     if not isinstance(runs, QuantileRuns):
         raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
-    handle, m = ctypes.c_void_p(), _mechanism(mechanism)
+    handle, m = ctypes.c_void_p(), refuse_rnm(mechanism, RNM_QUANTILE)
     work, limit = ctypes.c_uint64(), ctypes.c_uint64()
     with explained(lambda code: runs._quantile.fix(params, m, code) or runs._pmf_fix(code)):
         call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),

@@ -28,7 +28,7 @@ def rnm_select(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool 
     an epsilon whose scale c D / epsilon, in lowest terms W / P, has W or P
     of 2^62 or more; the GIL is released during the C call."""
     text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-    d = _convert.uint64(sensitivity, "sensitivity")
+    d = _convert.sensitivity(sensitivity)
     m = _convert.flag(monotonic, "monotonic")
     s, index = as_scores(scores), ctypes.c_size_t()
     with resolve(rng)._use as c_rng:
@@ -45,7 +45,7 @@ def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
     epsilon, k) states the k rounds.  RangeError for k = 0 or k > n; other
     errors as rnm_select."""
     text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-    d = _convert.uint64(sensitivity, "sensitivity")
+    d = _convert.sensitivity(sensitivity)
     m = _convert.flag(monotonic, "monotonic")
     s, k = as_scores(scores), _convert.size(k, "k")
     # C refuses k > n before writing, so room for min(k, n) suffices.
@@ -63,6 +63,6 @@ def rnm_scale(epsilon: Any, sensitivity: int = 1, monotonic: bool = False) -> Tu
     data.  EpsilonError when W or P would be 2^62 or more."""
     text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
     w, p = ctypes.c_uint64(), ctypes.c_uint64()
-    lib.dpsel_rnm_scale(text, _convert.uint64(sensitivity, "sensitivity"),
+    lib.dpsel_rnm_scale(text, _convert.sensitivity(sensitivity),
                         _convert.flag(monotonic, "monotonic"), ctypes.byref(w), ctypes.byref(p))
     return w.value, p.value

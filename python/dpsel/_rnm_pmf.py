@@ -38,7 +38,7 @@ class RnmPmf(Pmf):
 
 def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> tuple:
     return (_convert.c_text(_convert.epsilon_text(epsilon), "epsilon"),
-            _convert.uint64(sensitivity, "sensitivity"), _convert.flag(monotonic, "monotonic"))
+            _convert.sensitivity(sensitivity), _convert.flag(monotonic, "monotonic"))
 
 
 def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,

@@ -9,7 +9,7 @@ import weakref
 from typing import Any, List, Optional
 
 from . import _convert
-from ._enums import MechanismArg, mechanism as _mechanism
+from ._enums import RNM_QUANTILE, MechanismArg, refuse_rnm, rnm_call
 from ._errors import ErrorCode, explained
 from ._fixes import count_fix
 from ._lib import CPfStream, lib
@@ -19,6 +19,11 @@ from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
 from ._units import score_in_units, scores_in_units
+
+
+# Report noisy max's calls, for a Selector asked for it.
+_RNM_SELECT = rnm_call("rnm_select(scores, epsilon, sensitivity, monotonic)")
+_RNM_TOP = rnm_call("rnm_select_top(scores, k, epsilon, sensitivity, monotonic)")
 
 
 class Selector(Owned):
@@ -53,15 +58,19 @@ class Selector(Owned):
                rng: Optional[Rng] = None) -> Any:
         """One epsilon-DP selection (dpsel_select): the released position,
         or for a pandas Series its label.  mechanism: "pf" (permute-and-flip)
-        or "em" (the exponential mechanism).  EmptyError for no scores."""
-        return self._one(lib.dpsel_select, scores, mechanism, rng)
+        or "em" (the exponential mechanism); "rnm" is RangeError naming
+        rnm_select, which takes its decimal epsilon.  EmptyError for no
+        scores."""
+        return self._one(lib.dpsel_select, scores, refuse_rnm(mechanism, _RNM_SELECT), rng)
 
     def select_hardened(self, scores: Any, mechanism: MechanismArg = "pf",
                         rng: Optional[Rng] = None) -> Any:
         """select with work (time, random bits) that does not depend on the
         scores (dpsel_select_hardened; spec/timing.md): the same
         distribution, at a higher cost."""
-        return self._one(lib.dpsel_select_hardened, scores, mechanism, rng)
+        return self._one(lib.dpsel_select_hardened, scores,
+                         refuse_rnm(mechanism, "mechanism 'rnm' has no hardened form: give "
+                                    "mechanism='pf' or 'em'"), rng)
 
     def select_top(self, scores: Any, k: int, mechanism: MechanismArg = "pf",
                    rng: Optional[Rng] = None) -> List[Any]:
@@ -69,7 +78,7 @@ class Selector(Owned):
         over the candidates not chosen yet, in the order chosen.  Each round
         is one epsilon-DP selection, composed adaptively (see Accountant).
         RangeError for k = 0 or k > n."""
-        s, m, k = self._scores(scores), _mechanism(mechanism), _convert.size(k, "k")
+        s, m, k = self._scores(scores), refuse_rnm(mechanism, _RNM_TOP), _convert.size(k, "k")
         # C refuses k > n before writing, so room for min(k, n) suffices.
         indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
         with resolve(rng)._use as c_rng, \
@@ -86,7 +95,7 @@ class Selector(Owned):
         from ._quantile import QuantileRuns  # here: _quantile imports this module
         if not isinstance(runs, QuantileRuns):
             raise TypeError(f"runs must be dpsel.QuantileRuns, not {type(runs).__name__}")
-        m, value = _mechanism(mechanism), ctypes.c_int64()
+        m, value = refuse_rnm(mechanism, RNM_QUANTILE), ctypes.c_int64()
         with resolve(rng)._use as c_rng, \
                 explained(lambda code: runs._quantile.fix(self._params, m, code)):
             lib.dpsel_quantile_select_runs(self._handle, m, runs._handle, c_rng,
@@ -97,11 +106,10 @@ class Selector(Owned):
         """A PfStream over this selector whose largest score is ``best``."""
         return PfStream(self, best, rng)
 
-    def _one(self, function: Any, scores: Any, mechanism: MechanismArg,
-             rng: Optional[Rng]) -> Any:
-        s, m, index = self._scores(scores), _mechanism(mechanism), ctypes.c_size_t()
+    def _one(self, function: Any, scores: Any, mechanism: int, rng: Optional[Rng]) -> Any:
+        s, index = self._scores(scores), ctypes.c_size_t()
         with resolve(rng)._use as c_rng:
-            function(self._handle, m, s.address, s.n, c_rng, ctypes.byref(index))
+            function(self._handle, mechanism, s.address, s.n, c_rng, ctypes.byref(index))
         return s.label(index.value)
 
     def _scores(self, scores: Any) -> Scores:

@@ -10,7 +10,7 @@ import sys
 from typing import Any, Optional
 
 from . import _convert
-from ._errors import ErrorCode, explained
+from ._errors import Error, ErrorCode, explained
 from ._fixes import positive_fix
 from ._lib import lib
 
@@ -50,9 +50,20 @@ def _fix(code: int, name: str, unit: bytes) -> Optional[str]:
     if code == ErrorCode.UNIT:
         return (f"{name} is not a whole multiple of the resolution {unit.decode()}: give a "
                 "finer resolution")
+    if code == ErrorCode.DECIMAL and _malformed(unit):
+        return f"resolution {unit.decode()!r} is not a decimal number: give one such as '0.01'"
     if code == ErrorCode.DECIMAL:
         return f"{name} is not a decimal number"
     return None
+
+
+def _malformed(text: bytes) -> bool:
+    """dpsel_decimal_to_units refuses text as a decimal (DPSEL_EDECIMAL)."""
+    try:
+        lib.dpsel_decimal_to_units(text, text, ctypes.byref(ctypes.c_int64()))
+    except Error as error:
+        return error.code == ErrorCode.DECIMAL
+    return False
 
 
 def scores_in_units(scores: Any, unit: Optional[str], what: str = "scores") -> Any:

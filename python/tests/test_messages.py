@@ -4,14 +4,19 @@ of range") would not say which argument is wrong, the error names it, its
 value and what it needs (dpsel._fixes), keeping its class and code.  Each
 message is pinned here as a user sees it."""
 
+import ctypes
 import pickle
 
 import pytest
 
 import dpsel
+from dpsel._errors import explained
+from dpsel._lib import CParams, lib
 
 P = dpsel.Params.from_epsilon("1")
 SELECTOR = dpsel.Selector(P)
+RNM_QUANTILE = ("mechanism 'rnm' has no quantile form (report noisy max chooses among "
+                "labelled scores): give mechanism='em' or 'pf'")
 MONOTONIC = dpsel.Selector(dpsel.Params.from_epsilon("1", monotonic=True))
 RUNS_90 = dpsel.QuantileRuns(9, 10, [3, 5, 7], 0, 10)
 
@@ -134,6 +139,91 @@ CASES = [
     (lambda: dpsel.Accountant().add("pf", "0"), dpsel.EpsilonError,
      "dpsel_accountant_add: epsilon is not a positive decimal number that a base x/2^y with "
      "y <= 64 can realise: epsilon 0 is not positive"),
+    # A grid of more than 2^62 points is named, for one quantile and for JointExp (whose base
+    # is not to blame).
+    (lambda: dpsel.median([1, 2, 3], 0, 2**62, "1", resolution=1, mechanism="pf"),
+     dpsel.RangeError,
+     "dpsel_quantile_select: argument out of range: the grid has 4611686018427387905 points "
+     "(lower 0 to upper 4611686018427387904, in units of the resolution), more than 2^62: give "
+     "a coarser resolution or nearer ends"),
+    (lambda: dpsel.quantiles([1, 2, 3], ["0.25", "0.75"], 0, 2**63 - 2, "1", resolution=1,
+                             joint=True), dpsel.RangeError,
+     "dpsel_quantiles_joint_select_many: argument out of range: the grid has "
+     "9223372036854775807 points (lower 0 to upper 9223372036854775806, in units of the "
+     "resolution), more than 2^62: give a coarser resolution or nearer ends"),
+    (lambda: dpsel.quantiles_joint_pmf(dpsel.Params.from_epsilon("1", 6), [(1, 4), (3, 4)], [0],
+                                       -2**62, 2**62), dpsel.RangeError,
+     "dpsel_quantiles_joint_pmf_new: argument out of range: the grid has 9223372036854775809 "
+     "points (lower -4611686018427387904 to upper 4611686018427387904, in units of the "
+     "resolution), more than 2^62: give a coarser resolution or nearer ends"),
+    (lambda: dpsel.QuantileRuns(1, 2, [0], 0, 2**62), dpsel.RangeError,
+     "dpsel_quantile_runs_new: argument out of range: the grid has 4611686018427387905 points "
+     "(lower 0 to upper 4611686018427387904, in units of the resolution), more than 2^62: give "
+     "a coarser resolution or nearer ends"),
+    # Report noisy max where a call has no form of it: the call that has, or the mechanisms.
+    (lambda: SELECTOR.select([1, 2], "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' takes its epsilon as a decimal, not "
+     "Params: call dpsel.rnm_select(scores, epsilon, sensitivity, monotonic)"),
+    (lambda: SELECTOR.select_top([1, 2], 1, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' takes its epsilon as a decimal, not "
+     "Params: call dpsel.rnm_select_top(scores, k, epsilon, sensitivity, monotonic)"),
+    (lambda: SELECTOR.select_hardened([1, 2], "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' has no hardened form: give "
+     "mechanism='pf' or 'em'"),
+    (lambda: dpsel.top_pmf(P, [1, 2], 1, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' has no top-k pmf: give mechanism='pf' "
+     "or 'em' (dpsel.rnm_pmf gives report noisy max's for one selection)"),
+    (lambda: dpsel.pmf(P, [1, 2], "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' takes its epsilon as a decimal, not "
+     "Params: call dpsel.rnm_pmf(scores, epsilon, sensitivity, monotonic)"),
+    (lambda: dpsel.median([1, 2, 3], 0, 10, "1", mechanism="rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_QUANTILE),
+    (lambda: dpsel.quantiles([1], ["0.5"], 0, 10, "1", mechanism="rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_QUANTILE),
+    (lambda: dpsel.quantile_select(SELECTOR, 1, 2, [3], 0, 10, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_QUANTILE),
+    (lambda: SELECTOR.select_quantile(RUNS_90, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_QUANTILE),
+    (lambda: dpsel.quantile_pmf(P, RUNS_90, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_QUANTILE),
+    # A decimal that is not one, and an end off the grid, are named.
+    (lambda: dpsel.median([1, 2, 3], 0, "500k", "1"), dpsel.DecimalError,
+     "dpsel_grid_init: not a decimal number ([+-]digits[.digits]): upper '500k' is not a "
+     "decimal number: give one such as '0', '100' or '0.5'"),
+    (lambda: dpsel.Grid("zero", "10"), dpsel.DecimalError,
+     "dpsel_grid_init: not a decimal number ([+-]digits[.digits]): lower 'zero' is not a "
+     "decimal number: give one such as '0', '100' or '0.5'"),
+    (lambda: dpsel.Grid("0", "10", "a tenth"), dpsel.DecimalError,
+     "dpsel_grid_init: not a decimal number ([+-]digits[.digits]): resolution 'a tenth' is not "
+     "a decimal number: give one such as '0', '100' or '0.5'"),
+    (lambda: dpsel.quantile([1], "half", 0, 10, "1"), dpsel.DecimalError,
+     "dpsel_quantile_fraction: not a decimal number ([+-]digits[.digits]): q 'half' is not a "
+     "decimal number: give a quantile such as '0.5' or '0.95'"),
+    (lambda: dpsel.select([1, 2], "1", resolution="x"), dpsel.DecimalError,
+     "dpsel_decimal_to_units: not a decimal number ([+-]digits[.digits]): resolution 'x' is not "
+     "a decimal number: give one such as '0.01'"),
+    (lambda: dpsel.median([1, 2, 3], 0, 10, "1", resolution="7"), dpsel.UnitError,
+     "dpsel_grid_init: not a whole multiple of its unit: upper 10 is not a whole multiple of "
+     "the resolution 7: give ends on the grid"),
+    (lambda: dpsel.Grid("0", "1" + "0" * 30), dpsel.RangeError,
+     "dpsel_grid_init: argument out of range: lower 0 and upper 1000000000000000000000000000000 "
+     "must lie within 2^63 - 1 steps of the resolution from 0: give a coarser resolution"),
+    (lambda: dpsel.Grid("1", "10", "7"), dpsel.UnitError,
+     "dpsel_grid_init: not a whole multiple of its unit: lower 1 and upper 10 are not whole "
+     "multiples of the resolution 7: give ends on the grid"),
+    # A negative sensitivity is named with the range that holds (0 is refused too).
+    (lambda: dpsel.select([1, 2], "1", sensitivity=-1), dpsel.RangeError,
+     "sensitivity: argument out of range: sensitivity -1 is negative: give the most one person "
+     "can move any score (1 for counts)"),
+    (lambda: dpsel.Params.from_epsilon("1", sensitivity="-1.5"), dpsel.RangeError,
+     "sensitivity: argument out of range: sensitivity -1.5 is negative: give the most one "
+     "person can move any score (1 for counts)"),
+    (lambda: dpsel.rnm_select([1, 2], "1", sensitivity=-1), dpsel.RangeError,
+     "sensitivity: argument out of range: sensitivity -1 is negative: give the most one person "
+     "can move any score (1 for counts)"),
+    (lambda: dpsel.rnm_pmf([1, 2], "1", sensitivity=-1), dpsel.RangeError,
+     "sensitivity: argument out of range: sensitivity -1 is negative: give the most one person "
+     "can move any score (1 for counts)"),
 ]
 
 
@@ -154,10 +244,33 @@ def test_a_fix_survives_pickling():
 
 
 def test_without_a_finding_the_library_message_stands():
-    # A grid of 2^62 + 1 points, which no fix names; the library's message
-    # is left as it was.  (Ten values of the quantile 1/(10^18 - 1) were
-    # the case until 5eb08b2: a count never refuses the runs now.)
-    with pytest.raises(dpsel.RangeError) as raised:
-        dpsel.QuantileRuns(1, 2, [0] * 10, 0, 2**62)
+    # A refusal the diagnosis finds nothing in keeps the library's message.
+    with pytest.raises(dpsel.RangeError) as raised, explained(lambda code: None):
+        lib.dpsel_params_set_gap_cap(ctypes.byref(CParams()), 0)
     assert (str(raised.value), raised.value.fix) == (
-        "dpsel_quantile_runs_new: argument out of range", "")
+        "dpsel_params_set_gap_cap: argument out of range", "")
+
+
+def test_the_one_calls_release_what_rnm_select_top_does():
+    # Report noisy max goes through select, top_k and mode as through
+    # best_price and `dpsel select --mechanism rnm`: decimal scores in units
+    # of the sensitivity's digit, each of top_k's k rounds at epsilon / k.
+    seed = bytes(range(32))
+    scores = {"a": "1.5", "b": "2.0", "c": "0.5"}
+    expected = dpsel.rnm_select_top([3, 4, 1], 2, "0.5", 1, rng=dpsel.Rng.seeded(seed))
+    chosen = dpsel.top_k(scores, 2, "1", sensitivity="0.5", mechanism="rnm",
+                         rng=dpsel.Rng.seeded(seed))
+    assert chosen == [list(scores)[i] for i in expected]
+    mode_expected = dpsel.rnm_select_top([1, 2], 1, "1", 1, True, rng=dpsel.Rng.seeded(seed))
+    assert dpsel.mode(["a", "b", "b"], ["a", "b"], "1", mechanism="rnm",
+                      rng=dpsel.Rng.seeded(seed)) == ["a", "b"][mode_expected[0]]
+
+
+def test_report_noisy_max_is_accounted_at_its_decimal_epsilon():
+    accountant = dpsel.Accountant()
+    dpsel.top_k([1, 5, 2], 2, "1", mechanism="rnm", accountant=accountant)
+    dpsel.mode(["a"], ["a", "b"], "0.25", mechanism="rnm", accountant=accountant)
+    with_rnm = dpsel.Accountant()
+    with_rnm.add("rnm", "0.5", 2)
+    with_rnm.add("rnm", "0.25", 1)
+    assert accountant.report() == with_rnm.report()

@@ -148,6 +148,16 @@ static const char *header_advice(const line_reader *r, const char *label, const 
                          : " (a header names two columns, as in label,score)";
 }
 
+/* For a line without a comma that holds another spreadsheet separator
+ * (a semicolon-separated CSV, a tab-separated file): the advice to use
+ * commas, naming no character of the line; "" otherwise. */
+static const char *separator_advice(const char *text)
+{
+    return strpbrk(text, ";\t|") == NULL ? ""
+         : " (the columns are separated by a comma, as in label,score: save the file with "
+           "commas, not semicolons, tabs or bars)";
+}
+
 static int append(candidates *c, size_t *capacity, char *label, int64_t score, size_t line)
 {
     if (c->count == *capacity) {
@@ -294,7 +304,10 @@ static int parse_line(const line_reader *r, char *text, const char **label, int6
                                "label is not valid UTF-8 text without control characters");
         }
     }
-    const char *advice = header_advice(r, label_text, score_text);
+    const char *advice = comma == NULL ? separator_advice(score_text) : "";
+    if (*advice == '\0') {
+        advice = header_advice(r, label_text, score_text);
+    }
     if ((r->unit != NULL ? parse_decimal_score(r, score_text, advice, score)
                          : parse_integer_score(r, score_text, advice, score)) != 0) {
         return -1;
@@ -608,15 +621,16 @@ static int reader_next_value(line_reader *r, int64_t *point)
     char *text = NULL;
     int rc;
     while ((rc = next_content(r, &text)) == 0 && text != NULL) {
-        int header = !r->seen_content && strcasecmp(text, "value") == 0;
+        int first = !r->seen_content;
         r->seen_content = 1;
-        if (header) {
-            continue;
+        if (first && strcasecmp(text, "value") == 0) {
+            continue;  /* the header */
         }
         if (dpsel_grid_point(r->grid, text, point) != DPSEL_OK) {
             return reader_fail(r, r->line, "value is not a decimal number (one a line: "
                                "digits with an optional point and exponent, as 12.5 or -3e-7, "
-                               "or inf or nan)");
+                               "or inf or nan%s)",
+                               first ? "; a header line, if any, must be value" : "");
         }
         return 1;
     }

@@ -444,6 +444,60 @@ static unsigned command_bit(command cmd)
          : FOR_PARAMS;
 }
 
+/* Option id is the command's (its bit) and its name begins with word[0 ..
+ * length). */
+static int is_option_beginning(int id, const char *word, size_t length, unsigned bit)
+{
+    return (specs[id].commands & bit) && strncmp(specs[id].name, word, length) == 0;
+}
+
+/* The command's options whose names begin with word[0 .. length), as
+ * "'--a', '--b' or '--c'" in out. */
+static void options_beginning(const char *word, size_t length, unsigned bit, char *out,
+                              size_t size)
+{
+    int count = 0, total = 0;
+    for (int id = 0; id < OPT_COUNT_OF_OPTIONS; id++) {
+        total += is_option_beginning(id, word, length, bit);
+    }
+    size_t used = 0;
+    out[0] = '\0';
+    for (int id = 0; id < OPT_COUNT_OF_OPTIONS && used < size; id++) {
+        if (is_option_beginning(id, word, length, bit)) {
+            count++;
+            const char *joint = count == 1 ? "" : count == total ? " or " : ", ";
+            int written = snprintf(out + used, size - used, "%s'--%s'", joint, specs[id].name);
+            used += written > 0 ? (size_t)written : size;
+        }
+    }
+}
+
+/* "unknown option: '-e'" (dpsel has no short options), with the long
+ * options meant: for one letter, the command's options of that initial;
+ * for a word, the nearest option, as for "--word". */
+static int refuse_single_dash(const char *arg, command cmd, cli_error *e)
+{
+    const char *name = arg + 1;
+    const char *equals = strchr(name, '=');
+    size_t length = equals != NULL ? (size_t)(equals - name) : strlen(name);
+    char meant[256] = "", quoted[QUOTED_MAX];
+    if (length == 1) {
+        options_beginning(name, length, command_bit(cmd), meant, sizeof meant);
+    } else {
+        const char *nearest = nearest_name(name, length, option_at, OPT_COUNT_OF_OPTIONS);
+        if (nearest != NULL) {
+            snprintf(meant, sizeof meant, "'--%s'", nearest);
+        }
+    }
+    printable(arg, 0, quoted, sizeof quoted);
+    if (meant[0] != '\0') {
+        return cli_fail(e, EXIT_BAD_INPUT, "unknown option: '%s'; did you mean %s? "
+                        "(options are long: --NAME)", quoted, meant);
+    }
+    return cli_fail(e, EXIT_BAD_INPUT, "unknown option: '%s': options are long, --NAME "
+                    "(dpsel help %s lists them)", quoted, command_names[cmd]);
+}
+
 /* One "--name[=value]" at argv[*i]; advances *i past a separate value. */
 static int parse_option(int argc, char **argv, int *i, options *o, int *seen, cli_error *e)
 {
@@ -645,6 +699,10 @@ static int check_rnm(const options *o, cli_error *e)
         return refuse(e, "pmf --mechanism rnm gives one selection's distribution (the top-k "
                       "pmf is PF's and EM's): it takes no", "--top");
     }
+    if (o->cmd == COMMAND_QUANTILE) {
+        return refuse(e, "--mechanism rnm has no quantile form (report noisy max chooses among "
+                      "labelled scores): quantile takes --mechanism em or pf, not", "rnm");
+    }
     if (o->base_given) {
         return refuse(e, "--mechanism rnm takes --epsilon as a decimal (realised exactly), not",
                       "--base");
@@ -727,7 +785,7 @@ int options_parse(int argc, char **argv, options *o, cli_error *e)
                 return e->status;
             }
         } else if (argv[i][0] == '-' && strcmp(argv[i], "-") != 0) {
-            return refuse(e, "unknown option", argv[i]);
+            return refuse_single_dash(argv[i], o->cmd, e);
         } else if (o->cmd == COMMAND_ACCOUNT) {
             /* gathered at the start of argv's arguments, over slots already read */
             o->releases = &argv[2];

@@ -95,6 +95,31 @@ static int is_decimal(const char *text)
     return dpsel_grid_init(&probe, text, text, NULL) != DPSEL_EDECIMAL;
 }
 
+/* The end (dpsel_grid_init of it alone) is not a whole multiple of the
+ * resolution. */
+static int is_off_grid(const char *end, const char *resolution)
+{
+    dpsel_grid probe;
+    return dpsel_grid_init(&probe, end, end, resolution) == DPSEL_EUNIT;
+}
+
+/* "--upper 10 is not a whole multiple of --resolution 7", naming each end
+ * that is not (a resolution of their last digit fits both). */
+static int refuse_off_grid(quantile_job *j)
+{
+    const options *o = j->o;
+    int lower = is_off_grid(o->lower, o->resolution);
+    int upper = is_off_grid(o->upper, o->resolution);
+    if (lower && upper) {
+        return cli_fail(j->e, EXIT_BAD_INPUT, "--lower %s and --upper %s are not whole multiples "
+                        "of --resolution %s: give ends on the grid", o->lower, o->upper,
+                        o->resolution);
+    }
+    return cli_fail(j->e, EXIT_BAD_INPUT, "--%s %s is not a whole multiple of --resolution %s: "
+                    "give ends on the grid", lower ? "lower" : "upper", lower ? o->lower : o->upper,
+                    o->resolution);
+}
+
 /* The grid of --lower, --upper and --resolution, each problem named. */
 static int make_grid(quantile_job *j)
 {
@@ -110,9 +135,7 @@ static int make_grid(quantile_job *j)
     }
     int rc = dpsel_grid_init(&j->grid, o->lower, o->upper, o->resolution);
     if (rc == DPSEL_EUNIT) {
-        return cli_fail(j->e, EXIT_BAD_INPUT, "--lower %s and --upper %s must be whole multiples "
-                        "of the resolution %s", o->lower, o->upper,
-                        o->resolution != NULL ? o->resolution : "(their last digit)");
+        return refuse_off_grid(j);
     }
     if (rc != DPSEL_OK) {
         int64_t one;
