@@ -148,7 +148,7 @@ CASES = [
      "a coarser resolution or nearer ends"),
     (lambda: dpsel.quantiles([1, 2, 3], ["0.25", "0.75"], 0, 2**63 - 2, "1", resolution=1,
                              joint=True), dpsel.RangeError,
-     "dpsel_quantiles_joint_select_many: argument out of range: the grid has "
+     "dpsel_quantiles_joint_select_many_progress: argument out of range: the grid has "
      "9223372036854775807 points (lower 0 to upper 9223372036854775806, in units of the "
      "resolution), more than 2^62: give a coarser resolution or nearer ends"),
     (lambda: dpsel.quantiles_joint_pmf(dpsel.Params.from_epsilon("1", 6), [(1, 4), (3, 4)], [0],
