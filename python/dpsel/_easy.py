@@ -36,6 +36,7 @@ from ._enums import RNM_QUANTILE, Mechanism, MechanismArg, mechanism as _mechani
 from ._errors import DecimalError, EpsilonError, RangeError
 from ._joint import joint_sensitivity, quantiles_joint_select, require_em
 from ._params import Params, units_of
+from ._progress import Report
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._rng import Rng
 from ._rnm import rnm_select, rnm_select_top
@@ -222,12 +223,14 @@ def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = 
 def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: Any,
               resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
               rng: Optional[Rng] = None, accountant: Optional[Accountant] = None,
-              joint: bool = False) -> List[Decimal]:
+              joint: bool = False, progress: Optional[Report] = None) -> List[Decimal]:
     """Several quantiles of values, as quantile; epsilon is their total.
     By default one release each, at epsilon / len(qs) rounded down; with
     ``joint=True`` one JointExp release of them all at epsilon (qs
     increasing, each once; EM only): its expected errors against separate
-    releases are in docs/python.md."""
+    releases are in docs/python.md.  progress: JointExp's O(m^2 n) tables
+    reported as quantiles_joint_select's (its cost: quantiles_joint_cost);
+    separate releases, O(n log n) each, report nothing."""
     refuse_rnm(mechanism, RNM_QUANTILE)
     qs = _python_list(qs)
     if not qs:
@@ -241,7 +244,8 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
                                      _joint_sensitivity_of(qs, fractions))
     points = grid.points(_exact_values(values, floats))
     if joint:
-        released = quantiles_joint_select(Selector(params), fractions, points, grid, rng=rng)
+        released = quantiles_joint_select(Selector(params), fractions, points, grid, rng=rng,
+                                          progress=progress)
         _account(accountant, mechanism, params, 1)
         return [Decimal(grid.value(point)) for point in released]
     share = _share(epsilon, len(qs))

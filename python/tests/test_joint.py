@@ -189,6 +189,20 @@ def test_a_release_reports_its_progress_and_cancels():
                                      progress=lambda fraction: False)
 
 
+def test_the_one_call_reports_joint_progress_and_cancels():
+    values = list(range(3000))
+    seen = []
+    reported = dpsel.quantiles(values, ["0.25", "0.75"], 0, 3000, "1", joint=True,
+                               rng=dpsel.Rng.seeded(b"q" * 32), progress=seen.append)
+    plain = dpsel.quantiles(values, ["0.25", "0.75"], 0, 3000, "1", joint=True,
+                            rng=dpsel.Rng.seeded(b"q" * 32))
+    assert reported == plain
+    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] == 1.0
+    with pytest.raises(dpsel.CanceledError):
+        dpsel.quantiles(values, ["0.25", "0.75"], 0, 3000, "1", joint=True,
+                        progress=lambda fraction: False)
+
+
 def test_the_cost_before_the_work():
     cost = dpsel.quantiles_joint_cost(999, 2000)
     release = 999 * (6 * 2001 + 8 * 999)
