@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 from . import _convert
-from ._enums import Composition, MechanismArg, mechanism as _mechanism
+from ._enums import Composition, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import ErrorCode, explained
 from ._fixes import decimal
 from ._lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
@@ -83,8 +83,10 @@ class Accountant(Owned):
     def add_params(self, mechanism: MechanismArg, params: Params, count: int = 1) -> None:
         """count releases of the mechanism with params (their realised
         epsilon, an upper bound)."""
+        chosen = refuse_rnm(mechanism, "mechanism 'rnm' is accounted at its decimal epsilon, not "
+                                       "Params: call add('rnm', epsilon)")
         with self._lock:
-            lib.dpsel_accountant_add_params(self._handle, _mechanism(mechanism), c_params(params),
+            lib.dpsel_accountant_add_params(self._handle, chosen, c_params(params),
                                             _convert.uint64(count, "count"))
 
     def report(self, delta: Any = None,

@@ -51,6 +51,11 @@ def rnm_call(call: str) -> str:
     return f"mechanism 'rnm' takes its epsilon as a decimal, not Params: call dpsel.{call}"
 
 
+# The fix for mechanism 'rnm' given to a partial state, whose members'
+# scores are merged in C (dpsel_partial_finish) and dpsel.dask built on it.
+RNM_PARTIAL = ("mechanism 'rnm' has no partial-state form (neither Partial.finish nor "
+               "dpsel.dask): give mechanism='pf' or 'em'")
+
 # The fix for mechanism 'rnm' given to a quantile.
 RNM_QUANTILE = ("mechanism 'rnm' has no quantile form (report noisy max chooses among "
                 "labelled scores): give mechanism='em' or 'pf'")

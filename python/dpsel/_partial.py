@@ -10,7 +10,7 @@ import weakref
 from typing import Any, Optional, Sequence
 
 from . import _convert
-from ._enums import MechanismArg, mechanism as _mechanism
+from ._enums import RNM_PARTIAL, MechanismArg, refuse_rnm
 from ._errors import ErrorCode, RangeError, explained
 from ._lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, PARTIAL_MEMBER_MAX, lib
 from ._locks import ForkSafeLock
@@ -163,8 +163,9 @@ class Partial(Owned):
         if not isinstance(selector, Selector):
             raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
         member, size = ctypes.c_void_p(), ctypes.c_size_t()
+        chosen = refuse_rnm(mechanism, RNM_PARTIAL)
         with self._lock, resolve(rng)._use as c_rng:
-            lib.dpsel_partial_finish(self._handle, selector._handle, _mechanism(mechanism), c_rng,
+            lib.dpsel_partial_finish(self._handle, selector._handle, chosen, c_rng,
                                      ctypes.byref(member), ctypes.byref(size))
             # Copied now: the pointer is valid until the state is freed.
             return ctypes.string_at(member.value, size.value) if size.value else b""

@@ -50,7 +50,8 @@ except ImportError as _missing:  # pragma: no cover - the tests run with dask
     raise ImportError(f"dpsel.dask needs dask.dataframe, numpy and pandas (Debian: python3-dask): "
                       f"{_missing}") from _missing
 
-from ._enums import Mechanism, MechanismArg, mechanism as _mechanism
+from ._enums import (RNM_PARTIAL, RNM_QUANTILE, Mechanism, MechanismArg, mechanism as _mechanism,
+                     refuse_rnm)
 from ._easy import _candidates, _exact_values, _hashable, _missing as _missing_value
 from ._errors import RangeError
 from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
@@ -180,7 +181,7 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     decimals = Params.from_epsilon(epsilon, sensitivity, monotonic, resolution)
     _check_score_dtype(frame._meta[score].dtype, score)
     _exact_values([], floats)  # on the driver: floats other than "repr" or "exact" refused
-    params, chosen = in_units(decimals), _mechanism(mechanism)
+    params, chosen = in_units(decimals), refuse_rnm(mechanism, RNM_PARTIAL)
     key = None if key is None else _key(key)
 
     columns = keys or [_ALL]
@@ -270,7 +271,7 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
     labels = _candidates(candidates)
     typed = _values_of_dtype(labels, frame._meta[column].dtype, column, "candidate")
     params = Params.from_epsilon(epsilon, *task_params("mode"))
-    chosen = _mechanism(mechanism)
+    chosen = refuse_rnm(mechanism, RNM_PARTIAL)
     code = functools.partial(_candidate_codes, column=column, candidates=typed, keys=keys,
                              listed=listed)
     counts = _counts(frame.map_partitions(code, meta=code(frame._meta)).clear_divisions(),
@@ -318,7 +319,7 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     grid = Grid(lower, upper, resolution)
     fraction = quantile_fraction(q)
     params = Params.from_epsilon(epsilon, fraction.sensitivity)
-    chosen = _mechanism(mechanism)
+    chosen = refuse_rnm(mechanism, RNM_QUANTILE)
     if chosen == Mechanism.EM and grid.upper - grid.lower + 1 > QUANTILE_EM_GRID_MAX:
         raise RangeError("mechanism", fix=(
             f"EM takes grids of at most 2^42 - 1 points, not {grid.upper - grid.lower + 1}: "

@@ -17,6 +17,8 @@ P = dpsel.Params.from_epsilon("1")
 SELECTOR = dpsel.Selector(P)
 RNM_QUANTILE = ("mechanism 'rnm' has no quantile form (report noisy max chooses among "
                 "labelled scores): give mechanism='em' or 'pf'")
+RNM_PARTIAL = ("mechanism 'rnm' has no partial-state form (neither Partial.finish nor "
+               "dpsel.dask): give mechanism='pf' or 'em'")
 MONOTONIC = dpsel.Selector(dpsel.Params.from_epsilon("1", monotonic=True))
 RUNS_90 = dpsel.QuantileRuns(9, 10, [3, 5, 7], 0, 10)
 
@@ -176,6 +178,11 @@ CASES = [
     (lambda: dpsel.pmf(P, [1, 2], "rnm"), dpsel.RangeError,
      "mechanism: argument out of range: mechanism 'rnm' takes its epsilon as a decimal, not "
      "Params: call dpsel.rnm_pmf(scores, epsilon, sensitivity, monotonic)"),
+    (lambda: dpsel.Partial(P).finish(SELECTOR, "rnm"), dpsel.RangeError,
+     "mechanism: argument out of range: " + RNM_PARTIAL),
+    (lambda: dpsel.Accountant().add_params("rnm", P), dpsel.RangeError,
+     "mechanism: argument out of range: mechanism 'rnm' is accounted at its decimal epsilon, "
+     "not Params: call add('rnm', epsilon)"),
     (lambda: dpsel.median([1, 2, 3], 0, 10, "1", mechanism="rnm"), dpsel.RangeError,
      "mechanism: argument out of range: " + RNM_QUANTILE),
     (lambda: dpsel.quantiles([1], ["0.5"], 0, 10, "1", mechanism="rnm"), dpsel.RangeError,
