@@ -1182,16 +1182,19 @@ fixture one-column-header.csv 'votes\n41\n12\n'
 expect_error header-one-column "$d/one-column-header.csv:1: score is not an integer (a header names two columns, as in label,score)" -- select --epsilon 1 "$d/one-column-header.csv"
 expect_error header-not-decimal "$d/votes.csv:1: score is not a decimal number (a header's second column must be named score or count" -- select --epsilon 1 --resolution 0.5 "$d/votes.csv"
 fixture prices.csv 'item,score\ntea,3.10\ncake,40.40\n'
-expect_error decimal-score-advice "$d/prices.csv:2: score is not an integer (decimal scores: give --resolution 0.01, or --sensitivity 10.00)" -- select --epsilon 1 --sensitivity 10 "$d/prices.csv"
-expect_error decimal-score-advice-default "(decimal scores: give --resolution 0.01, or --sensitivity 1.00)" -- pmf --epsilon 1 "$d/prices.csv"
-expect_error decimal-score-advice-streamed "$d/prices.csv:2: score is not an integer (decimal scores: give --resolution 0.01" -- select --epsilon 1 --count 2 "$d/prices.csv"
+expect_error decimal-score-advice "$d/prices.csv:2: score is not an integer (decimal scores: give --resolution, their unit, as 0.01 for cents, or --sensitivity with as many decimals as the scores, as 10.00)" -- select --epsilon 1 --sensitivity 10 "$d/prices.csv"
+expect_error decimal-score-advice-default "(decimal scores: give --resolution, their unit, as 0.01 for cents, or --sensitivity with as many decimals as the scores, as 1.00)" -- pmf --epsilon 1 "$d/prices.csv"
+expect_error decimal-score-advice-streamed "$d/prices.csv:2: score is not an integer (decimal scores: give --resolution, their unit, as 0.01 for cents, or --sensitivity with as many decimals as the scores, as 1.00)" -- select --epsilon 1 --count 2 "$d/prices.csv"
+# the advice is the same whatever a score's digits (they are the record's)
+fixture prices-finer.csv 'item,score\ntea,3.1234\ncake,40.40\n'
+expect_error decimal-score-advice-no-digits "$d/prices-finer.csv:2: score is not an integer (decimal scores: give --resolution, their unit, as 0.01 for cents, or --sensitivity with as many decimals as the scores, as 10.00)" -- select --epsilon 1 --sensitivity 10 "$d/prices-finer.csv"
 expect_ok decimal-score-advice-taken -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10.00 "$d/prices.csv"
 expect_ok decimal-score-advice-taken-resolution -r '^(tea|cake)$' -- select --epsilon 1 --sensitivity 10 --resolution 0.01 "$d/prices.csv"
 fixture finer.csv 'a,0.125\nb,0.5\n'
-expect_error finer-unit-advice "$d/finer.csv:1: score is not a whole multiple of the unit 0.25 (a finer --resolution reads it: 0.001)" -- select --epsilon 1 --resolution 0.25 "$d/finer.csv"
-# a unit the sensitivity 0.25 is a multiple of, not the score's 0.1
+expect_error finer-unit-advice "$d/finer.csv:1: score is not a whole multiple of the unit 0.25 (a finer --resolution reads it: a unit that every score and the sensitivity 1 are whole multiples of, as 0.001)" -- select --epsilon 1 --resolution 0.25 "$d/finer.csv"
+# the sensitivity 0.25 named, the score's digits not
 fixture finer-than-quarters.csv 'a,0.3\nb,0.5\n'
-expect_error finer-unit-advice-sensitivity "score is not a whole multiple of the unit 0.25 (a finer --resolution reads it: 0.01)" -- pmf --epsilon 1 --sensitivity 0.25 --resolution 0.25 "$d/finer-than-quarters.csv"
+expect_error finer-unit-advice-sensitivity "score is not a whole multiple of the unit 0.25 (a finer --resolution reads it: a unit that every score and the sensitivity 0.25 are whole multiples of, as 0.001)" -- pmf --epsilon 1 --sensitivity 0.25 --resolution 0.25 "$d/finer-than-quarters.csv"
 expect_ok finer-unit-advice-taken -r '^(a|b)$' -- select --epsilon 1 --sensitivity 0.25 --resolution 0.01 "$d/finer-than-quarters.csv"
 fixture task-decimal.csv 'bin,count\n0,1.5\n'
 # (an expectation holds one line: the run's stderr is read for the rest)

@@ -199,51 +199,46 @@ static size_t fraction_digits(const char *text)
     return point != NULL ? strlen(point + 1) : 0;
 }
 
-/* The unit 10^-d, d = max(text's fraction digits, least), into unit, if
- * it reads text, a decimal (never rounded; a value beyond int64 in it
- * still counts as read: the unit is what the message is about): d, or 0
- * for none such. */
-static size_t unit_reading(const char *text, size_t least, char *unit)
+/* Whether text is a decimal with a fraction part (a value beyond int64
+ * counts: the advice is about the unit). */
+static int is_fraction(const char *text)
 {
     size_t digits = fraction_digits(text);
-    digits = digits > least ? digits : least;
+    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
     int64_t units;
     if (digits < 1 || digits + 2 > DPSEL_DECIMAL_TEXT_MAX) {
         return 0;
     }
     decimal_unit(digits, unit);
     int rc = dpsel_decimal_to_units(text, unit, &units);
-    return rc == DPSEL_OK || rc == DPSEL_ERANGE ? digits : 0;
+    return rc == DPSEL_OK || rc == DPSEL_ERANGE;
 }
 
-/* The unit and sensitivity that would read text, a decimal score with d
- * fraction digits, in an integer file: " (decimal scores: give
- * --resolution 10^-d, or --sensitivity D with d decimals)"; "" when text
- * is no such decimal or r has no sensitivity to complete. */
+/* The options that read text, a decimal score in an integer file; "" when
+ * text is no such decimal or r has no sensitivity to complete.  The advice
+ * names no digit count of the score: that is the record's, and no message
+ * carries a value from the data. */
 static const char *decimal_advice(const line_reader *r, const char *text, char *advice,
                                   size_t size)
 {
-    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
-    size_t digits = r->sensitivity != NULL ? unit_reading(text, 0, unit) : 0;
-    if (digits == 0 || strlen(r->sensitivity) + digits + 1 > DPSEL_DECIMAL_TEXT_MAX) {
+    if (r->sensitivity == NULL || !is_fraction(text)) {
         return "";
     }
-    snprintf(advice, size, " (decimal scores: give --resolution %s, or --sensitivity %s.%0*d)",
-             unit, r->sensitivity, (int)digits, 0);
+    snprintf(advice, size, " (decimal scores: give --resolution, their unit, as 0.01 for cents, "
+             "or --sensitivity with as many decimals as the scores, as %s.00)", r->sensitivity);
     return advice;
 }
 
-/* For a decimal score finer than r->unit: " (a finer --resolution reads
- * it: 10^-d)", d enough for the score and the sensitivity; "" when r has
- * no sensitivity or text is no decimal. */
+/* For a decimal score finer than r->unit: the unit to give, said without
+ * the score's digits (decimal_advice). */
 static const char *finer_unit_advice(const line_reader *r, const char *text, char *advice,
                                      size_t size)
 {
-    char unit[DPSEL_DECIMAL_TEXT_MAX + 1];
-    if (r->sensitivity == NULL || unit_reading(text, fraction_digits(r->sensitivity), unit) == 0) {
+    if (r->sensitivity == NULL || !is_fraction(text)) {
         return "";
     }
-    snprintf(advice, size, " (a finer --resolution reads it: %s)", unit);
+    snprintf(advice, size, " (a finer --resolution reads it: a unit that every score and the "
+             "sensitivity %s are whole multiples of, as 0.001)", r->sensitivity);
     return advice;
 }
 
@@ -251,7 +246,7 @@ static const char *finer_unit_advice(const line_reader *r, const char *text, cha
 static int parse_integer_score(const line_reader *r, const char *text, const char *advice,
                                int64_t *score)
 {
-    char decimal[2 * DPSEL_DECIMAL_TEXT_MAX + 80];
+    char decimal[DPSEL_DECIMAL_TEXT_MAX + 160];
     int parsed = parse_score(text, score);
     if (parsed == -1) {
         return reader_fail(r, r->line, "score is not an integer%s",
@@ -273,7 +268,7 @@ static int parse_decimal_score(const line_reader *r, const char *text, const cha
         return 0;
     }
     if (rc == DPSEL_EUNIT) {
-        char finer[DPSEL_DECIMAL_TEXT_MAX + 48];
+        char finer[DPSEL_DECIMAL_TEXT_MAX + 120];
         return reader_fail(r, r->line, "score is not a whole multiple of the unit %s%s", r->unit,
                            finer_unit_advice(r, text, finer, sizeof finer));
     }
