@@ -24,17 +24,9 @@
 # Standard input is /dev/null unless the case line redirects it.
 # Prints one line per failed case, then "N passed, N failed".
 set -u
-LC_ALL=C
-export LC_ALL
-
-[ $# -eq 1 ] || { echo "usage: sh tests/cli.sh TOOL" >&2; exit 1; }
-tool=$1
-[ -x "$tool" ] || { echo "cli.sh: $tool is not an executable" >&2; exit 1; }
-
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-exec < /dev/null
+# shellcheck source=tests/tool.sh
+. "$(dirname "$0")/tool.sh"
+tool_test_start cli.sh "$@"
 
 nl='
 '

@@ -13,20 +13,12 @@
 # numbers, options) may appear; none of them contains 7731.
 # Prints one line per leaking run, then "N runs, N leaked".
 set -u
-LC_ALL=C
-export LC_ALL
-
-[ $# -eq 1 ] || { echo "usage: sh tests/data-in-messages.sh TOOL" >&2; exit 1; }
-tool=$1
-[ -x "$tool" ] || { echo "data-in-messages.sh: $tool is not an executable" >&2; exit 1; }
-
-work=$(mktemp -d) || exit 1
+# shellcheck source=tests/tool.sh
+. "$(dirname "$0")/tool.sh"
+tool_test_start data-in-messages.sh "$@"
 case $work in  # file names are public and shown: they must not hold the sentinel
 *7731*) rmdir "$work"; work=$(mktemp -d) || exit 1 ;;
 esac
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-exec < /dev/null
 
 runs=0
 leaked=0

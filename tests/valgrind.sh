@@ -6,21 +6,13 @@
 #   sh tests/valgrind.sh build/dpsel
 # Prints one line per failed run, then "N passed, N failed".
 set -u
-LC_ALL=C
-export LC_ALL
-
-[ $# -eq 1 ] || { echo "usage: sh tests/valgrind.sh TOOL" >&2; exit 1; }
-tool=$1
-[ -x "$tool" ] || { echo "valgrind.sh: $tool is not an executable" >&2; exit 1; }
+# shellcheck source=tests/tool.sh
+. "$(dirname "$0")/tool.sh"
+tool_test_start valgrind.sh "$@"
 if ! command -v valgrind > /dev/null 2>&1; then
     echo "valgrind.sh: valgrind is not installed (apt-get install valgrind)"
     exit 1
 fi
-
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
-exec < /dev/null
 
 VALGRIND_ERROR=99
 passed=0

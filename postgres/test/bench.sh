@@ -18,8 +18,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=postgres/test/server.sh
 . "$here/server.sh"
-trap pg_stop EXIT
-trap 'exit 1' HUP INT TERM
+pg_stop_at_exit
 runs=${RUNS:-3}
 
 pg_start || exit 1

@@ -20,8 +20,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=postgres/test/server.sh
 . "$here/server.sh"
-trap pg_stop EXIT
-trap 'exit 1' HUP INT TERM
+pg_stop_at_exit
 
 passed=0
 failed=0

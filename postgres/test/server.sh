@@ -5,6 +5,7 @@
 # caller), listening only on a Unix socket in that folder.
 #   pg_start          creates and starts it (PG_DIR is its folder)
 #   pg_stop           stops it and removes the folder; safe to call twice
+#   pg_stop_at_exit   pg_stop when the script ends, interrupted or not
 #   pg_sql [ARGS]     psql as its superuser, SQL on standard input (the caller's
 #                     shell opens the files, so the server's user needs no access)
 # PG_CONFIG picks the server's binaries (default: Debian's PostgreSQL 15).
@@ -21,6 +22,11 @@ pg_as() {
     else
         (cd "$PG_DIR" && "$@")
     fi
+}
+
+pg_stop_at_exit() {
+    trap pg_stop EXIT
+    trap 'exit 1' HUP INT TERM
 }
 
 pg_start() {
