@@ -44,7 +44,6 @@ def mechanism(value: MechanismArg) -> Mechanism:
     return choice(Mechanism, value, "mechanism")
 
 
-
 def rnm_call(call: str) -> str:
     """The fix for mechanism 'rnm' given with Params: the call that takes
     report noisy max's decimal epsilon."""

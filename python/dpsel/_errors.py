@@ -156,6 +156,16 @@ def error_for(code: int, detail: str = "") -> Error:
     return cls(detail) if cls is not None else Error(detail, code)
 
 
+def refuses(code: int, call: Callable[..., object], *arguments: object) -> bool:
+    """call(*arguments), a C call, fails with code: a probe by which a
+    diagnosis finds the argument the library refuses."""
+    try:
+        call(*arguments)
+    except Error as error:
+        return error.code == code
+    return False
+
+
 @contextlib.contextmanager
 def explained(diagnose: Callable[[int], Optional[str]]) -> Iterator[None]:
     """Around C calls whose bare code ("argument out of range") would not

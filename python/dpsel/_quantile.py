@@ -16,7 +16,7 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, U
 
 from . import _convert
 from ._enums import RNM_QUANTILE, MechanismArg, mechanism as _mechanism, refuse_rnm
-from ._errors import Error, ErrorCode, explained
+from ._errors import Error, ErrorCode, explained, refuses
 from ._fixes import decimal, positive_fix
 from ._lib import CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
 from ._owned import Owned
@@ -205,11 +205,7 @@ def _grid_fix(code: int, lower: bytes, upper: bytes, resolution: Optional[bytes]
 def _grid_refuses(lower: bytes, upper: bytes, resolution: Optional[bytes], code: int) -> bool:
     """dpsel_grid_init refuses this grid with code: a probe of one end, as
     the C grammar reads it."""
-    try:
-        lib.dpsel_grid_init(ctypes.byref(CGrid()), lower, upper, resolution)
-    except Error as error:
-        return error.code == code
-    return False
+    return refuses(code, lib.dpsel_grid_init, ctypes.byref(CGrid()), lower, upper, resolution)
 
 
 def _fraction_fix(code: int, q: str) -> Optional[str]:

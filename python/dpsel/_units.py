@@ -10,7 +10,7 @@ import sys
 from typing import Any, Optional
 
 from . import _convert
-from ._errors import Error, ErrorCode, explained
+from ._errors import ErrorCode, explained, refuses
 from ._fixes import positive_fix
 from ._lib import lib
 
@@ -59,11 +59,8 @@ def _fix(code: int, name: str, unit: bytes) -> Optional[str]:
 
 def _malformed(text: bytes) -> bool:
     """dpsel_decimal_to_units refuses text as a decimal (DPSEL_EDECIMAL)."""
-    try:
-        lib.dpsel_decimal_to_units(text, text, ctypes.byref(ctypes.c_int64()))
-    except Error as error:
-        return error.code == ErrorCode.DECIMAL
-    return False
+    return refuses(ErrorCode.DECIMAL, lib.dpsel_decimal_to_units, text, text,
+                   ctypes.byref(ctypes.c_int64()))
 
 
 def scores_in_units(scores: Any, unit: Optional[str], what: str = "scores") -> Any:
