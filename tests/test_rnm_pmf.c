@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "exact/exact.h"
+#include "exact/mpfr_env.h"
 #include "rnm.h"
 #include "support.h"
 
@@ -99,6 +100,35 @@ Test(rnm_pmf, two_candidates_closed_form)
     expect_pair("0.7", 3, 0, 5);      /* b = 60/7 */
     expect_pair("2", 1, 1, 40);       /* b = 1/2: P(second) near e^-80 */
     expect_pair("0.001", 1, 0, 1);    /* b = 2000: nearly a tie */
+}
+
+/* The decimal of a probability near 2^-(2^50), whose decimal exponent has
+ * 15 digits: rounded from the enclosure's binary ends, not by powers of ten
+ * of as many digits as the exponent. */
+Test(rnm_pmf, a_far_second_has_its_decimal)
+{
+    int64_t scores[2] = { (int64_t)1 << 50, 0 };
+    uint64_t w, p;
+    cr_assert_eq(dpsel_exact_rnm_scale("1", 1, 1, &w, &p), DPSEL_OK);
+    dpsel_pmf *pmf = rnm_pmf("1", 1, 1, scores, NULL, 2);
+    mpfr_t lo, hi;
+    mpfr_inits2(PRECISION, lo, hi, (mpfr_ptr)0);
+    dpsel_mpfr_env host;
+    dpsel_exact_mpfr_enter(&host);   /* the closed form's exponent is past MPFR's default */
+    second_of_pair((uint64_t)1 << 50, w, p, lo, hi);
+    char want[DPSEL_EXACT_DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA];
+    cr_assert_eq(dpsel_exact_mpfr_text(lo, DPSEL_EXACT_DECIMAL_DIGITS, MPFR_RNDN, want),
+                 DPSEL_OK);
+    dpsel_exact_mpfr_leave(&host);
+    char *text = NULL;
+    cr_assert_eq(dpsel_pmf_probability(pmf, 1, DPSEL_DECIMAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, want);
+    dpsel_string_free(text);
+    cr_assert_eq(dpsel_pmf_probability(pmf, 0, DPSEL_DECIMAL, &text), DPSEL_OK);
+    cr_expect_str_eq(text, "1.0000000000000000");
+    dpsel_string_free(text);
+    dpsel_pmf_free(pmf);
+    mpfr_clears(lo, hi, (mpfr_ptr)0);
 }
 
 static void expect_equal(size_t n, const uint64_t *multiplicity, uint64_t total)

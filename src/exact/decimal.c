@@ -6,8 +6,6 @@
 
 #include "exact.h"
 
-#define DECIMAL_DIGITS 17
-
 void dpsel_exact_format_decimal(const char *digits, long exponent10, char *buf)
 {
     /* value = 0.DIGITS * 10^exponent10, DIGITS after the sign */
@@ -83,7 +81,7 @@ static int compare_scaled(const mpz_t p, const mpz_t q, long k)
 /* The 17 significant digits of p / q > 0, rounded to nearest with ties to
  * even (or up, round_up), and the exponent e with p / q ~ 0.DIGITS * 10^e. */
 static void decimal_digits(const mpz_t p, const mpz_t q, int round_up,
-                           char digits[DECIMAL_DIGITS + 1], long *exponent10)
+                           char digits[DPSEL_EXACT_DECIMAL_DIGITS + 1], long *exponent10)
 {
     /* Find e with 10^(e-1) <= p/q < 10^e, starting from the digit counts. */
     long e = (long)mpz_sizeinbase(p, 10) - (long)mpz_sizeinbase(q, 10);
@@ -94,7 +92,7 @@ static void decimal_digits(const mpz_t p, const mpz_t q, int round_up,
         e--;
     }
     /* N = round(p/q 10^(17 - e)), in [10^16, 10^17]. */
-    long shift = DECIMAL_DIGITS - e;
+    long shift = DPSEL_EXACT_DECIMAL_DIGITS - e;
     mpz_t num, den, n, rem, power;
     mpz_inits(num, den, n, rem, power, (mpz_ptr)0);
     mpz_ui_pow_ui(power, 10, (unsigned long)labs(shift));
@@ -111,7 +109,7 @@ static void decimal_digits(const mpz_t p, const mpz_t q, int round_up,
     if (round_up ? mpz_sgn(rem) > 0 : half > 0 || (half == 0 && mpz_odd_p(n))) {
         mpz_add_ui(n, n, 1);
     }
-    mpz_ui_pow_ui(power, 10, DECIMAL_DIGITS);
+    mpz_ui_pow_ui(power, 10, DPSEL_EXACT_DECIMAL_DIGITS);
     if (mpz_cmp(n, power) == 0) {  /* rounded up to 10^17 */
         mpz_divexact_ui(n, n, 10);
         e++;
@@ -137,14 +135,14 @@ int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char 
         text[used] = '/';
         mpz_get_str(text + used + 1, 10, den);
     } else {
-        text = malloc(DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA);
+        text = malloc(DPSEL_EXACT_DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA);
         if (text == NULL) {
             return DPSEL_ENOMEM;
         }
         if (mpz_sgn(num) == 0) {
             strcpy(text, "0");
         } else {
-            char digits[DECIMAL_DIGITS + 1];
+            char digits[DPSEL_EXACT_DECIMAL_DIGITS + 1];
             long exponent10;
             decimal_digits(num, den, 0, digits, &exponent10);
             dpsel_exact_format_decimal(digits, exponent10, text);
@@ -160,7 +158,7 @@ void dpsel_exact_rational_upper_text(const mpq_t value, char *buf)
         strcpy(buf, "0");
         return;
     }
-    char digits[DECIMAL_DIGITS + 1];
+    char digits[DPSEL_EXACT_DECIMAL_DIGITS + 1];
     long exponent10;
     decimal_digits(mpq_numref(value), mpq_denref(value), 1, digits, &exponent10);
     dpsel_exact_format_decimal(digits, exponent10, buf);

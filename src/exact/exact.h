@@ -60,6 +60,9 @@ void dpsel_exact_add_epsilon(mpfr_t eps, const dpsel_params *params, uint64_t co
  * DPSEL_GAP_CAP_MAX.  Requires a valid base in lowest terms. */
 int dpsel_exact_default_gap_cap(uint64_t x, unsigned y, uint64_t *cap);
 
+/* The significant digits of a decimal probability or bound. */
+#define DPSEL_EXACT_DECIMAL_DIGITS 17
+
 /* What a decimal text takes beyond its digits: a sign, a point, "e+" and an
  * exponent of up to 19 digits (MPFR's widest range), and the final NUL. */
 #define DPSEL_EXACT_TEXT_EXTRA 24

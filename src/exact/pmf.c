@@ -397,26 +397,25 @@ int dpsel_exact_pmf_exact_ready(const dpsel_pmf *pmf)
 }
 
 /* The correctly rounded decimal of the number in [lo, hi], if both ends round
- * to the same decimal (rounding is monotonic); else DPSEL_ETOOLARGE. */
+ * to the same decimal (rounding is monotonic); else DPSEL_ETOOLARGE.  MPFR
+ * rounds each end from its exact binary value, at a cost that does not grow
+ * with its exponent (a probability may be as small as 2^-(2^56)). */
 int dpsel_exact_enclosure_to_decimal(const mpfr_t lo, const mpfr_t hi, char **out)
 {
-    mpq_t value;
-    char *lo_text = NULL;
-    char *hi_text = NULL;
-    mpq_init(value);
-    mpfr_get_q(value, lo);
-    int rc = dpsel_exact_rational_to_string(value, DPSEL_DECIMAL, &lo_text);
+    char hi_text[DPSEL_EXACT_DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA];
+    char *lo_text = malloc(DPSEL_EXACT_DECIMAL_DIGITS + DPSEL_EXACT_TEXT_EXTRA);
+    if (lo_text == NULL) {
+        return DPSEL_ENOMEM;
+    }
+    int rc = dpsel_exact_mpfr_text(lo, DPSEL_EXACT_DECIMAL_DIGITS, MPFR_RNDN, lo_text);
     if (rc == DPSEL_OK) {
-        mpfr_get_q(value, hi);
-        rc = dpsel_exact_rational_to_string(value, DPSEL_DECIMAL, &hi_text);
+        rc = dpsel_exact_mpfr_text(hi, DPSEL_EXACT_DECIMAL_DIGITS, MPFR_RNDN, hi_text);
     }
     if (rc == DPSEL_OK && strcmp(lo_text, hi_text) != 0) {
         rc = DPSEL_ETOOLARGE;
     }
-    mpq_clear(value);
-    dpsel_string_free(hi_text);
     if (rc != DPSEL_OK) {
-        dpsel_string_free(lo_text);
+        free(lo_text);
         return rc;
     }
     *out = lo_text;
