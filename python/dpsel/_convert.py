@@ -153,7 +153,12 @@ def c_text(text: str, what: str) -> bytes:
         raise TypeError(f"{what} must be a str, not {type(text).__name__}")
     if "\0" in text:
         raise ValueError(f"{what} contains a NUL character")
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass  # raised below, outside the handler: its context holds the text
+    raise ValueError(f"{what} holds a lone surrogate, which UTF-8 cannot encode: "
+                     "pass text that str.encode('utf-8') accepts")
 
 
 def byte_string(value: object, what: str) -> bytes:

@@ -67,7 +67,8 @@ def decimal_to_units(text: Any, unit: Any) -> int:
     Fraction)."""
     out, unit_text = ctypes.c_int64(), _text(unit, "unit")
     with explained(lambda code: _unit_fix(code, unit_text)):
-        lib.dpsel_decimal_to_units(_text(text, "text"), unit_text, ctypes.byref(out))
+        lib.dpsel_decimal_to_units(_text(text, "text", shown=False), unit_text,
+                                   ctypes.byref(out))
     return out.value
 
 
@@ -76,8 +77,8 @@ def units_to_decimal(units: int, unit: Any) -> str:
     (dpsel_units_to_decimal): "0.75" for 3 units of "0.25"."""
     buffer, unit_text = ctypes.create_string_buffer(UNITS_TEXT_MAX), _text(unit, "unit")
     with explained(lambda code: _unit_fix(code, unit_text)):
-        lib.dpsel_units_to_decimal(_convert.int64(units, "units"), unit_text, buffer,
-                                   len(buffer))
+        lib.dpsel_units_to_decimal(_convert.int64(units, "units", shown=False), unit_text,
+                                   buffer, len(buffer))
     return buffer.value.decode()
 
 
@@ -85,5 +86,7 @@ def _unit_fix(code: int, unit: bytes) -> Optional[str]:
     return positive_fix(unit.decode(), "unit") if code == ErrorCode.RANGE else None
 
 
-def _text(value: Any, what: str) -> bytes:
-    return _convert.c_text(_convert.decimal_text(value, what), what)
+def _text(value: Any, what: str, shown: bool = True) -> bytes:
+    """A decimal as the text dpsel reads, named in a refusal when shown (a
+    unit; a score converted is data, named by what alone)."""
+    return _convert.c_text(_convert.decimal_text(value, what, shown), what)
