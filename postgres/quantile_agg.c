@@ -179,7 +179,8 @@ quantile_add(FunctionCallInfo fcinfo, RowParams *args)
 	reserve(state, 1);
 	rc = dpsel_grid_point(&state->grid, value, &state->points[state->count]);
 	if (rc != DPSEL_OK)
-		pg_dpsel_error(rc, psprintf("%s: the value %s", pg_dpsel_aggregate(fcinfo), value));
+		pg_dpsel_error(rc, psprintf("%s: a row's value (not shown: it is a record)",
+									pg_dpsel_aggregate(fcinfo)));
 	state->count++;
 }
 

@@ -479,8 +479,9 @@ select_receive(FunctionCallInfo fcinfo, StringInfo msg, RowParams *args)
 		pg_dpsel_malformed("not one label per candidate");
 }
 
-/* ERROR if two of the state's candidates have one label, naming it (at
- * most 200 bytes of it, cut between characters). */
+/* ERROR if two of the state's candidates have one label.  The label is not
+ * named: labels that repeat are likely records (one row per person where
+ * counts were due), and no message shows a record. */
 static void
 refuse_twice(FunctionCallInfo fcinfo, const SelectState *state)
 {
@@ -494,11 +495,9 @@ refuse_twice(FunctionCallInfo fcinfo, const SelectState *state)
 	}
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("%s: two rows of a group have the label \"%s\"%s",
-					pg_dpsel_aggregate(fcinfo),
-					pnstrdup(twice.data, pg_mbcliplen(twice.data, twice.length, 200)),
-					twice.length > 200 ? " (cut)" : ""),
-			 errdetail("Each row is one candidate: a label of a public list and its score."),
+			 errmsg("%s: two rows of a group have one label", pg_dpsel_aggregate(fcinfo)),
+			 errdetail("Each row is one candidate: a label of a public list and its score. "
+					   "The label is not shown: labels that repeat may be records."),
 			 errhint("Count a column's values per candidate with dpsel_mode(value, candidates, epsilon), "
 					 "or aggregate the scores per label first (GROUP BY).")));
 }
