@@ -77,7 +77,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo check test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
+.PHONY: bench all demo demo-deps deps check test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
         python-test pip-test bench-python bench-dask \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
@@ -133,8 +133,12 @@ $(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(INTERNAL) $(CLI_MODULES)
 	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc $(HEAP_WRAP) -o $@ $(TEST_SRC) \
 	    $(CLI_MODULES) $(INTERNAL) -lcriterion $(LIBS) -lm -lpthread
 
+# The Debian packages: only what the demo needs, or everything make check runs.
+demo-deps:
+	@sh .ci/install-deps demo
+
 deps:
-	@sh .ci/install-deps
+	@sh .ci/install-deps check
 
 test: $(TESTS) $(TOOL)
 	DPSEL_TOOL=$(TOOL) $(TESTS) --jobs 2
@@ -289,7 +293,7 @@ deb: deps
 deb-test: deb
 	sh tests/deb.sh test $(DEB_OUT)
 
-demo: deps
+demo: demo-deps
 	$(MAKE) all
 	sh examples/demo.sh $(TOOL) $(SHARED)
 
@@ -329,6 +333,9 @@ install: all
 	done
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 644 completion/dpsel.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dpsel
+	@# the dynamic linker's cache, so that the library is found at once (root
+	@# only: a staged install, DESTDIR, or a user's prefix has no cache to update)
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 clean:
 	rm -rf $(BUILD)
