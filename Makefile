@@ -4,6 +4,8 @@
 #   make demo       install missing packages, build, run the tool on examples/
 #                   and the README's Python quick start
 #   make check      install missing packages, build, run every test and proof
+#   make quick      build and run the unit tests, without the statistical
+#                   ones (under 3 minutes: the edit-test loop)
 #   make python-test  the Python package's tests (python/tests; part of check)
 #   make proofs     Frama-C WP on the verified core, and the Coq proofs of
 #                   the distributions (proofs/coq/)
@@ -77,7 +79,7 @@ SHARED := $(BUILD)/libdpsel.so.$(VERSION)
 TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
-.PHONY: bench all demo demo-deps deps check test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
+.PHONY: bench all demo demo-deps deps check quick test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
         python-test pip-test bench-python bench-dask \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
@@ -125,13 +127,18 @@ $(TOOL): $(CLI_OBJ) $(STATIC)
 
 # Tests link the library's objects (the internal archive: they may call its
 # internal functions) and the tool's modules but its main; their malloc,
-# calloc and realloc go through tests/support.c's counters (--wrap).
+# calloc and realloc go through tests/support.c's counters (--wrap).  Each
+# test file is an object of its own: touching one recompiles that one.
 CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
-$(TESTS): $(TEST_SRC) $(wildcard tests/*.h) $(INTERNAL) $(CLI_MODULES)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) include/dpsel.h $(wildcard src/*.h src/*/*.h) \
+                    $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,tests ($(notdir $@)))$(CC) $(ALL_CFLAGS) -Isrc $(HEAP_WRAP) -o $@ $(TEST_SRC) \
-	    $(CLI_MODULES) $(INTERNAL) -lcriterion $(LIBS) -lm -lpthread
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+$(TESTS): $(TEST_OBJ) $(INTERNAL) $(CLI_MODULES)
+	$(call quiet,LD,$@)$(CC) $(ALL_CFLAGS) $(HEAP_WRAP) -o $@ $(TEST_OBJ) $(CLI_MODULES) $(INTERNAL) \
+	    -lcriterion $(LIBS) -lm -lpthread
 
 # The Debian packages: only what the demo needs, or everything make check runs.
 demo-deps:
@@ -142,6 +149,20 @@ deps:
 
 test: $(TESTS) $(TOOL)
 	DPSEL_TOOL=$(TOOL) $(TESTS) --jobs 2
+
+# make quick, for the edit-test loop: the build and the suite without its
+# statistical fits, enumerations and scale checks (the tests of 3 s or more;
+# make test and make check run them).
+SLOW_TESTS := race/* hardened_exact/* hardened_levels/* pf_runs/* em_levels/* privacy/* \
+              exact_layer/* statistical_layer/* quadrature/* enclosure/* joint_pmf/* \
+              noisy_max/* timing/* fork_stress/* visits/* pmf/equals_an_independent_* \
+              joint/releases_fit_* stream/stream_fits_* account/bounded_range_* \
+              rnm_pmf/bracketed_by_* rnm/*_by_enumeration progress/an_audit_* \
+              progress/the_top_exact_bound_* runs/large_pf_totals_* audit/hepth_neighbours_*
+empty :=
+space := $(empty) $(empty)
+quick: all $(TESTS)
+	DPSEL_TOOL=$(TOOL) $(TESTS) --jobs 2 --filter '!($(subst $(space),|,$(strip $(SLOW_TESTS))))'
 
 cli-test: $(TOOL)
 	sh tests/cli.sh $(TOOL)
