@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* The random source under a hostile integrator (issue 15, items 1 to 5):
+/* The random source under a hostile integrator:
  * fork (parent, children and grandchildren never share a bit, from any
  * thread), copies of an OS source (refused, never a replay), a corrupted
  * state (DPSEL_ERANDOM, never a read outside it), used bits (never kept),
@@ -180,7 +180,7 @@ Test(rng_fork, fork_from_another_thread_shares_no_bit)
     dpsel_rng_wipe(&rng);
 }
 
-/* Selections, as the issue's report saw them: 16 selections over 2^20
+/* Selections, as an integrator sees them: 16 selections over 2^20
  * equal candidates in the parent and in the child, never all alike. */
 Test(rng_fork, selections_after_fork_differ)
 {
