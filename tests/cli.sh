@@ -570,8 +570,8 @@ expect_error stream-bad-line-late "$d/stream-bad.csv:4902: score is not an integ
 
 # Lines are read into a bounded buffer: a line longer than 4096 bytes is
 # rejected as soon as it is seen, without holding it. Under a memory limit
-# getline's ENOMEM used to end the file there, silently dropping the best
-# candidate after it (exit 0); /dev/zero grew to the memory limit.
+# an ENOMEM must not end the file there, silently dropping the best
+# candidate after it (exit 0), and /dev/zero must not grow to the limit.
 awk 'BEGIN { s = "x"; while (length(s) < 67108864) s = s s; print "a,1"; print s ",5"; print "best,1000" }' > "$d/long-line.csv"
 cp "$d/long-line.csv" "$d/long-line-b.csv"
 limit_kb=100000
@@ -938,8 +938,9 @@ expect_ok quantile-pmf -s '# quantile 0.5, mechanism em, base 279712896314429132
 expect_ok quantile-pmf-pf-json -r '^\{"quantile": "0\.5", "mechanism": "pf", .*"sensitivity": "1", "gap_cap": 89, "resolution": "1", "intervals": \[\{"lower": "0", "upper": "26", "points": "27", "probability": "0\.029968311750522491", "enclosure": \[' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --mechanism pf --json "$d/ages.csv"
 expect_ok quantile-pmf-exact -r '^37,37,1,[0-9.]+,[0-9.]+,[0-9]+/[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --exact "$d/ages.csv"
 expect_ok quantile-em-2-to-40 -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 1099511627775 --epsilon 1 "$d/ages.csv"
-# a record more never refuses a release: b m past 2^63 for b = 10^18 (the old
-# runs released 9 values and refused 10); only the pmf, an analysis, is refused
+# a record more never refuses a release: b m past 2^63 for b = 10^18 (int64
+# scores of the runs would take 9 values and refuse 10); only the pmf, an
+# analysis, is refused
 seq 1 10 > "$d/ten.csv"
 expect_ok quantile-count-past-int64-scores -r '^[0-9]+$' -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 "$d/ten.csv"
 expect_error quantile-pmf-past-int64-scores "$d/ten.csv: quantile 0.100000000000000001 of 10 values: the pmf's scores pass the int64 range (b m >= 2^63 for q = 100000000000000001/1000000000000000000); a release works, --pmf does not" -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 --pmf "$d/ten.csv"
@@ -981,7 +982,7 @@ expect_ok quantile-joint-no-values -r '^-?[0-9]+$' -e 'jointly: 1 release' -- qu
 expect_error quantile-joint-unsorted "--joint takes the quantiles in increasing order, each once: '0.5' comes after '0.9'" -- quantile --joint --quantile 0.9,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-joint-repeated "--joint takes the quantiles in increasing order, each once: '0.50' comes after '0.5'" -- quantile --joint --quantile 0.5,0.50 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-joint-pf "--joint is the exponential mechanism over tuples (JointExp, no PF form is defined): it takes --mechanism em only, not: 'pf'" -- quantile --joint --mechanism pf --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
-# B n = 10^16 (B = 10^15, 10 values) released: the old limit B n <= 2^52 refused it
+# B n = 10^16 (B = 10^15, 10 values) released: a limit B n <= 2^52 would refuse it
 expect_ok quantile-joint-past-2-to-52 -r '^[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.000000000000001,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 # the one limit is public, B log2(1/beta) <= 16: the median (B = 2, D = 2) takes epsilon 22 (15.9), not 23 (16.6), whatever the values
 expect_ok quantile-joint-decay-22 -r '^[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.5 --lower 0 --upper 120 --epsilon 22 "$d/ages.csv"

@@ -428,8 +428,8 @@ Test(rng_state, used_bits_are_not_kept)
 /* In a child without randomness: an OS source reports DPSEL_ERANDOM from
  * every selection (a fresh one, or one the parent used before the fork, if
  * given), and a seeded source still works (it needs no OS randomness).
- * Exit status 0 when all held; an abort (libsodium's, before) kills the
- * child with SIGABRT. */
+ * Exit status 0 when all held; an abort (as libsodium's randombytes
+ * would) kills the child with SIGABRT. */
 static int without_randomness(dpsel_rng *inherited)
 {
     if (!deny_os_randomness()) {
