@@ -449,7 +449,7 @@ static const char *const vector_names[VECTORS] = {
  * zipf: one peak of a power law, 10^6 / (rank + 1), the ranks in a random
  * order; near-top: 8 candidates at 1000 - j (j < 8) spread through the
  * vector, the rest at 0; top-last: integers in [0, 60], the last one 1000.
- * Adversarial vectors (issue 39): near-1000: 1000 candidates at 1000 - (j %
+ * Adversarial vectors: near-1000: 1000 candidates at 1000 - (j %
  * 16) spread evenly, the rest at 0; wide: uniform integers in [0, 10^6] (a
  * few scattered near the top); ascending: i * 1000 / n, the top last and its
  * neighbours in the last block; top-first: integers in [0, 60], the first

@@ -4,7 +4,7 @@
 (the non-private mode), on one frame of raw rows held by the workers of a
 distributed.LocalCluster of two processes (`make bench-dask`; not part of
 check).  Each line gives the median wall time of RUNS runs of each, run in
-turn, and their ratio; the target is a ratio of at most 2 (issue 38).
+turn, and their ratio; the target is a ratio of at most 2.
 
     DPSEL_BENCH_ROWS   rows (default 10^7)
     DPSEL_BENCH_GROUPS groups of the `by` line (default 10^5)

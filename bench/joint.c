@@ -2,8 +2,8 @@
 /* JointExp (spec/quantiles.md §8): quartiles (m = 3) and deciles (m = 9)
  * of 10^5 values on a grid of 2^40 points in one release at epsilon 1,
  * timed through the library (the values sorted, the forward tables, the
- * backward draws), the median of a few runs.  Issue 41's targets: under
- * 1 s and 5 s. */
+ * backward draws), the median of a few runs.  The targets: under 1 s
+ * and 5 s. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

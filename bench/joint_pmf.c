@@ -2,7 +2,7 @@
 /* JointExp's exact marginals (dpsel_quantiles_joint_pmf_new,
  * spec/quantiles.md §8): the 50th, 95th and 99th percentiles (m = 3) of
  * 2000 values and of 10^5 (10^4 when quick) on a grid of 20001 points, at
- * epsilon 1, the median of a few runs.  Issue 41's target: 2000 values
+ * epsilon 1, the median of a few runs.  The target: 2000 values
  * under 5 s. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
-# The exact distributions at scale (issue 39; part of `make bench`): the
-# tool's pmf, curve, quantile --pmf and audit on the issue's cases, each run
+# The exact distributions at scale (part of `make bench`): the tool's pmf,
+# curve, quantile --pmf and audit on large inputs, each run
 # RUNS times (median wall and user seconds, the largest peak resident
 # memory).  PF's enclosures come from certified quadrature
 # (spec/mechanisms.md §8).  Inputs are written to a temporary directory by

@@ -3,7 +3,7 @@
 array, passed without a copy) against dpsel_select itself, called through
 ctypes with nothing around it, in alternation round by round so that
 machine noise hits both alike; medians per cell.  Run by `make bench`
-(`make bench-python` alone).  The target (issue 20): within 10%.  A Python
+(`make bench-python` alone).  The target: within 10%.  A Python
 list of the same scores is timed too, for the price of its conversion."""
 
 import ctypes

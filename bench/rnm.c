@@ -3,8 +3,8 @@
  * candidates, on three score vectors: random scores below 1000, all equal,
  * and increasing (every candidate a new leader): the median CPU time of
  * alternating runs (the thread's, so that other processes on a loaded
- * machine count less) and the ratio of the medians, against issue 40's
- * target of 3. */
+ * machine count less) and the ratio of the medians, against the target
+ * of 3. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

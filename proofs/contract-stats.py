@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: ISC
-"""How much the ACSL contracts repeat themselves (issue 16's measure).
+"""How much the ACSL contracts repeat themselves.
 
 Usage: python3 proofs/contract-stats.py [folder ...]   (default: src spec proofs)
 

@@ -414,7 +414,7 @@ expect_ok negative-scores "a,-5," "b,-7," "c,2," -s -- pmf --epsilon 1 "$d/negat
 expect_ok int64-extremes-pf "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 "$d/extremes.csv"
 expect_ok int64-extremes-em "lo,-9223372036854775808," "hi,9223372036854775807," -s -- pmf --epsilon 1 --mechanism em "$d/extremes.csv"
 expect_ok int64-extremes-select -r '^(lo|hi)$' -- select --epsilon 1 --mechanism em "$d/extremes.csv"
-# report noisy max (issue 40): select (one, --count, --top), a decimal epsilon
+# report noisy max: select (one, --count, --top), a decimal epsilon
 expect_ok select-rnm -r '^(alice|bob|carol|dave)$' -- select --epsilon 0.7 --mechanism rnm "$d/basic.csv"
 expect_ok select-rnm-extremes -r '^(lo|hi)$' -- select --epsilon 1 --monotonic --mechanism rnm "$d/extremes.csv"
 # RNM's pmf: two scores one apart at b = 1, P(b) = e^-1 (1 + 1/2) / 2
@@ -471,8 +471,7 @@ expect_ok pmf-json '"mechanism": "pf"' '"base": {"x": "' '"epsilon": "1.00000000
 expect_ok pmf-json-exact '{"label": "a", "score": "1", "probability": "3/4", "enclosure": ["0.750000000000000000000000000000000000", "0.750000000000000000000000000000000000"]}' \
     '"expected_error": "1/4", "expected_error_enclosure": ["0.250000000000000000000000000000000000", "0.250000000000000000000000000000000000"], "utility_bound": {' \
     -- pmf --base 1/2^1 --json --exact "$d/two.csv"
-# The utility theorem beside the pmf (issue 40, item 4; spec/mechanisms.md
-# §15): EM at base 1/2 on basic.csv has weights 1, 1/2, 1/8, 1 (Z = 21/8), so
+# The utility theorem beside the pmf (spec/mechanisms.md §15): EM at base 1/2 on basic.csv has weights 1, 1/2, 1/8, 1 (Z = 21/8), so
 # B_1 = (ln 2 + 1) / ln 2 = 2.44 takes carol (gap 3) alone, 1/21, and B_2 =
 # 3.89 none; PF's lines say the theorem is EM's; a gap cap of 2 counts
 # carol's gap as 2 (1/4 of 11/4: 1/11); monotonic scores have
@@ -565,14 +564,14 @@ expect_error stream-duplicate-position "$d/mixed-dup.csv:3: duplicate label (fir
 expect_error stream-duplicate-position-in-memory "<stdin>:3: duplicate label (first on line 1)" -- select --epsilon 1 < "$d/mixed-dup.csv"
 expect_error stream-bad-line-late "$d/stream-bad.csv:4902: score is not an integer${nl}" -- select --epsilon 1 --count 2 "$d/stream-bad.csv"
 
-# ====================================================== end of streamed select
+# =================================================== end of streamed select
 
-# ================================================ hardened input (issue 15)
+# =========================================================== hardened input
 
 # Lines are read into a bounded buffer: a line longer than 4096 bytes is
 # rejected as soon as it is seen, without holding it. Under a memory limit
-# getline's ENOMEM used to end the file there, silently dropping the best
-# candidate after it (exit 0); /dev/zero grew to the memory limit.
+# an ENOMEM must not end the file there, silently dropping the best
+# candidate after it (exit 0), and /dev/zero must not grow to the limit.
 awk 'BEGIN { s = "x"; while (length(s) < 67108864) s = s s; print "a,1"; print s ",5"; print "best,1000" }' > "$d/long-line.csv"
 cp "$d/long-line.csv" "$d/long-line-b.csv"
 limit_kb=100000
@@ -623,9 +622,9 @@ expect_ok comments-not-candidates -r '^a$' -- select --epsilon 1 "$d/hash-commen
 # Exit statuses are documented in --help.
 expect_ok help-exit-status "exit status: 0 success" "2 bad input" "4 could not complete" -- --help
 
-# ========================================== end of hardened input (issue 15)
+# ==================================================== end of hardened input
 
-# ============================================== histogram tasks and curve (H5)
+# ================================================ histogram tasks and curve
 
 fixture hist.csv 'bin,count\n0,1\n1,2\n2,3\n3,4\n'
 fixture hist-negative.csv 'bin,count\n0,3\n1,-1\n'
@@ -664,9 +663,9 @@ expect_error curve-with-mechanism "curve prints PF's and EM's errors always; --m
 expect_error epsilons-with-pmf "option does not apply to this command: '--epsilons'" -- pmf --epsilon 1 --epsilons 1,2 "$d/two.csv"
 expect_error curve-bad-file "$d/bad-stdin.csv:2: score is not an integer${nl}" -- curve "$d/bad-stdin.csv"
 
-# ======================================== end of histogram tasks and curve (H5)
+# ========================================= end of histogram tasks and curve
 
-# ================================================================ audit (H8)
+# ==================================================================== audit
 
 # expect_audit STATUS NAME [EXPECT]... -- ARGS...: expect_ok, but the exit
 # status must be STATUS, the audit's verdict (0 holds, 1 broken, 3 undecided).
@@ -723,9 +722,9 @@ expect_error audit-bad-b "$d/bad-stdin.csv:2: score is not an integer${nl}" -- a
 expect_error audit-missing-b "$d/none.csv: cannot open" -- audit --epsilon 1 "$d/audit-a.csv" "$d/none.csv"
 expect_error audit-exact "option does not apply to this command: '--exact'" -- audit --epsilon 1 --exact "$d/audit-a.csv" "$d/audit-b.csv"
 
-# ========================================================= end of audit (H8)
+# ============================================================= end of audit
 
-# ============================== exact layer, round 2 (issue 15: 7, 10, 13, 14)
+# ============================================================== exact layer
 
 # --task median in audit: FILE_B's rows are put in FILE_A's order before the
 # scores are built (the median depends on the order of the bins).  The same
@@ -759,9 +758,9 @@ tool=$tool_unguarded
 awk 'BEGIN { for (i = 0; i < 4097; i++) print i % 3 }' > "$d/scores-4097.csv"
 expect_error curve-target-too-many "curve --target: 4097 candidates, at most 4096" -- curve --target 1 "$d/scores-4097.csv"
 
-# ====================== end of exact layer, round 2 (issue 15: 7, 10, 13, 14)
+# ======================================================= end of exact layer
 
-# ====================== decimal scores (issue 18; spec/quantiles.md §5)
+# ==================================== decimal scores (spec/quantiles.md §5)
 
 # same_as_integers NAME ARGS...: `select ARGS decimal.csv` prints what
 # `select ARGS basic.csv` prints with integer scores: the decimals in units
@@ -915,7 +914,7 @@ expect_audit 1 audit-decimal-extremes '"sensitivity": "0.001", "monotonic": fals
 expect_error audit-finer-than-unit "$d/finer.csv:3: score is not a whole multiple of the unit 0.001 (" -- audit --epsilon 1 --sensitivity 0.001 "$d/audit-a-decimal.csv" "$d/finer.csv"
 expect_error task-with-resolution "--task scores counts, which take no --resolution: '--resolution'" -- select --task mode --resolution 0.1 --epsilon 1 "$d/hist.csv"
 
-# ====================== quantiles (issue 18; spec/quantiles.md §1-§4)
+# ====================================== quantiles (spec/quantiles.md §1-§4)
 
 fixture ages.csv 'value\n34\n29\n41\n52\n38\n27\n45\n33\n61\n36\n'
 fixture latencies.csv '# ms\n12.5\n 9.75 \n\n130.2\n11\r\n8.125\n'
@@ -939,8 +938,9 @@ expect_ok quantile-pmf -s '# quantile 0.5, mechanism em, base 279712896314429132
 expect_ok quantile-pmf-pf-json -r '^\{"quantile": "0\.5", "mechanism": "pf", .*"sensitivity": "1", "gap_cap": 89, "resolution": "1", "intervals": \[\{"lower": "0", "upper": "26", "points": "27", "probability": "0\.029968311750522491", "enclosure": \[' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --mechanism pf --json "$d/ages.csv"
 expect_ok quantile-pmf-exact -r '^37,37,1,[0-9.]+,[0-9.]+,[0-9]+/[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --pmf --exact "$d/ages.csv"
 expect_ok quantile-em-2-to-40 -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 1099511627775 --epsilon 1 "$d/ages.csv"
-# a record more never refuses a release: b m past 2^63 for b = 10^18 (the old
-# runs released 9 values and refused 10); only the pmf, an analysis, is refused
+# a record more never refuses a release: b m past 2^63 for b = 10^18 (int64
+# scores of the runs would take 9 values and refuse 10); only the pmf, an
+# analysis, is refused
 seq 1 10 > "$d/ten.csv"
 expect_ok quantile-count-past-int64-scores -r '^[0-9]+$' -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 "$d/ten.csv"
 expect_error quantile-pmf-past-int64-scores "$d/ten.csv: quantile 0.100000000000000001 of 10 values: the pmf's scores pass the int64 range (b m >= 2^63 for q = 100000000000000001/1000000000000000000); a release works, --pmf does not" -- quantile --quantile 0.100000000000000001 --lower 0 --upper 20 --epsilon 1 --pmf "$d/ten.csv"
@@ -964,7 +964,7 @@ expect_error quantile-header-not-value "$d/values-price.csv:1: value is not a de
 expect_error quantile-resolution-zero "--resolution must be positive: '0.0'" -- quantile --quantile 0.5 --lower 0 --upper 120 --resolution 0.0 --epsilon 1 "$d/ages.csv"
 expect_error quantile-em-too-large "--mechanism em takes grids of at most 4398046511103 points; this one has 4398046511104" -- quantile --quantile 0.5 --lower 0 --upper 4398046511103 --epsilon 1 "$d/ages.csv"
 expect_error quantile-grid-too-large "has more than 2^62 points" -- quantile --quantile 0.5 --lower -9223372036854775808 --upper 9223372036854775807 --mechanism pf --epsilon 1 "$d/ages.csv"
-# PF's distribution on a grid of 100001 points (refused past 32768 before the quadrature, issue 39)
+# PF's distribution on a grid of 100001 points, past 32768: by quadrature
 expect_ok quantile-pmf-pf-large -s '62,100000,99939,0.992316509802619858154768210855700758,0.992316509802619858154768210855700759,0.99231650980261986' -- quantile --quantile 0.5 --lower 0 --upper 100000 --mechanism pf --pmf --epsilon 1 "$d/ages.csv"
 expect_error quantile-pmf-exact-too-large "quantile --pmf --exact: the exact rationals of quantile 0.5 (" "grid points) need 2^64 or more bits of weight arithmetic, beyond the limit of 17179869184 (2^34); drop --exact" -- quantile --quantile 0.5 --lower 0 --upper 5000 --mechanism pf --pmf --exact --epsilon 1 "$d/ages.csv"
 expect_error quantile-pmf-count "--pmf computes the distribution and releases nothing: it takes no: '--count'" -- quantile --quantile 0.5 --lower 0 --upper 120 --pmf --count 2 --epsilon 1 "$d/ages.csv"
@@ -974,7 +974,7 @@ expect_error quantile-hardened "option does not apply to this command: '--harden
 expect_error quantile-no-epsilon "a privacy parameter is required: give --epsilon E (such as --epsilon 1) or --base X/2^Y" -- quantile --quantile 0.5 --lower 0 --upper 120 "$d/ages.csv"
 expect_error quantile-missing-file "$d/none.csv: cannot open: No such file or directory" -- quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/none.csv"
 expect_ok quantile-pf-any-base -r '^[0-9]+$' -- quantile --quantile 0.5 --lower 0 --upper 120 --base 3/2^2 --gap-cap 1 --mechanism pf "$d/ages.csv"
-# JointExp: all the quantiles in one release (issue 41; spec/quantiles.md §8)
+# JointExp: all the quantiles in one release (spec/quantiles.md §8)
 expect_ok quantile-joint -r '^[0-9]+$' -e 'quantiles 0.25,0.5,0.75 jointly: 1 release, each epsilon <= 1.0000000000000000 for all 3' -- quantile --joint --quantile 0.25,0.5,0.75 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_ok quantile-joint-json -r '^\{"quantile": "0\.5", "values": \["[0-9]+", "[0-9]+"\]\}$' -r '^\{"quantile": "0\.9", "values": \["[0-9]+", "[0-9]+"\]\}$' -e 'quantiles 0.5,0.9 jointly: 2 releases, each epsilon <= 2.0000000000000000 for all 2' -e 'together epsilon <= 4.0000000000000000 (basic composition)' -- quantile --joint --quantile 0.5,0.9 --lower 0 --upper 120 --epsilon 2 --count 2 --json "$d/ages.csv"
 expect_ok quantile-joint-2-to-62 -r '^-?[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.1,0.5 --lower -2305843009213693952 --upper 2305843009213693951 --epsilon 1 "$d/ages.csv"
@@ -982,7 +982,7 @@ expect_ok quantile-joint-no-values -r '^-?[0-9]+$' -e 'jointly: 1 release' -- qu
 expect_error quantile-joint-unsorted "--joint takes the quantiles in increasing order, each once: '0.5' comes after '0.9'" -- quantile --joint --quantile 0.9,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-joint-repeated "--joint takes the quantiles in increasing order, each once: '0.50' comes after '0.5'" -- quantile --joint --quantile 0.5,0.50 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-joint-pf "--joint is the exponential mechanism over tuples (JointExp, no PF form is defined): it takes --mechanism em only, not: 'pf'" -- quantile --joint --mechanism pf --quantile 0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
-# B n = 10^16 (B = 10^15, 10 values) released: the old limit B n <= 2^52 refused it
+# B n = 10^16 (B = 10^15, 10 values) released: a limit B n <= 2^52 would refuse it
 expect_ok quantile-joint-past-2-to-52 -r '^[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.000000000000001,0.5 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 # the one limit is public, B log2(1/beta) <= 16: the median (B = 2, D = 2) takes epsilon 22 (15.9), not 23 (16.6), whatever the values
 expect_ok quantile-joint-decay-22 -r '^[0-9]+$' -e 'jointly: 1 release' -- quantile --joint --quantile 0.5 --lower 0 --upper 120 --epsilon 22 "$d/ages.csv"
@@ -1001,8 +1001,7 @@ expect_error quantile-joint-pmf-exact "--joint --pmf gives enclosures (below 1e-
 expect_ok quantile-joint-pmf-past-2-to-52 -s "# quantile 0.000000000000001 of the joint release of 0.000000000000001, mechanism em" -- quantile --joint --pmf --quantile 0.000000000000001 --lower 0 --upper 120 --epsilon 1 "$d/ages.csv"
 expect_error quantile-joint-pmf-decay "--joint: epsilon 23 decays too fast" -- quantile --joint --pmf --quantile 0.5 --lower 0 --upper 120 --epsilon 23 "$d/ages.csv"
 
-# One record never decides whether a release happens (issue 35, item 1;
-# spec/quantiles.md §6): every number is a value, clamped and rounded down,
+# One record never decides whether a release happens (spec/quantiles.md §6): every number is a value, clamped and rounded down,
 # whatever its length, its exponent or its line's length; inf and nan too.
 # digits N C: N copies of the character C.
 digits() {
@@ -1030,7 +1029,7 @@ run quantile --quantile 0.5 --lower 0 --upper 120 --epsilon 1 --seed 35 --count 
 cmp -s "$work/out" "$work/out.long" || problem "not the release of the values' grid points"
 record quantile-long-values-as-points
 
-# ====================== top-k and the accountant (issue 19; spec/accounting.md)
+# ============================ top-k and the accountant (spec/accounting.md)
 
 expect_ok top-text -r '^(alice|bob|carol|dave)$' -e '1 list of the top 2 (2 selections, each epsilon <= 1.0000000000000000); together epsilon <= 2.0000000000000000 (basic composition)' -- select --epsilon 1 --top 2 "$d/basic.csv"
 expect_ok top-json -r '^\{"choices": \["[a-z]+", "[a-z]+", "[a-z]+"\], "indices": \[[0-3], [0-3], [0-3]\]\}$' -e 'together epsilon <= 3.0000000000000000' -- select --epsilon 1 --top 3 --json --mechanism em "$d/basic.csv"
@@ -1066,12 +1065,12 @@ expect_error account-none "account needs at least one release" -- account --delt
 expect_error account-option "option does not apply to this command: '--epsilon'" -- account --epsilon 1 em:1
 expect_error nonadaptive-select "option does not apply to this command: '--nonadaptive'" -- select --epsilon 1 --nonadaptive "$d/basic.csv"
 
-# Figures are decimals (issue 35, item 5): a bound below 0 is stated as 0
-# (it printed as 0.-69314693055996093 and 0.000-57515681547921864), as is
-# the least epsilon when delta allows 0 (2.1175823681357509e-25 before);
-# a tiny epsilon; an epsilon of 1e20 and more, whose bounded range printed
-# as 0.@Inf@ or @.Inf@e+ and an uninitialised exponent; a huge exponent;
-# the select's line on stderr.
+# Figures are decimals: a bound below 0 is stated as 0 (never as a
+# malformed decimal such as 0.-69314693055996093 or 0.000-57515681547921864),
+# as is the least epsilon when delta allows 0 (not 2.1175823681357509e-25);
+# a tiny epsilon; an epsilon of 1e20 and more, whose bounded range is a
+# decimal (not 0.@Inf@ or @.Inf@e+ with an uninitialised exponent); a huge
+# exponent; the select's line on stderr.
 expect_ok account-negative-json '{"releases": "1", "pure": {"epsilon": "0.0010000000000000000"}, "zcdp": {"rho": "1.2500000000000000e-7", "epsilon": "0"}, "bounded_range": {"epsilon": "0.00058883001125600124", "composition": "adaptive"}, "dp_optimal": {"epsilon": "0"}, "delta": "0.5", "best": {"epsilon": "0", "method": "zcdp"}}' -- account --json --delta 0.5 em:0.001
 expect_ok account-negative-text -r '^zcdp epsilon <= 0$' -r '^dp-optimal epsilon <= 0$' -r '^best epsilon <= 0 \(zcdp\)$' -- account --delta 1e-3 pf:0.001
 expect_ok account-tiny 'pure epsilon <= 2.0000000000000000e-30' 'zcdp rho <= 2.5000000000000000e-61' -r '^zcdp epsilon <= 0$' -r '^bounded-range epsilon <= 0 \(non-adaptive\)$' -r '^dp-optimal epsilon <= 0$' -- account --delta 1e-6 --nonadaptive em:1e-30x2
@@ -1079,12 +1078,12 @@ expect_ok account-infinite-text 'zcdp epsilon <= 1.2500000000000001e+39' 'bounde
 expect_ok account-infinite-json '"bounded_range": {"epsilon": "2.8584610944249193e+21", "composition": "adaptive"}' -- account --json --delta 1e-3 em:1e21
 expect_ok account-huge 'pure epsilon <= 2.0000000000000001e+999999999' 'zcdp rho <= 2.5000000000000001e+1999999997' 'best epsilon <= 2.0000000000000001e+999999999 (pure)' -- account --delta 1e-6 em:1e999999999x2 pf:1e-999999999
 expect_ok count-delta-zero -e 'at delta 0.5, epsilon <= 0 (zcdp)' -- select --epsilon 0.001 --count 2 --delta 0.5 "$d/basic.csv"
-# the bound stated is named (issue 35, item 6): past 256 releases
+# the bound stated is named: past 256 releases
 # --nonadaptive states the adaptive bound, and says so
 expect_ok account-nonadaptive-past '"bounded_range": {"epsilon": "0.42455476812646594", "composition": "adaptive"}' -- account --json --nonadaptive --delta 1e-6 em:0.01x257
 expect_ok account-nonadaptive-past-text 'bounded-range epsilon <= 0.42455476812646594 (adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x257
 expect_ok account-nonadaptive-at 'bounded-range epsilon <= 0.31241500967412626 (non-adaptive)' -- account --nonadaptive --delta 1e-6 em:0.01x256
-# groups of K people (issue 40, item 4; spec/accounting.md §8): each release
+# groups of K people (spec/accounting.md §8): each release
 # K eps (the account of em:0.3x10 for a group of 3 of em:0.1x10), and the
 # group privacy theorem on the individual best (K best, K e^((K-1) best)
 # delta); group 1 is the individual figures; without --delta no theorem line
@@ -1101,9 +1100,9 @@ expect_error account-group-big "--group must be an integer from 1 to 4294967296:
 expect_error account-group-text-value "--group must be an integer from 1 to 4294967296: 'three'" -- account --group three em:1
 expect_error account-group-select "option does not apply to this command: '--group'" -- select --group 2 --epsilon 1 "$d/basic.csv"
 
-# The exact top-k pmf's limits (issue 35, item 4), checked before the work:
+# The exact top-k pmf's limits, checked before the work:
 # 111 candidates past the rationals' 2^28 bits are refused, naming both
-# sizes and limits (145 PF candidates ran past 600 s and 1.96 GB); 110 at
+# sizes and limits (145 PF candidates would run past 600 s and 1.96 GB); 110 at
 # the limit finish, their text within the rationals' bound (2^28 bits: 81
 # million digits) and the tuples' labels and enclosures.
 awk 'BEGIN { for (i = 1; i <= 111; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$d/spread-111.csv"
@@ -1111,7 +1110,7 @@ head -n 110 "$d/spread-111.csv" > "$d/spread-110.csv"
 awk 'BEGIN { for (i = 1; i <= 146; i++) printf "c%d,%d\n", i, (37 * i) % 100 }' > "$d/spread-146.csv"
 expect_error pmf-top-exact-limit "spread-111.csv: pmf --top 2 --exact: 111 candidates need exact rationals of 272624880 bits in all and 50304984 bits of pmf work, beyond the limits of 268435456 and 4294967296 (a few seconds): give fewer candidates or a smaller --top, or leave out --exact (decimals and enclosures)" -- pmf --epsilon 1 --mechanism em --top 2 --exact "$d/spread-111.csv"
 expect_error pmf-top-exact-pf "146 candidates need exact rationals of" "beyond the limits of 268435456 and 4294967296" -- pmf --epsilon 1 --top 2 --exact "$d/spread-146.csv"
-# past the limits by the first round alone: refused before any pmf is made (issue 39)
+# past the limits by the first round alone: refused before any pmf is made
 awk 'BEGIN { for (i = 0; i < 256; i++) print "c" i "," i }' > "$d/spread-256.csv"
 expect_error pmf-top-exact-before-work "spread-256.csv: pmf --top 2 --exact: 256 candidates need exact rationals of at least" "bits of pmf work, beyond the limits of 268435456 and 4294967296: give fewer" -- pmf --epsilon 0.01 --top 2 --exact "$d/spread-256.csv"
 expect_ok pmf-top-decimal-past-limit -r '^c1 > c2,' -- pmf --epsilon 1 --mechanism em --top 2 "$d/spread-111.csv"
@@ -1122,7 +1121,7 @@ check_ok_run
 [ "$(wc -c < "$work/out")" -le 84000000 ] || problem "more than 84 MB of text"
 record pmf-top-exact-at-limit
 
-# ==================================================== help and its advice
+# ====================================================== help and its advice
 # A bare dpsel: the usage and every command on stderr, nothing on stdout,
 # exit 2.
 run

@@ -523,7 +523,7 @@ Test(api_errors, pmf_new)
  * rationals gives decimals, and DPSEL_ETOOLARGE for a rational. */
 Test(api_errors, pmf_too_large)
 {
-    static int64_t many[32769];    /* PF past 2^15: by quadrature (issue 39) */
+    static int64_t many[32769];    /* PF past 2^15: by quadrature */
     dpsel_params half = base_params(1, 1, 1, 0);
     dpsel_pmf *large = NULL;
     cr_expect_eq(dpsel_pmf_new(&large, &half, DPSEL_PF, many, N_OF(many)), DPSEL_OK);
@@ -952,7 +952,7 @@ Test(api_errors, quantile_select)
                    dpsel_quantile_pmf_new(&o->pmf, &median, (dpsel_mechanism)2, runs));
     dpsel_quantile_runs *wide = NULL;
     cr_assert_eq(dpsel_quantile_runs_new(&wide, 1, 4, values, 3, 0, 32768), DPSEL_OK);
-    dpsel_pmf *large = NULL;           /* PF past 2^15 points: by quadrature (issue 39) */
+    dpsel_pmf *large = NULL;           /* PF past 2^15 points: by quadrature */
     cr_expect_eq(dpsel_quantile_pmf_new(&large, &median, DPSEL_PF, wide), DPSEL_OK);
     dpsel_pmf_free(large);
     dpsel_quantile_runs_free(wide);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* Fork after threads, at scale (issue 35, item 9): worker threads draw from
+/* Fork after threads, at scale: worker threads draw from
  * their own OS sources while the main thread forks CHILDREN children one
  * after another.  Each child releases with PF from the main thread's OS
  * source (initialised and used before the fork, drawn from by the parent

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* Raw values of any length on the quantile's grid (dpsel_grid_point): one
  * record must never decide whether a release happens, so every number is
- * clamped and rounded down, whatever its length and exponent (issue 35,
- * item 1; spec/quantiles.md §6).  Values by hand (200 and 10000 digits,
+ * clamped and rounded down, whatever its length and exponent
+ * (spec/quantiles.md §6).  Values by hand (200 and 10000 digits,
  * huge exponents, infinities, NaN), then random long values against an
  * independent computation in GMP rationals.  The malformed texts that stay
  * refused are at the end. */
@@ -36,7 +36,7 @@ static int64_t point_of(const dpsel_grid *g, const char *value)
     return point;
 }
 
-/* The issue's examples and their kin on the grid -10 .. 10 in steps of
+/* Values written by hand and their kin on the grid -10 .. 10 in steps of
  * 0.25 (points -40 .. 40). */
 Test(grid_values, long_values_by_hand)
 {

@@ -295,7 +295,8 @@ Test(joint, decay_is_the_only_limit, .timeout = 60)
 {
     /* The base is refused on the public parameters alone: B = 2^50 with
      * beta = 1 / 2^64 (B log2(1/beta) = 2^56) whatever the values, none,
-     * 4 or 5 (the old limit B n <= 2^52 took 4 and refused 5) */
+     * 4 or 5 (a limit B n <= 2^52 would take 4 and refuse 5: a record
+     * would decide) */
     const uint64_t qa[] = { 1 }, qb[] = { (uint64_t)1 << 50 };
     const int64_t values[] = { -5, 0, 7, 7, 9 };
     dpsel_selector *selector = joint_selector(1, 64, qa, qb, 1);

@@ -425,8 +425,8 @@ Test(joint_pmf, bad_arguments)
     EXPECT_NEW(DPSEL_ERANGE, &params, a, b, 2, values, 3, 9, 0);
     EXPECT_NEW(DPSEL_ERANGE, &params, a, b, 2, values, 3, 0, (int64_t)1 << 62);
     /* B = 2^50 with beta = 3/4 (B log2(1/beta) = 0.415 2^50): refused on
-     * the public parameters alone, whatever the values (the old limit
-     * B n <= 2^52 took 4 values and refused 5) */
+     * the public parameters alone, whatever the values (a limit
+     * B n <= 2^52 would take 4 values and refuse 5) */
     const uint64_t fine_a[] = { 1 }, fine_b[] = { (uint64_t)1 << 50 };
     dpsel_params fine = base_params(3, 2, ((uint64_t)1 << 51) - 2, 0);
     const int64_t five[] = { 0, 1, 2, 3, 4 };
@@ -592,8 +592,8 @@ Test(joint_pmf, releases_fit_the_marginals)
 
 Test(joint_pmf, releases_fit_the_marginals_past_b_n_2_to_52)
 {
-    /* q = 1/4, 1/2, 9/10 + 10^-15 (B = 10^15): B n = 4 10^16, which the old
-     * limit B n <= 2^52 refused; B log2(1/beta) = 0.8 */
+    /* q = 1/4, 1/2, 9/10 + 10^-15 (B = 10^15): B n = 4 10^16, which a limit
+     * B n <= 2^52 would refuse; B log2(1/beta) = 0.8 */
     const uint64_t a[] = { 1, 1, 900000000000001 }, b[] = { 4, 2, 1000000000000000 };
     releases_fit_marginals(a, b);
 }

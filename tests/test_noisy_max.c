@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The noisy-max forms of EM and PF (issue 40), and RNM's definition, checked
+ * The noisy-max forms of EM and PF, and RNM's definition, checked
  * as integrals computed here, independently of dpsel's pmf code: only
  * dpsel_pmf_new, dpsel_rnm_pmf_new and their public getters are called, for
  * the enclosures compared (src/exact/pmf.c's, enclosure.c's, quadrature.c's

@@ -4,7 +4,7 @@
  * exact rational and the other path's enclosure at 512 bits (at 128 bits of
  * working precision, and at 8 to 32 bits where every rounding matters); on
  * a thousand candidates they contain the polynomial path at 1024 bits; past
- * the polynomial path's 2^15 candidates (refused before) the pmf holds,
+ * the polynomial path's 2^15 candidates the pmf holds,
  * narrow, and contains the closed forms of one best candidate against many
  * at one gap, also with 2^40 members in a group. */
 #include <criterion/criterion.h>

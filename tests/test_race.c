@@ -5,7 +5,7 @@
  * round of the coin w / (1 + w), and the whole race at unit 1 against the
  * pmf, plain and thinned (spec/mechanisms.md §13).  The thinned race at
  * epsilon 1 by chi-square, on a staircase and around lone candidates near
- * the leader (issue 39).  The geometric draw (a chain of rounds per binary digit) by
+ * the leader.  The geometric draw (a chain of rounds per binary digit) by
  * chi-square.  The race at realistic parameters is checked by the
  * statistical tests of test_sampling.c and test_privacy.c, which go through
  * dpsel_select.
@@ -303,7 +303,7 @@ Test(race, thinned_race_fits_the_pmf, .timeout = 600)
     check_pf_staircase_fit(PF_THINNED_RACE, 1713, "thinned race");
 }
 
-/* Candidates near the leader, lone among far ones (issue 39), where the
+/* Candidates near the leader, lone among far ones, where the
  * race halves a block's pieces around each near one and declines to thin a
  * long piece at a low level: 4096 candidates (four blocks) at epsilon 1,
  * the top (100) at 2500, one in 97 at gap 12 or 13 (levels k = 7 and 8,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* The random source under a hostile integrator (issue 15, items 1 to 5):
+/* The random source under a hostile integrator:
  * fork (parent, children and grandchildren never share a bit, from any
  * thread), copies of an OS source (refused, never a replay), a corrupted
  * state (DPSEL_ERANDOM, never a read outside it), used bits (never kept),
@@ -180,7 +180,7 @@ Test(rng_fork, fork_from_another_thread_shares_no_bit)
     dpsel_rng_wipe(&rng);
 }
 
-/* Selections, as the issue's report saw them: 16 selections over 2^20
+/* Selections, as an integrator sees them: 16 selections over 2^20
  * equal candidates in the parent and in the child, never all alike. */
 Test(rng_fork, selections_after_fork_differ)
 {
@@ -428,8 +428,8 @@ Test(rng_state, used_bits_are_not_kept)
 /* In a child without randomness: an OS source reports DPSEL_ERANDOM from
  * every selection (a fresh one, or one the parent used before the fork, if
  * given), and a seeded source still works (it needs no OS randomness).
- * Exit status 0 when all held; an abort (libsodium's, before) kills the
- * child with SIGABRT. */
+ * Exit status 0 when all held; an abort (as libsodium's randombytes
+ * would) kills the child with SIGABRT. */
 static int without_randomness(dpsel_rng *inherited)
 {
     if (!deny_os_randomness()) {

@@ -235,8 +235,8 @@ Test(stream_select, file_changed_between_passes)
 }
 
 /* The same label many times: every suspect shares one hash.  The verify
- * pass looks at a bounded number of suspects per label (it used to compare
- * each label with every later suspect of its hash: quadratic), and the
+ * pass looks at a bounded number of suspects per label (comparing each
+ * label with every later suspect of its hash would be quadratic), and the
  * first repeat is reported. */
 Test(stream_select, verify_is_linear_in_identical_labels)
 {

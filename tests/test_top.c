@@ -423,9 +423,9 @@ static int within_limits(dpsel_mechanism m, size_t n, uint64_t *work, uint64_t *
 }
 
 /* The limits where they fall on these scores: EM's rationals (the bits)
- * pass at 110 candidates, not at 111; PF's at 28, not 29; and the issue's
- * 145 and 146 PF candidates (past 600 s and 1.96 GB before) are refused at
- * once, by both limits. */
+ * pass at 110 candidates, not at 111; PF's at 28, not 29; and 145 and 146
+ * PF candidates, whose exact pmf would take over 600 s and 1.96 GB, are
+ * refused at once, by both limits. */
 Test(top, exact_limits_fall_before_the_work, .timeout = 120)
 {
     uint64_t work, bits;

@@ -568,7 +568,7 @@ static int parse_command(const char *word, options *o, cli_error *e)
         return refuse_command(word, e);
     }
     if (o->cmd == COMMAND_QUANTILE) {
-        o->mechanism = DPSEL_EM;  /* the default for quantiles */
+        o->mechanism = DPSEL_EM;  /* quantile's default (docs/cli.md) */
     }
     return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The utility theorem beside pmf's exact distribution (issue 40, item 4;
- * spec/mechanisms.md §15): for t = 1, 2, 5, EM's bound
+ * The utility theorem beside pmf's exact distribution (spec/mechanisms.md
+ * §15): for t = 1, 2, 5, EM's bound
  * B_t = (ln(n / |OPT|) + t) / ln(1/beta) score units, the rigorous
  * enclosure of P(error >= B_t) from the pmf's, and e^-t, which the theorem
  * says that probability is at most for EM.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /* libFuzzer harness: the random source's state under arbitrary bytes,
- * copies and interleavings (issue 15).  Two slots: `source` is initialised
+ * copies and interleavings.  Two slots: `source` is initialised
  * as an OS, seeded or custom source; `copy` receives struct copies of it.
  * The input is a program, one operation after another (missing bytes read
  * as zero):
