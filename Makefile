@@ -275,10 +275,11 @@ pip-test:
 # built out of tree in build/postgres/ with the static library linked in;
 # install-postgres installs it into the server (root).  postgres-test
 # starts a server of its own (postgres/test/run.sh: initdb in a temporary
-# folder, an unprivileged user, a Unix socket) and runs the checks and the
-# README's SQL there; bench-postgres times 10^7 rows, and postgres-test-large
-# runs groups too large for one bytea in parallel plans (postgres/test/large.sh:
-# minutes and gigabytes; neither is part of check).
+# folder, an unprivileged user, a Unix socket) and runs there the pg_regress
+# suites (postgres/Makefile's installcheck), the checks and the README's SQL;
+# bench-postgres times 10^7 rows, and postgres-test-large runs groups too
+# large for one bytea in parallel plans (postgres/test/large.sh: minutes and
+# gigabytes; neither is part of check).
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
 PG_BUILD := $(BUILD)/postgres
 PG_MAKE = $(MAKE) -C $(PG_BUILD) -f $(CURDIR)/postgres/Makefile PG_CONFIG=$(PG_CONFIG) \
@@ -292,7 +293,8 @@ install-postgres: postgres
 	$(call quiet,PGX,install)$(PG_MAKE) install
 
 postgres-test: install-postgres $(TOOL)
-	PG_CONFIG=$(PG_CONFIG) sh postgres/test/run.sh $(TOOL) README.md docs/postgresql.md
+	PG_CONFIG=$(PG_CONFIG) PG_INSTALLCHECK='$(PG_MAKE) installcheck' \
+	    sh postgres/test/run.sh $(TOOL) README.md docs/postgresql.md
 
 postgres-test-large: install-postgres
 	PG_CONFIG=$(PG_CONFIG) sh postgres/test/large.sh

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The dpsel PostgreSQL extension: what its aggregates share (common.c).
+ * The dpsel PostgreSQL extension: what its aggregates share, the process's
+ * services (process.c), their arguments and parameters (row_params.c) and
+ * the aggregate protocol (aggregate.c).
  *
  * The aggregates (dpsel--0.1.0.sql) are dpsel_pf and dpsel_em (select_agg.c),
  * dpsel_mode (mode_agg.c), dpsel_quantile and dpsel_percentile
@@ -44,6 +46,8 @@ typedef struct RowParams
 	bool		monotonic;
 } RowParams;
 
+/* --------------------------------------------- the process (process.c) */
+
 /* The random source of this process (backend or parallel worker), with
  * an interrupt check: a library call that draws from it stops with
  * DPSEL_ECANCELED when a cancel or termination is pending. */
@@ -59,6 +63,8 @@ extern const char *pg_dpsel_aggregate(FunctionCallInfo fcinfo);
 
 /* The aggregate's long-lived memory context; ERROR outside an aggregate. */
 extern MemoryContext pg_dpsel_agg_context(FunctionCallInfo fcinfo);
+
+/* ----------------------------- arguments and parameters (row_params.c) */
 
 /* ERROR if argument i (named `name`) is NULL. */
 extern void pg_dpsel_require(FunctionCallInfo fcinfo, int i, const char *name);
