@@ -229,7 +229,7 @@ fit "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')" "" \
     "$(quantiles "dpsel_quantile(v, '0.25', '0', '10', '2', '0.5', 'pf')")" "$work/quartile.pmf" \
     "$quantile_plan"
 
-# issue 38: numeric scores (rounded down: score + 0.75 is score), numeric
+# Numeric scores (rounded down: score + 0.75 is score), numeric
 # and float8 epsilons (1.0 and 1 give the parameters of "1")
 fit "dpsel_pf(label, score + 0.75, 1.0, 1, true): numeric score and epsilon" "" \
     "$(selections "dpsel_pf(label, score + 0.75, 1.0, 1, true)")" "$work/pf.pmf"
@@ -398,7 +398,7 @@ else
 fi
 
 # ------------------------------------------------------------- cancel
-# A long final function stops when asked (issue 35): 10^7 values into
+# A long final function stops when asked: 10^7 values into
 # dpsel_quantile, whose final function clamps, sorts and cuts them (about
 # 1.3 s here) after the scan (about 8 s).  The backend's resident memory
 # shows when the final has started: the library's two arrays (16 bytes a
@@ -503,10 +503,9 @@ timeout_in_final() {
     fi
 }
 timeout_in_final
-# Issue 35's query: PF over a grid of 10^12 points (and one of 2^62), from
-# two rows, under a statement_timeout of 2 s.  PF over runs costs O(runs),
-# so the release comes at once; before, the final function raced every
-# point for 16 s and more, deaf to the timeout.
+# PF over a grid of 10^12 points (and one of 2^62), from two rows, under a
+# statement_timeout of 2 s.  PF over runs costs O(runs), so the release
+# comes at once (racing every point would take 16 s and more).
 for upper in 1000000000000 4611686018427387903; do
     output=$(printf "SET statement_timeout = '2s';
 SELECT dpsel_quantile(v, '0.5', '0', '%s', '1', NULL, 'pf') FROM (VALUES (1), (2)) t(v);\n" \
