@@ -8,11 +8,11 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
-from . import _convert
+from ._native import convert
 from ._enums import Composition, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import ErrorCode, explained
 from ._fixes import decimal
-from ._lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
+from ._native.lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
@@ -75,8 +75,8 @@ class Accountant(Owned):
         or "rnm": report noisy max, charged as "pf"), each at epsilon
         (exactly, as for Params.from_epsilon).
         RangeError for count 0; nothing is added on failure."""
-        text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-        count = _convert.uint64(count, "count")
+        text = convert.c_text(convert.epsilon_text(epsilon), "epsilon")
+        count = convert.uint64(count, "count")
         with self._lock, explained(lambda code: _add_fix(code, text.decode(), count)):
             lib.dpsel_accountant_add(self._handle, _mechanism(mechanism), text, count)
 
@@ -87,7 +87,7 @@ class Accountant(Owned):
                                        "Params: call add('rnm', epsilon)")
         with self._lock:
             lib.dpsel_accountant_add_params(self._handle, chosen, c_params(params),
-                                            _convert.uint64(count, "count"))
+                                            convert.uint64(count, "count"))
 
     def report(self, delta: Any = None,
                composition: Union[Composition, str] = "adaptive") -> Account:
@@ -95,12 +95,12 @@ class Accountant(Owned):
         (exactly, as epsilon), or None for pure epsilon and rho alone.
         composition "nonadaptive" only if every release was fixed before
         any output was seen.  EmptyError with no release."""
-        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+        text = None if delta is None else convert.c_text(convert.epsilon_text(delta, "delta"),
                                                           "delta")
         c = CAccount()
         with self._lock, explained(lambda code: _report_fix(code, text)):
             lib.dpsel_accountant_report(self._handle, text,
-                                        _convert.choice(Composition, composition, "composition"),
+                                        convert.choice(Composition, composition, "composition"),
                                         ctypes.byref(c))
         return _account(c)
 
@@ -109,13 +109,13 @@ class Accountant(Owned):
         """The guarantee of the releases so far for groups of ``group``
         people (1 to 2^32), as GroupAccount; delta and composition as for
         report."""
-        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+        text = None if delta is None else convert.c_text(convert.epsilon_text(delta, "delta"),
                                                           "delta")
-        size = _convert.uint64(group, "group")
+        size = convert.uint64(group, "group")
         c = CGroupAccount()
         with self._lock, explained(lambda code: _group_fix(code, text, size)):
             lib.dpsel_accountant_report_group(self._handle, text,
-                                              _convert.choice(Composition, composition,
+                                              convert.choice(Composition, composition,
                                                               "composition"),
                                               size, ctypes.byref(c))
         return GroupAccount(c.group, _account(c.account), _figure(c.epsilon), _figure(c.delta))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ._enums import MechanismArg, Verdict, mechanism as _mechanism, refuse_rnm, rnm_call
-from ._lib import CAuditResult, lib
+from ._native.lib import CAuditResult, lib
 from ._params import Params, c_params, scores_for
 from ._progress import Report, call_reporting
 from ._scores import as_scores

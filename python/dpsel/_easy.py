@@ -30,7 +30,7 @@ from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import Any, List, Optional, Sequence, Tuple
 
-from . import _convert
+from ._native import convert
 from ._account import Accountant
 from ._enums import RNM_QUANTILE, Mechanism, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import DecimalError, EpsilonError, RangeError
@@ -125,7 +125,7 @@ def _label_kind(label: Any) -> Optional[str]:
         return "text"
     if isinstance(label, bytes):
         return "bytes"
-    if _convert.is_boolean(label) or _convert.is_number(label) or isinstance(label, complex):
+    if convert.is_boolean(label) or convert.is_number(label) or isinstance(label, complex):
         return "number"
     return None
 
@@ -145,10 +145,10 @@ def _check_candidate_kinds(dtype: Any, labels: List[Any]) -> None:
     for i, label in enumerate(labels):
         kind = _label_kind(label)
         if column is not None and kind is not None and kind != column:
-            convert = _CANDIDATES_OF_KIND[column]
+            fix = _CANDIDATES_OF_KIND[column]
             raise TypeError(f"values are of dtype {dtype} and candidates[{i}] = {label!r} is "
                             f"of type {type(label).__name__}: no value can equal it, so its "
-                            f"count would be 0 whatever the data; give {convert}")
+                            f"count would be 0 whatever the data; give {fix}")
 
 
 def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[int]:
@@ -240,7 +240,7 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
     grid = Grid(lower, upper, resolution)
     fractions = [quantile_fraction(q) for q in qs]  # all checked before any release
     if joint:
-        params = Params.from_epsilon(_convert.epsilon_text(epsilon),
+        params = Params.from_epsilon(convert.epsilon_text(epsilon),
                                      _joint_sensitivity_of(qs, fractions))
     points = grid.points(_exact_values(values, floats))
     if joint:
@@ -294,7 +294,7 @@ def _records(values: Any, what: str) -> List[Any]:
     if pandas is not None and isinstance(values, (pandas.Series, pandas.Index)):
         values = values.to_numpy()
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind in "mM":
-        raise _convert.not_a_number(values.dtype.type, what)
+        raise convert.not_a_number(values.dtype.type, what)
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind == "f":
         return list(values.ravel())
     return _python_list(values)
@@ -311,15 +311,15 @@ def _missing(value: Any) -> bool:
 def _exact(value: Any, exact_floats: bool, what: str) -> Any:
     """A record as an exact number: an int, Decimal or Fraction as it is, a
     float or text as a Decimal.  A value that is not a number by its type
-    (_convert.is_number: a bool, a duration, a date) is a TypeError (a
+    (convert.is_number: a bool, a duration, a date) is a TypeError (a
     column of the wrong type).  Neither error holds the value."""
     if isinstance(value, str):
         try:
             return Decimal(value)
         except InvalidOperation:
             raise DecimalError(what) from None
-    if not _convert.is_number(value):
-        raise _convert.not_a_number(type(value), what)
+    if not convert.is_number(value):
+        raise convert.not_a_number(type(value), what)
     if isinstance(value, float) or getattr(value, "dtype", None) is not None and \
             value.dtype.kind == "f":
         return Decimal(float(value)) if exact_floats else Decimal(str(value))
@@ -345,7 +345,7 @@ def top_k(scores: Any, k: int, epsilon: Any, sensitivity: Any = 1, monotonic: bo
           accountant: Optional[Accountant] = None) -> List[Any]:
     """The k best of labelled scores, in the order chosen, by peeling
     (Selector.select_top): k releases, each at epsilon / k rounded down."""
-    k = _convert.size(k, "k")
+    k = convert.size(k, "k")
     if k == 0:
         raise RangeError("k", fix="k is 0: ask for one candidate or more")
     values, labels = _labelled(scores)
@@ -428,7 +428,7 @@ def _is_nan(value: Any) -> bool:
 def _share(epsilon: Any, parts: int) -> str:
     """epsilon / parts (1 or more), rounded down to 34 significant digits, as an
     epsilon text (epsilon itself for one part)."""
-    text = _convert.epsilon_text(epsilon)
+    text = convert.epsilon_text(epsilon)
     if parts == 1:
         return text
     try:
@@ -438,7 +438,7 @@ def _share(epsilon: Any, parts: int) -> str:
                            fix="not a decimal number: give one such as '1' or '0.25'") from None
     with localcontext() as context:
         context.prec, context.rounding = 34, ROUND_FLOOR
-        return _convert.epsilon_text(total / parts)
+        return convert.epsilon_text(total / parts)
 
 
 def _account(accountant: Optional[Accountant], mechanism: MechanismArg, params: Params,

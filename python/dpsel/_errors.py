@@ -8,7 +8,7 @@ import enum
 import operator
 from typing import Callable, Iterator, Optional
 
-from ._lib import lib
+from ._native.lib import lib
 
 
 class ErrorCode(enum.IntEnum):

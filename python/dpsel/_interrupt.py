@@ -37,7 +37,7 @@ import threading
 import _signal as signal
 from typing import Any, Callable, Optional
 
-from ._lib import InterruptFunction, lib
+from ._native.lib import InterruptFunction, lib
 
 Progress = Callable[[int, int], Any]
 _NO_CHECK = InterruptFunction()  # NULL: the library asks nothing

@@ -9,10 +9,10 @@ import itertools
 import weakref
 from typing import Any, Optional, Sequence
 
-from . import _convert
+from ._native import convert
 from ._enums import RNM_PARTIAL, MechanismArg, refuse_rnm
 from ._errors import ErrorCode, RangeError, explained
-from ._lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, PARTIAL_MEMBER_MAX, lib
+from ._native.lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, PARTIAL_MEMBER_MAX, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
@@ -24,7 +24,7 @@ from ._units import score_in_units, scores_in_units
 
 def _key(key: object) -> bytes:
     """A MAC key: bytes of PARTIAL_KEY_MIN to PARTIAL_KEY_MAX."""
-    key = _convert.byte_string(key, "key")
+    key = convert.byte_string(key, "key")
     if not PARTIAL_KEY_MIN <= len(key) <= PARTIAL_KEY_MAX:
         raise ValueError(f"key must be {PARTIAL_KEY_MIN} to {PARTIAL_KEY_MAX} bytes, not "
                          f"{len(key)}: 32 random bytes the deployment keeps secret "
@@ -69,7 +69,7 @@ class Partial(Owned):
         to_bytes sealed with that key (StateError for another key, a
         changed byte, or an unkeyed state; and without key, for a keyed
         one)."""
-        data = _convert.byte_string(data, "data")
+        data = convert.byte_string(data, "data")
         handle = ctypes.c_void_p()
         if key is None:
             lib.dpsel_partial_deserialize(ctypes.byref(handle), c_params(params), data, len(data))
@@ -96,7 +96,7 @@ class Partial(Owned):
         PARTIAL_MEMBER_MAX bytes).  With Params made with a resolution, the
         score is a decimal in whole units of it, as Selector.select takes
         it (UnitError when it is not)."""
-        member = _convert.byte_string(member, "member")
+        member = convert.byte_string(member, "member")
         score = score_in_units(score, self._params.resolution)
         with self._lock, resolve(rng)._use as c_rng:
             lib.dpsel_partial_add(self._handle, score, member, len(member), c_rng)
@@ -108,7 +108,7 @@ class Partial(Owned):
         Selector.select takes them) and their members (bytes each, at most
         PARTIAL_MEMBER_MAX), one per score."""
         values = as_scores(scores_in_units(scores, self._params.resolution), "scores")
-        members = [_convert.byte_string(member, f"members[{i}]")
+        members = [convert.byte_string(member, f"members[{i}]")
                    for i, member in enumerate(members)]
         if len(members) != values.n:
             raise ValueError(f"members has {len(members)} members for {values.n} scores: give "

@@ -8,11 +8,11 @@ import weakref
 from fractions import Fraction
 from typing import Any, Optional, Tuple, Union
 
-from . import _convert
+from ._native import convert
 from ._enums import MechanismArg, mechanism as _mechanism, refuse_rnm, rnm_call
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
-from ._lib import DECIMAL, RATIONAL, lib
+from ._native.lib import DECIMAL, RATIONAL, lib
 from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
 from ._progress import Report, call_reporting
@@ -90,7 +90,7 @@ class _Distribution(Owned):
         return self._size
 
     def _outcome(self, i: int) -> int:
-        i = _convert.size(i, "outcome")
+        i = convert.size(i, "outcome")
         fix = index_fix(i, self._size, "outcome")
         if fix:
             raise RangeError("outcome", fix=fix)
@@ -123,7 +123,7 @@ class _Distribution(Owned):
         decimals of ``digits`` (1 to 100) significant digits, rounded down
         and up (relative width below 1e-30 from 34 digits)."""
         return _take_strings(type(self)._bounds, self._handle, self._outcome(i),
-                             _convert.uint(digits, "digits"), count=2)
+                             convert.uint(digits, "digits"), count=2)
 
 
 class Pmf(_Distribution):
@@ -175,7 +175,7 @@ class Pmf(_Distribution):
                               unit: Optional[Any] = None) -> Tuple[str, str]:
         """A rigorous enclosure of the expected error (``E x unit`` with a
         unit), as :meth:`bounds`."""
-        digits = _convert.uint(digits, "digits")
+        digits = convert.uint(digits, "digits")
         if unit is None:
             return _take_strings(lib.dpsel_pmf_expected_error_bounds, self._handle, digits,
                                  count=2)
@@ -187,7 +187,7 @@ class Pmf(_Distribution):
 
 
 def _unit(unit: Any) -> bytes:
-    return _convert.c_text(_convert.decimal_text(unit, "unit"), "unit")
+    return convert.c_text(convert.decimal_text(unit, "unit"), "unit")
 
 
 def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Scores],
@@ -282,7 +282,7 @@ def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf")
     for small n, at most 65536 tuples (else TooLargeError).  Decimal scores
     with a resolution, as pmf."""
     s = as_scores(scores_for(params, scores))
-    k = _convert.size(k, "k")
+    k = convert.size(k, "k")
     chosen = refuse_rnm(mechanism, "mechanism 'rnm' has no top-k pmf: give mechanism='pf' "
                         "or 'em' (dpsel.rnm_pmf gives report noisy max's for one selection)")
     handle = ctypes.c_void_p()

@@ -8,10 +8,10 @@ import threading
 import weakref
 from typing import Iterable, Iterator, Optional
 
-from ._convert import byte_string
+from ._native.convert import byte_string
 from ._errors import RandomSourceError
 from ._interrupt import Progress, _Interrupt
-from ._lib import BitFunction, CRng, InterruptFunction, lib
+from ._native.lib import BitFunction, CRng, InterruptFunction, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Optional
 
-from . import _convert
+from ._native import convert
 from ._audit import AuditResult, _aligned, _result
 from ._errors import ErrorCode
-from ._lib import CAuditResult, lib
+from ._native.lib import CAuditResult, lib
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._scores import as_counts, as_scores
@@ -37,8 +37,8 @@ class RnmPmf(Pmf):
 
 
 def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> tuple:
-    return (_convert.c_text(_convert.epsilon_text(epsilon), "epsilon"),
-            _convert.sensitivity(sensitivity), _convert.flag(monotonic, "monotonic"))
+    return (convert.c_text(convert.epsilon_text(epsilon), "epsilon"),
+            convert.sensitivity(sensitivity), convert.flag(monotonic, "monotonic"))
 
 
 def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,

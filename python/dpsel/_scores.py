@@ -28,7 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Optional
 
-from ._convert import INT64_MAX, INT64_MIN, integer, is_boolean, is_boolean_type
+from ._native.convert import INT64_MAX, INT64_MIN, integer, is_boolean, is_boolean_type
 from ._errors import RangeError
 
 # The address passed for no scores, so that C sees n == 0 (DPSEL_EEMPTY),

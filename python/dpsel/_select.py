@@ -8,11 +8,11 @@ import ctypes
 import weakref
 from typing import Any, List, Optional
 
-from . import _convert
+from ._native import convert
 from ._enums import RNM_QUANTILE, MechanismArg, refuse_rnm, rnm_call
 from ._errors import ErrorCode, explained
 from ._fixes import count_fix
-from ._lib import CPfStream, lib
+from ._native.lib import CPfStream, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
@@ -78,7 +78,7 @@ class Selector(Owned):
         over the candidates not chosen yet, in the order chosen.  Each round
         is one epsilon-DP selection, composed adaptively (see Accountant).
         RangeError for k = 0 or k > n."""
-        s, m, k = self._scores(scores), refuse_rnm(mechanism, _RNM_TOP), _convert.size(k, "k")
+        s, m, k = self._scores(scores), refuse_rnm(mechanism, _RNM_TOP), convert.size(k, "k")
         # C refuses k > n before writing, so room for min(k, n) suffices.
         indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
         with resolve(rng)._use as c_rng, \

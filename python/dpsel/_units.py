@@ -9,17 +9,17 @@ import ctypes
 import sys
 from typing import Any, Optional
 
-from . import _convert
+from ._native import convert
 from ._errors import ErrorCode, explained, refuses
 from ._fixes import positive_fix
-from ._lib import lib
+from ._native.lib import lib
 
 
 def text_of(value: Any, what: str, shown: bool = True) -> bytes:
     """A decimal (str, int, Decimal, Fraction, or a float that prints as
     its exact value) as the text dpsel reads; a refusal names value when
-    it is shown (_convert.decimal_text)."""
-    return _convert.c_text(_convert.decimal_text(value, what, shown), what)
+    it is shown (convert.decimal_text)."""
+    return convert.c_text(convert.decimal_text(value, what, shown), what)
 
 
 def unit_of(value: Any, what: str) -> str:
@@ -84,7 +84,7 @@ def score_in_units(score: Any, unit: Optional[str], what: str = "score") -> int:
     """One score as scores_in_units takes each: an int64 integer without a
     unit, else a decimal in whole units of it."""
     if unit is None:
-        return _convert.int64(score, what, shown=False)
+        return convert.int64(score, what, shown=False)
     return to_units(score, unit, what, shown=False)
 
 

@@ -54,8 +54,8 @@ from ._enums import (RNM_PARTIAL, RNM_QUANTILE, Mechanism, MechanismArg, mechani
                      refuse_rnm)
 from ._easy import _candidates, _exact_values, _hashable, _missing as _missing_value
 from ._errors import RangeError
-from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
-from ._convert import INT64_MAX, INT64_MIN
+from ._native.lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
+from ._native.convert import INT64_MAX, INT64_MIN
 from ._params import Number, Params, in_units
 from ._partial import Partial, _key
 from ._quantile import Grid, quantile_fraction, quantile_select

@@ -13,8 +13,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
 
-from ._errors import DecimalError, EpsilonError, RangeError
-from ._lib import DECIMAL_TEXT_MAX
+from .._errors import DecimalError, EpsilonError, RangeError
+from .lib import DECIMAL_TEXT_MAX
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1

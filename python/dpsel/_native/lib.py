@@ -34,11 +34,11 @@ def _candidates() -> Iterator[str]:
     if explicit:
         yield explicit
         return
-    here = pathlib.Path(__file__).resolve().parent
-    yield str(here / "libdpsel.so.0")
-    yield str(here.parent.parent / "build" / "libdpsel.so")
+    package = pathlib.Path(__file__).resolve().parent.parent  # dpsel/, above _native/
+    yield str(package / "libdpsel.so.0")
+    yield str(package.parent.parent / "build" / "libdpsel.so")
     try:
-        from ._installed import LIBRARY
+        from .._installed import LIBRARY
         yield LIBRARY
     except ImportError:
         pass
@@ -293,7 +293,7 @@ BOUND = frozenset(_PROTOTYPES)
 def _check(result: int, function, arguments):
     """errcheck: a dpsel code other than DPSEL_OK raises its Error."""
     if result != 0:
-        from ._errors import error_for  # only on failure: _errors imports this module
+        from .._errors import error_for  # only on failure: _errors imports this module
         raise error_for(result, function.__name__)
     return result
 
