@@ -135,7 +135,7 @@ def _add_fix(code: int, epsilon: str, count: int) -> Optional[str]:
     value = decimal(epsilon)
     if code == ErrorCode.EPSILON and value is None:
         return f"epsilon {epsilon!r} is not a decimal number: give one such as '1', '0.25' or '5e-3'"
-    if code == ErrorCode.EPSILON and value <= 0:
+    if code == ErrorCode.EPSILON and value is not None and value <= 0:
         return f"epsilon {epsilon} is not positive"
     return None
 
@@ -144,9 +144,10 @@ def _report_fix(code: int, delta: Optional[bytes]) -> Optional[str]:
     """What a refused report needs."""
     if code == ErrorCode.EMPTY:
         return "no release was added: add them first (Accountant.add, add_params)"
-    value = None if delta is None else decimal(delta.decode())
+    text = None if delta is None else delta.decode()
+    value = None if text is None else decimal(text)
     if code == ErrorCode.RANGE and value is not None and not 0 < value < 1:
-        return f"delta {delta.decode()} is not strictly between 0 and 1: give one such as '1e-6'"
+        return f"delta {text} is not strictly between 0 and 1: give one such as '1e-6'"
     return None
 
 

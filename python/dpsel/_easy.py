@@ -116,7 +116,7 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
     if getattr(dtype, "name", None) == "string":  # pandas' StringDtype
         return "text"
     return {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
-            "U": "text", "S": "bytes"}.get(getattr(dtype, "kind", None))
+            "U": "text", "S": "bytes"}.get(str(getattr(dtype, "kind", "")))
 
 
 def _label_kind(label: Any) -> Optional[str]:
@@ -192,7 +192,8 @@ def _python_list(values: Any) -> List[Any]:
     """An array, Series or other iterable as a list of Python values."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"values must be a sequence of records, not a {type(values).__name__}")
-    return values.tolist() if hasattr(values, "tolist") else list(values)
+    records: List[Any] = values.tolist() if hasattr(values, "tolist") else list(values)
+    return records
 
 
 # ------------------------------------------------------------- quantiles
@@ -244,12 +245,12 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
                                      _joint_sensitivity_of(qs, fractions))
     points = grid.points(_exact_values(values, floats))
     if joint:
-        released = quantiles_joint_select(Selector(params), fractions, points, grid, rng=rng,
-                                          progress=progress)
+        joint_points = quantiles_joint_select(Selector(params), fractions, points, grid,
+                                              rng=rng, progress=progress)
         _account(accountant, mechanism, params, 1)
-        return [Decimal(grid.value(point)) for point in released]
+        return [Decimal(grid.value(point)) for point in joint_points]
     share = _share(epsilon, len(qs))
-    released = []
+    released: List[Decimal] = []
     for fraction in fractions:
         params = Params.from_epsilon(share, fraction.sensitivity)
         point = quantile_select(Selector(params), fraction.a, fraction.b, points, grid,

@@ -16,10 +16,10 @@ from ._native import convert
 from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import index_fix
-from ._native.lib import QUANTILE_DENOMINATOR_MAX, lib
+from ._native.lib import QUANTILE_DENOMINATOR_MAX, address, lib
 from ._owned import Owned
 from ._params import Params, c_params
-from ._pmf import _take_strings
+from ._pmf import _take_pair, _take_strings
 from ._progress import Report, call_reporting
 from ._quantile import GridArg, _grid_bounds, grid_bounds_fix
 from ._rng import Rng, resolve
@@ -199,6 +199,9 @@ class JointPmf(Owned):
     threads at once."""
 
     __slots__ = ("_handle", "quantiles", "runs", "__weakref__")
+    _handle: int
+    quantiles: int
+    runs: List[JointRun]
 
     def __init__(self, *arguments: object, **options: object):
         raise TypeError("a dpsel.JointPmf is made by dpsel.quantiles_joint_pmf(...)")
@@ -208,7 +211,7 @@ class JointPmf(Owned):
         pmf = cls.__new__(cls)
         pmf._handle = handle
         weakref.finalize(pmf, lib.dpsel_joint_pmf_free, handle)
-        pmf.quantiles = lib.dpsel_joint_pmf_quantiles(handle)
+        pmf.quantiles = int(lib.dpsel_joint_pmf_quantiles(handle))
         pmf.runs = [pmf._run(r) for r in range(lib.dpsel_joint_pmf_runs(handle))]
         return pmf
 
@@ -244,8 +247,8 @@ class JointPmf(Owned):
     def bounds(self, i: int, r: int, digits: int = 36) -> Tuple[str, str]:
         """A rigorous enclosure lo <= P <= hi of that chance, as decimals of
         ``digits`` (1 to 100) significant digits rounded outward."""
-        return _take_strings(lib.dpsel_joint_pmf_probability_bounds, self._handle,
-                             *self._index(i, r), convert.uint(digits, "digits"), count=2)
+        return _take_pair(lib.dpsel_joint_pmf_probability_bounds, self._handle,
+                          *self._index(i, r), convert.uint(digits, "digits"))
 
     def rank_error_text(self, i: int) -> str:
         """Quantile i's expected rank error E|k_i - p_i n| (the values between
@@ -258,8 +261,8 @@ class JointPmf(Owned):
 
     def rank_error_bounds(self, i: int, digits: int = 36) -> Tuple[str, str]:
         """Its enclosure, as bounds gives a probability's."""
-        return _take_strings(lib.dpsel_joint_pmf_rank_error_bounds, self._handle,
-                             *self._index(i), convert.uint(digits, "digits"), count=2)
+        return _take_pair(lib.dpsel_joint_pmf_rank_error_bounds, self._handle,
+                          *self._index(i), convert.uint(digits, "digits"))
 
     def __repr__(self) -> str:
         return f"<dpsel.JointPmf: {self.quantiles} quantiles over {len(self.runs)} runs>"
@@ -278,4 +281,4 @@ def quantiles_joint_pmf(params: Params, fractions: Sequence[Any], points: Any, l
         call_reporting(lib.dpsel_quantiles_joint_pmf_new, progress, ctypes.byref(handle),
                        c_params(params), *joint.addresses, joint.m, values.address, values.n,
                        low, high)
-    return JointPmf._adopt(handle.value)
+    return JointPmf._adopt(address(handle))

@@ -30,7 +30,7 @@ class Params:
 
     __slots__ = ("_c", "_resolution")
 
-    def __init__(self, *, _c: CParams = None, _resolution: Optional[str] = None):
+    def __init__(self, *, _c: Optional[CParams] = None, _resolution: Optional[str] = None):
         if _c is None:
             raise TypeError("make Params with Params.from_epsilon(...) or Params.from_base(...)")
         self._c = _c
@@ -82,17 +82,17 @@ class Params:
     @property
     def x(self) -> int:
         """The numerator of the base (odd)."""
-        return self._c.x
+        return int(self._c.x)
 
     @property
     def y(self) -> int:
         """The base's denominator is ``2^y``."""
-        return self._c.y
+        return int(self._c.y)
 
     @property
     def sensitivity(self) -> int:
         """``D``: one person moves any score by at most D."""
-        return self._c.sensitivity
+        return int(self._c.sensitivity)
 
     @property
     def resolution(self) -> Optional[str]:
@@ -110,7 +110,7 @@ class Params:
         """The gap cap ``C`` (1 to GAP_CAP_MAX): gaps are clamped at C.  The
         default is the least C with ``beta^C <= 2^-64``; setting it is
         RangeError outside 1..GAP_CAP_MAX."""
-        return self._c.gap_cap
+        return int(self._c.gap_cap)
 
     @gap_cap.setter
     def gap_cap(self, value: int) -> None:
@@ -138,9 +138,9 @@ class Params:
             return NotImplemented
         return self._fields() == other._fields()
 
-    __hash__ = None  # mutable (the gap cap)
+    __hash__ = None  # type: ignore[assignment]  # unhashable: mutable (the gap cap)
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> Tuple[int, int, int, bool, int, Optional[str]]:
         return (self.x, self.y, self.sensitivity, self.monotonic, self.gap_cap, self.resolution)
 
     def copy(self) -> Params:

@@ -17,7 +17,7 @@ from ._interrupt import _Interrupt
 from ._native.lib import InterruptFunction
 
 Report = Callable[[float], Any]
-_NO_REPORT = InterruptFunction()  # NULL: no progress report
+_NO_REPORT = InterruptFunction(0)  # NULL: no progress report
 
 
 class Reporting:

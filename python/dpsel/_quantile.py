@@ -18,7 +18,8 @@ from ._native import convert
 from ._enums import RNM_QUANTILE, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import Error, ErrorCode, explained, refuses
 from ._fixes import decimal, positive_fix
-from ._native.lib import CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
+from ._native.lib import (CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX,
+                          address, lib)
 from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import Pmf
@@ -37,7 +38,7 @@ def _text(value: Any, what: str) -> bytes:
 # magnitude: 2^63 units of a resolution below 10^128): it is written as a
 # short number of its sign (never as str(int), which Python refuses past
 # 4300 digits).
-_BEYOND = 10 ** 148
+_BEYOND: int = 10 ** 148
 
 
 def _is_numpy(value: Any, kind: str) -> bool:
@@ -66,8 +67,9 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
     elif _is_numpy(value, "f"):
         text = str(value)  # numpy's shortest text of its own precision
     elif convert.is_number(value):  # an int, a Fraction or a numpy integer
-        number = value if isinstance(value, Fraction) else convert.integer(value, what)
-        if abs(number) >= _BEYOND:
+        number: Union[Fraction, int] = (value if isinstance(value, Fraction)
+                                        else convert.integer(value, what))
+        if not -_BEYOND < number < _BEYOND:
             text = "-1e200" if number < 0 else "1e200"
         elif isinstance(number, Fraction):
             text = f"{math.floor(number * 10 ** fraction_digits)}e-{fraction_digits}"
@@ -105,17 +107,17 @@ class Grid:
     @property
     def lower(self) -> int:
         """A / R."""
-        return self._c.lower
+        return int(self._c.lower)
 
     @property
     def upper(self) -> int:
         """B / R."""
-        return self._c.upper
+        return int(self._c.upper)
 
     @property
     def resolution(self) -> str:
         """R, as written."""
-        return self._c.resolution.decode()
+        return str(self._c.resolution.decode())
 
     def point(self, value: Any) -> int:
         """A raw value's grid point, ``floor(clamp(value, A, B) / R)``,
@@ -329,7 +331,7 @@ class QuantileRuns(Owned):
         return None
 
     def __len__(self) -> int:
-        return lib.dpsel_quantile_runs_count(self._handle)
+        return int(lib.dpsel_quantile_runs_count(self._handle))
 
     def __getitem__(self, i: int) -> Run:
         first, points, score = ctypes.c_int64(), ctypes.c_uint64(), ctypes.c_int64()
@@ -381,7 +383,7 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     with explained(lambda code: runs._quantile.fix(params, m, code) or runs._pmf_fix(code)):
         call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),
                        c_params(params), m, runs._handle)
-    made = Pmf._adopt(handle.value, len(runs))  # owned before anything else can raise
+    made = Pmf._adopt(address(handle), len(runs))  # owned before anything else can raise
     lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
                                       ctypes.byref(limit))
     made._exact_size = (work.value, limit.value)

@@ -5,12 +5,12 @@ dpsel_rnm_audit)."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from ._native import convert
 from ._audit import AuditResult, _aligned, _result
 from ._errors import ErrorCode
-from ._native.lib import CAuditResult, lib
+from ._native.lib import CAuditResult, address, lib
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._scores import as_counts, as_scores
@@ -36,7 +36,7 @@ class RnmPmf(Pmf):
         return f"<dpsel.RnmPmf of {len(self)} candidates>"
 
 
-def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> tuple:
+def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> Tuple[bytes, int, int]:
     return (convert.c_text(convert.epsilon_text(epsilon), "epsilon"),
             convert.sensitivity(sensitivity), convert.flag(monotonic, "monotonic"))
 
@@ -58,7 +58,7 @@ def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = F
     call_reporting(lib.dpsel_rnm_pmf_new, progress, ctypes.byref(handle),
                    *_scale_arguments(epsilon, sensitivity, monotonic), s.address,
                    m.address if m is not None else None, s.n)
-    made = RnmPmf._adopt(handle.value, s.n)
+    made = RnmPmf._adopt(address(handle), s.n)
     made._exact_size = (2**64 - 1, 0)   # no exact rationals
     return made
 

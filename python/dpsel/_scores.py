@@ -105,7 +105,7 @@ def _from_sequence(scores: Any, what: str) -> Scores:
     return _scores_at(values, values.buffer_info()[0], len(values))
 
 
-_SET_ITERATOR = type(iter(set()))
+_SET_ITERATOR: type = type(iter(set()))
 
 
 def _check_ordered(scores: Any, what: str) -> None:

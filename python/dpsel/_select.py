@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional, SupportsIndex, Tuple
 
 from ._native import convert
 from ._enums import RNM_QUANTILE, MechanismArg, refuse_rnm, rnm_call
@@ -19,6 +19,9 @@ from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
 from ._units import score_in_units, scores_in_units
+
+if TYPE_CHECKING:  # _quantile imports this module
+    from ._quantile import QuantileRuns
 
 
 # Report noisy max's calls, for a Selector asked for it.
@@ -86,7 +89,7 @@ class Selector(Owned):
             lib.dpsel_select_top(self._handle, m, s.address, s.n, k, c_rng, indices)
         return [s.label(i) for i in indices[:k]]
 
-    def select_quantile(self, runs: Any, mechanism: MechanismArg = "em",
+    def select_quantile(self, runs: QuantileRuns, mechanism: MechanismArg = "em",
                         rng: Optional[Rng] = None) -> int:
         """One release of a quantile (dpsel_quantile_select_runs): a grid
         point, in units of the grid's resolution (Grid.value gives its
@@ -119,7 +122,7 @@ class Selector(Owned):
     # Copies and pickles are made again from the parameters (a new table).
     __copy__ = __deepcopy__ = None
 
-    def __reduce_ex__(self, protocol: object) -> Any:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]:
         return (Selector, (self._params,))
 
     def __repr__(self) -> str:

@@ -47,11 +47,12 @@ def task_scores(task: TaskArg, counts: Any) -> Any:
     return _like(counts, c.labels, out[:c.n])
 
 
-def _like(counts: Any, labels: Any, out: array.array) -> Any:
+def _like(counts: Any, labels: Any, out: array.array[int]) -> Any:
     """out in the kind of counts: a Series with its labels, a numpy array,
     or a list."""
     numpy = sys.modules.get("numpy")
-    if labels is not None:
+    if labels is not None:  # labels come from a pandas Series, so numpy is loaded
+        numpy = sys.modules["numpy"]
         return sys.modules["pandas"].Series(numpy.frombuffer(out, dtype=numpy.int64),
                                             index=labels, name=counts.name)
     if numpy is not None and isinstance(counts, numpy.ndarray):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from ._native import convert
 from ._errors import ErrorCode, explained, refuses
@@ -88,5 +88,5 @@ def score_in_units(score: Any, unit: Optional[str], what: str = "score") -> int:
     return to_units(score, unit, what, shown=False)
 
 
-def _each_in_units(scores: Any, unit: str, what: str) -> list:
+def _each_in_units(scores: Any, unit: str, what: str) -> List[int]:
     return [to_units(score, unit, f"{what}[{i}]", shown=False) for i, score in enumerate(scores)]

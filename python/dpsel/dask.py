@@ -39,7 +39,8 @@ from __future__ import annotations
 import functools
 import pickle
 from decimal import Decimal
-from typing import Any, Hashable, List, Optional, Sequence, Union
+from typing import (TYPE_CHECKING, Any, Hashable, Iterator, List, Optional, Sequence, Tuple,
+                    Union)
 
 try:
     import dask
@@ -62,6 +63,9 @@ from ._quantile import Grid, quantile_fraction, quantile_select
 from ._select import Selector
 from ._tasks import task_params, units_to_decimal
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 __all__ = ["mode", "quantile", "select"]
 
 # Columns of the frame the aggregation reads: the labels (the scores are its
@@ -79,6 +83,8 @@ _VALUED = "__dpsel_valued__"
 # select's labels as members (_encode), to find a label twice in a group.
 _MEMBER = "__dpsel_member__"
 _RESERVED = (_LABEL, _ALL, _CODE, _POINT, _ROWS, _VALUED, _MEMBER)
+# A grid as the workers rebuild it: Grid(lower, upper, resolution), as texts.
+GridEnds = Tuple[str, str, str]
 
 # A member is a tag byte and the label: a str's UTF-8 bytes, else its pickle.
 _STR, _PICKLE = b"s", b"p"
@@ -652,7 +658,7 @@ def _combine(states: Any, params: Params, key: Optional[bytes]) -> pandas.Series
     return states.agg(functools.partial(_merged, params=params, key=key))
 
 
-def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
+def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> Optional[bytes]:
     # NaN for a group of no row: pandas' groupby may list unobserved
     # categories (with several keys, their product) even with observed=True;
     # such a group stays one of no state (None), no group of the data.
@@ -707,7 +713,7 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
                    _CODE)
 
 
-def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: str,
+def _grid_points(part: pandas.DataFrame, column: Hashable, ends: GridEnds, floats: str,
                  keys: List[Hashable],
                  listed: Optional[pandas.Index] = None) -> pandas.DataFrame:
     """A partition's rows per group and grid point (one C call for the
@@ -756,7 +762,8 @@ def _tallied(part: pandas.DataFrame, keys: List[Hashable], values: Any,
     return counts.rename(_ROWS).reset_index()
 
 
-def _each_group(counts: pandas.Series, keys: List[Hashable]):
+def _each_group(counts: pandas.Series, keys: List[Hashable]
+                ) -> Iterator[Tuple[Hashable, NDArray[numpy.int64], NDArray[numpy.int64]]]:
     """(group key, values, rows) for each group of rows in counts (the
     rows per group and value that _counts made, in the groups' order):
     its values and their rows, those of no value left out."""
@@ -806,11 +813,11 @@ def _release_mode(selector: Selector, codes: Any, rows: Any, mechanism: Mechanis
     known = codes >= 0
     scores = numpy.zeros(candidates, dtype=numpy.int64)
     scores[codes[known]] = rows[known]
-    return selector.select(scores, mechanism)
+    return int(selector.select(scores, mechanism))  # a position: scores are an array
 
 
 def _release_quantile(selector: Selector, points: Any, rows: Any, mechanism: Mechanism,
-                      fraction: Any, ends: tuple) -> int:
+                      fraction: Any, ends: GridEnds) -> int:
     """A group's released grid point from its rows per point: one C
     call."""
     return quantile_select(selector, fraction.a, fraction.b, numpy.repeat(points, rows),
