@@ -16,6 +16,7 @@ from ._native.lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
+from ._types import Number
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class Accountant(Owned):
         self._lock = ForkSafeLock("dpsel.Accountant")
         weakref.finalize(self, lib.dpsel_accountant_free, self._handle)
 
-    def add(self, mechanism: MechanismArg, epsilon: Any, count: int = 1) -> None:
+    def add(self, mechanism: MechanismArg, epsilon: Number, count: int = 1) -> None:
         """count releases of the mechanism ("em": eps-bounded range, "pf",
         or "rnm": report noisy max, charged as "pf"), each at epsilon
         (exactly, as for Params.from_epsilon).
@@ -89,7 +90,7 @@ class Accountant(Owned):
             lib.dpsel_accountant_add_params(self._handle, chosen, c_params(params),
                                             convert.uint64(count, "count"))
 
-    def report(self, delta: Any = None,
+    def report(self, delta: Optional[Number] = None,
                composition: Union[Composition, str] = "adaptive") -> Account:
         """The account of the releases so far.  delta: a decimal in (0, 1)
         (exactly, as epsilon), or None for pure epsilon and rho alone.
@@ -104,7 +105,7 @@ class Accountant(Owned):
                                         ctypes.byref(c))
         return _account(c)
 
-    def report_group(self, group: int, delta: Any = None,
+    def report_group(self, group: int, delta: Optional[Number] = None,
                      composition: Union[Composition, str] = "adaptive") -> GroupAccount:
         """The guarantee of the releases so far for groups of ``group``
         people (1 to 2^32), as GroupAccount; delta and composition as for

@@ -28,7 +28,7 @@ import itertools
 import sys
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 from ._native import convert
 from ._account import Accountant
@@ -43,6 +43,7 @@ from ._rnm import rnm_select, rnm_select_top
 from ._select import Selector
 from ._tasks import task_params
 from ._units import scores_in_units, to_units, unit_of
+from ._types import Labels, Number, Records, Resolution, ScoresLike
 
 FLOATS = ("repr", "exact")
 UNKNOWN = ("drop", "error")
@@ -51,7 +52,7 @@ UNKNOWN = ("drop", "error")
 # ------------------------------------------------------------------ mode
 
 
-def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "pf",
+def mode(values: Records, candidates: Labels, epsilon: Number, mechanism: MechanismArg = "pf",
          unknown: str = "drop", rng: Optional[Rng] = None,
          accountant: Optional[Accountant] = None) -> Any:
     """The most common of the public ``candidates`` among ``values`` (one
@@ -199,8 +200,8 @@ def _python_list(values: Any) -> List[Any]:
 # ------------------------------------------------------------- quantiles
 
 
-def quantile(values: Any, q: Any, lower: Any, upper: Any, epsilon: Any,
-             resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
+def quantile(values: Records, q: Number, lower: Number, upper: Number, epsilon: Number,
+             resolution: Resolution = None, mechanism: MechanismArg = "em", floats: str = "repr",
              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> Decimal:
     """The q-quantile of values (0 < q < 1, a decimal: "0.95"), epsilon-DP:
     a point of the grid lower, lower + resolution, ..., upper (in the
@@ -213,7 +214,8 @@ def quantile(values: Any, q: Any, lower: Any, upper: Any, epsilon: Any,
                      accountant)[0]
 
 
-def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = None,
+def median(values: Records, lower: Number, upper: Number, epsilon: Number,
+           resolution: Resolution = None,
            mechanism: MechanismArg = "em", floats: str = "repr", rng: Optional[Rng] = None,
            accountant: Optional[Accountant] = None) -> Decimal:
     """quantile(values, "0.5", ...)."""
@@ -221,10 +223,11 @@ def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = 
                     accountant)
 
 
-def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: Any,
-              resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
-              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None,
-              joint: bool = False, progress: Optional[Report] = None) -> List[Decimal]:
+def quantiles(values: Records, qs: Sequence[Number], lower: Number, upper: Number,
+              epsilon: Number, resolution: Resolution = None, mechanism: MechanismArg = "em",
+              floats: str = "repr", rng: Optional[Rng] = None,
+              accountant: Optional[Accountant] = None, joint: bool = False,
+              progress: Optional[Report] = None) -> List[Decimal]:
     """Several quantiles of values, as quantile; epsilon is their total.
     By default one release each, at epsilon / len(qs) rounded down; with
     ``joint=True`` one JointExp release of them all at epsilon (qs
@@ -330,9 +333,9 @@ def _exact(value: Any, exact_floats: bool, what: str) -> Any:
 # ------------------------------------------------------ labelled scores
 
 
-def select(scores: Any, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
-           mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
-           accountant: Optional[Accountant] = None) -> Any:
+def select(scores: ScoresLike, epsilon: Number, sensitivity: Number = 1,
+           monotonic: bool = False, mechanism: MechanismArg = "pf", resolution: Resolution = None,
+           rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> Any:
     """The best of labelled scores (a mapping or pandas Series: its label;
     a sequence: its position), epsilon-DP.  Decimal scores and sensitivity
     in units of ``resolution`` (or of a decimal sensitivity's last digit),
@@ -341,9 +344,9 @@ def select(scores: Any, epsilon: Any, sensitivity: Any = 1, monotonic: bool = Fa
                  accountant)[0]
 
 
-def top_k(scores: Any, k: int, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
-          mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
-          accountant: Optional[Accountant] = None) -> List[Any]:
+def top_k(scores: ScoresLike, k: int, epsilon: Number, sensitivity: Number = 1,
+          monotonic: bool = False, mechanism: MechanismArg = "pf", resolution: Resolution = None,
+          rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> List[Any]:
     """The k best of labelled scores, in the order chosen, by peeling
     (Selector.select_top): k releases, each at epsilon / k rounded down."""
     k = convert.size(k, "k")
@@ -384,8 +387,8 @@ def _labelled(scores: Any) -> Tuple[Any, Optional[List[Any]]]:
 # --------------------------------------------------------------- pricing
 
 
-def best_price(bids: Any, prices: Any, epsilon: Any, mechanism: MechanismArg = "pf",
-               floats: str = "repr", rng: Optional[Rng] = None,
+def best_price(bids: Records, prices: Iterable[Number], epsilon: Number,
+               mechanism: MechanismArg = "pf", floats: str = "repr", rng: Optional[Rng] = None,
                accountant: Optional[Accountant] = None) -> Any:
     """The price, among the public ``prices`` (distinct positive
     decimals), of the most revenue ``p * #{bids >= p}``, epsilon-DP: one

@@ -20,6 +20,7 @@ from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
 from ._units import score_in_units, scores_in_units
+from ._types import ScoresLike
 
 
 def _key(key: object) -> bytes:
@@ -101,7 +102,8 @@ class Partial(Owned):
         with self._lock, resolve(rng)._use as c_rng:
             lib.dpsel_partial_add(self._handle, score, member, len(member), c_rng)
 
-    def add_many(self, scores: Any, members: Sequence[bytes], rng: Optional[Rng] = None) -> None:
+    def add_many(self, scores: ScoresLike, members: Sequence[bytes],
+                 rng: Optional[Rng] = None) -> None:
         """Candidates at once, as add for each in order, in one C call
         (dpsel_partial_add_scores): scores (a sequence, a numpy array or a
         pandas Series of integers, or decimals with a resolution, as

@@ -17,6 +17,7 @@ from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
 from ._progress import Report, call_reporting
 from ._scores import Scores, as_counts, as_scores
+from ._types import ScoresLike
 
 Probability = Union[Fraction, float, str]
 
@@ -225,7 +226,7 @@ def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,
     return work.value, limit.value
 
 
-def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
+def pmf(params: Params, scores: ScoresLike, mechanism: MechanismArg = "pf",
         progress: Optional[Report] = None) -> Pmf:
     """The exact output distribution of the mechanism with params on scores
     (dpsel_pmf_new).  Its enclosure is computed now (PF: by quadrature,
@@ -239,7 +240,7 @@ def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
     return _new_pmf(params, mechanism, as_scores(scores_for(params, scores)), None, progress)
 
 
-def pmf_grouped(params: Params, scores: Any, multiplicity: Any,
+def pmf_grouped(params: Params, scores: ScoresLike, multiplicity: ScoresLike,
                 mechanism: MechanismArg = "pf", progress: Optional[Report] = None) -> Pmf:
     """The pmf of groups of alike candidates (dpsel_pmf_new_grouped):
     candidate r stands for multiplicity[r] >= 1 candidates of score
@@ -291,7 +292,7 @@ class TopPmf(_Distribution):
         return f"<dpsel.TopPmf of {len(self)} {self._k}-tuples>"
 
 
-def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
+def top_pmf(params: Params, scores: ScoresLike, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
     """The distribution of Selector.select_top(scores, k) (dpsel_top_pmf_new):
     for small n, at most 65536 tuples (else TooLargeError).  Decimal scores
     with a resolution, as pmf."""

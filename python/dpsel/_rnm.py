@@ -13,9 +13,10 @@ from ._fixes import count_fix
 from ._native.lib import lib
 from ._rng import Rng, resolve
 from ._scores import as_scores
+from ._types import Number, ScoresLike
 
 
-def rnm_select(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,
+def rnm_select(scores: ScoresLike, epsilon: Number, sensitivity: int = 1, monotonic: bool = False,
                rng: Optional[Rng] = None) -> Any:
     """Report noisy max (dpsel_rnm_select; spec/mechanisms.md §14): adds
     Laplace noise of scale 2 D / epsilon to each score (D / epsilon when
@@ -36,7 +37,7 @@ def rnm_select(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool 
     return s.label(index.value)
 
 
-def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
+def rnm_select_top(scores: ScoresLike, k: int, epsilon: Number, sensitivity: int = 1,
                    monotonic: bool = False, rng: Optional[Rng] = None) -> List[Any]:
     """The k best by report noisy max, by peeling (dpsel_rnm_select_top):
     k rounds of rnm_select with fresh noise, each over the candidates not
@@ -56,7 +57,7 @@ def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
     return [s.label(i) for i in indices[:k]]
 
 
-def rnm_scale(epsilon: Any, sensitivity: int = 1, monotonic: bool = False) -> Tuple[int, int]:
+def rnm_scale(epsilon: Number, sensitivity: int = 1, monotonic: bool = False) -> Tuple[int, int]:
     """Report noisy max's Laplace scale b = c D / epsilon (c = 1 when
     ``monotonic``, else 2) as (W, P), b = W / P in lowest terms
     (dpsel_rnm_scale): the rational rnm_select uses, checked without any

@@ -14,6 +14,7 @@ from ._native.lib import CAuditResult, address, lib
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._scores import as_counts, as_scores
+from ._types import Number, ScoresLike
 
 
 class RnmPmf(Pmf):
@@ -41,8 +42,8 @@ def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> Tuple[b
             convert.sensitivity(sensitivity), convert.flag(monotonic, "monotonic"))
 
 
-def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,
-            multiplicity: Any = None, progress: Optional[Report] = None) -> RnmPmf:
+def rnm_pmf(scores: ScoresLike, epsilon: Number, sensitivity: int = 1, monotonic: bool = False,
+            multiplicity: Optional[ScoresLike] = None, progress: Optional[Report] = None) -> RnmPmf:
     """The exact distribution of rnm_select(scores, epsilon, sensitivity,
     monotonic) (dpsel_rnm_pmf_new; spec/mechanisms.md §14): enclosures of
     relative width below 1e-30 of every probability and of the expected
@@ -63,7 +64,7 @@ def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = F
     return made
 
 
-def rnm_audit(scores_a: Any, scores_b: Any, epsilon: Any, sensitivity: int = 1,
+def rnm_audit(scores_a: ScoresLike, scores_b: ScoresLike, epsilon: Number, sensitivity: int = 1,
               monotonic: bool = False, progress: Optional[Report] = None) -> AuditResult:
     """The privacy audit of report noisy max (dpsel_rnm_audit) on two score
     vectors, as audit: the loss against the decimal epsilon itself, from

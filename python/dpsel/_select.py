@@ -19,6 +19,7 @@ from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
 from ._units import score_in_units, scores_in_units
+from ._types import ScoresLike
 
 if TYPE_CHECKING:  # _quantile imports this module
     from ._quantile import QuantileRuns
@@ -57,7 +58,7 @@ class Selector(Owned):
         """A copy of the parameters it was made with."""
         return self._params.copy()
 
-    def select(self, scores: Any, mechanism: MechanismArg = "pf",
+    def select(self, scores: ScoresLike, mechanism: MechanismArg = "pf",
                rng: Optional[Rng] = None) -> Any:
         """One epsilon-DP selection (dpsel_select): the released position,
         or for a pandas Series its label.  mechanism: "pf" (permute-and-flip)
@@ -66,7 +67,7 @@ class Selector(Owned):
         scores."""
         return self._one(lib.dpsel_select, scores, refuse_rnm(mechanism, _RNM_SELECT), rng)
 
-    def select_hardened(self, scores: Any, mechanism: MechanismArg = "pf",
+    def select_hardened(self, scores: ScoresLike, mechanism: MechanismArg = "pf",
                         rng: Optional[Rng] = None) -> Any:
         """select with work (time, random bits) that does not depend on the
         scores (dpsel_select_hardened; spec/timing.md): the same
@@ -75,7 +76,7 @@ class Selector(Owned):
                          refuse_rnm(mechanism, "mechanism 'rnm' has no hardened form: give "
                                     "mechanism='pf' or 'em'"), rng)
 
-    def select_top(self, scores: Any, k: int, mechanism: MechanismArg = "pf",
+    def select_top(self, scores: ScoresLike, k: int, mechanism: MechanismArg = "pf",
                    rng: Optional[Rng] = None) -> List[Any]:
         """The k best by peeling (dpsel_select_top): k rounds of select, each
         over the candidates not chosen yet, in the order chosen.  Each round
@@ -170,7 +171,7 @@ class PfStream(Owned):
         with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, score)):
             lib.dpsel_pf_stream_add(ctypes.byref(self._c), score, c_rng)
 
-    def add_many(self, scores: Any) -> None:
+    def add_many(self, scores: ScoresLike) -> None:
         """Adds the next candidates' scores at once (a sequence or numpy
         array, as for select): the same as add for each, in fewer steps."""
         s: Scores = self._selector._scores(scores)

@@ -15,6 +15,7 @@ from ._errors import ErrorCode, explained
 from ._fixes import positive_fix
 from ._native.lib import UNITS_TEXT_MAX, lib
 from ._scores import as_scores
+from ._types import Number, ScoresLike
 
 TaskArg = Union[Task, str]
 
@@ -34,7 +35,7 @@ def task_params(task: TaskArg) -> TaskParams:
     return TaskParams(sensitivity.value, bool(monotonic.value))
 
 
-def task_scores(task: TaskArg, counts: Any) -> Any:
+def task_scores(task: TaskArg, counts: ScoresLike) -> Any:
     """The task's scores of a histogram (dpsel_task_scores): counts[r]
     records in bin r (counts >= 0).  "mode": the count; "median": minus
     the least number of records to add or remove for bin r to hold the
@@ -60,7 +61,7 @@ def _like(counts: Any, labels: Any, out: array.array[int]) -> Any:
     return out.tolist()
 
 
-def decimal_to_units(text: Any, unit: Any) -> int:
+def decimal_to_units(text: Number, unit: Number) -> int:
     """A decimal score (or sensitivity) in whole units of a public unit,
     exactly (dpsel_decimal_to_units): "0.8731" in units of "0.0001" is
     8731.  UnitError when it is not a whole multiple (nothing is rounded);
@@ -73,7 +74,7 @@ def decimal_to_units(text: Any, unit: Any) -> int:
     return out.value
 
 
-def units_to_decimal(units: int, unit: Any) -> str:
+def units_to_decimal(units: int, unit: Number) -> str:
     """units x unit as a decimal with the unit's fraction digits
     (dpsel_units_to_decimal): "0.75" for 3 units of "0.25"."""
     buffer, unit_text = ctypes.create_string_buffer(UNITS_TEXT_MAX), _text(unit, "unit")

@@ -62,6 +62,7 @@ from ._partial import Partial, _key
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._select import Selector
 from ._tasks import task_params, units_to_decimal
+from ._types import Labels, Resolution
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -117,8 +118,8 @@ def _decode(member: bytes) -> Any:
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
            mechanism: MechanismArg = "pf", by: Optional[Columns] = None,
-           groups: Optional[Sequence[Any]] = None, sensitivity: Number = 1,
-           monotonic: bool = False, resolution: Any = None, floats: str = "repr",
+           groups: Optional[Labels] = None, sensitivity: Number = 1,
+           monotonic: bool = False, resolution: Resolution = None, floats: str = "repr",
            split_every: Optional[int] = None, key: Optional[bytes] = None) -> Any:
     """One epsilon-DP selection among the rows of a Dask DataFrame, or one
     per group: computed (with the current Dask scheduler: a
@@ -238,9 +239,9 @@ def _aggregation(params: Params, mechanism: MechanismArg = "pf",
         finalize=functools.partial(_finalize, params=params, mechanism=chosen, key=key))
 
 
-def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsilon: Number,
+def mode(frame: dd.DataFrame, column: Hashable, candidates: Labels, epsilon: Number,
          by: Optional[Columns] = None, mechanism: MechanismArg = "pf",
-         split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
+         split_every: Optional[int] = None, groups: Optional[Labels] = None) -> Any:
     """The most common of the public ``candidates`` among the values of
     ``column`` (one row per record), epsilon-DP, per group of ``by``: one
     value without ``by``, else a pandas Series indexed by the groups.  Each
@@ -289,10 +290,10 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
     return _one_or_series(released, keys, frame._meta[column].dtype)
 
 
-def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: Any,
-             epsilon: Number, by: Optional[Columns] = None, resolution: Any = None,
+def quantile(frame: dd.DataFrame, column: Hashable, q: Number, lower: Number, upper: Number,
+             epsilon: Number, by: Optional[Columns] = None, resolution: Resolution = None,
              mechanism: MechanismArg = "em", floats: str = "repr",
-             split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
+             split_every: Optional[int] = None, groups: Optional[Labels] = None) -> Any:
     """The q-quantile (0 < q < 1, a decimal: "0.95") of the values of
     ``column`` (one row per record), epsilon-DP, per group of ``by`` (one
     value without ``by``, else a pandas Series indexed by the groups; the
@@ -373,7 +374,7 @@ def _counts(tallies: dd.DataFrame, keys: List[Hashable], column: str,
 
 
 def _listed_groups(frame: dd.DataFrame, keys: List[Hashable],
-                   groups: Optional[Sequence[Any]]) -> Optional[pandas.Index]:
+                   groups: Optional[Labels]) -> Optional[pandas.Index]:
     """The public list of groups as an Index of the group columns' dtypes
     (a MultiIndex for several columns), checked on the driver as mode's
     candidates are; None without a list."""
