@@ -10,7 +10,7 @@ C library (libdpsel) with ctypes; numpy and pandas are optional.
     >>> import dpsel
     >>> params = dpsel.Params.from_epsilon("1", sensitivity=1, monotonic=True)
     >>> selector = dpsel.Selector(params)
-    >>> selector.select([41, 38, 40, 12, 33])       # doctest: +SKIP
+    >>> selector.select([41, 38, 40, 12, 33], rng=dpsel.Rng.seeded(b"docs"))
     0
 
 One call per task, on raw data (a list, numpy array or pandas Series):

@@ -125,44 +125,75 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     per group: computed (with the current Dask scheduler: a
     ``distributed.Client``'s cluster if one is active) and returned.
 
-    - ``label``, ``score``: columns.  Every row is one candidate: its label
-      names it and its score (higher is better) rates it.  A label may
-      appear once per group: two rows with one label (equal and of one
-      type: their members below are equal) are refused, ValueError naming the label and its group,
-      and nothing is released (rows of raw records: :func:`mode` counts
-      them; or aggregate the scores per label first).  A label
-      is carried exactly, as the member of its row: a str as its UTF-8
-      bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
-      at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
-    - ``epsilon``, ``sensitivity``, ``monotonic``, ``resolution``: as
-      :meth:`dpsel.Params.from_epsilon` (the default gap cap).  The scores
-      are data in a unit, as SQL's numeric scores: 1, or with
-      ``resolution`` or a decimal ``sensitivity`` ("0.5": a unit of 0.1)
-      that unit.  Each is taken as ``floor(score / unit)``, exactly,
-      clamped into the int64 range (Grid.point over it: infinities to
-      their end, a text "NaN" the largest; a float read as its repr, or at
-      its exact binary value with ``floats="exact"``), never refused for
-      its value (rounding down keeps the sensitivity, a whole number of
-      units); the sensitivity, a public parameter, must be a whole
-      multiple of the unit (UnitError).
-    - ``mechanism``: "pf" (permute-and-flip) or "em" (the exponential
-      mechanism).
-    - ``by``: None for one selection among all rows, returning the released
-      label (None when no row is left: no candidate, as SQL's NULL); a
-      column or a list of columns for one selection per group, returning a
-      pandas Series of released labels (named as the label column, of its
-      dtype where the labels convert back to it) indexed by the groups, a
-      group of no candidate left released as None.
-    - ``groups``: None, or the public list of groups of ``by`` (a key per
-      group; a tuple of keys with several columns), as for :func:`mode`.
-    - ``split_every``: how many states Dask's reduction tree merges at
-      once (Dask's default, 8, when None).
-    - ``key``: None, or 16 to 64 secret bytes: the states then travel
-      between tasks sealed with a MAC keyed with it (``Partial.to_bytes(key=)``)
-      instead of a checksum, so that a process without the key cannot forge
-      one that a worker would merge.  The key travels to the workers with
-      the task graph.
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one candidate each.
+    label, score : hashable
+        Columns.  Every row is one candidate: its label
+        names it and its score (higher is better) rates it.  A label may
+        appear once per group: two rows with one label (equal and of one
+        type: their members below are equal) are refused, ValueError naming the label and its group,
+        and nothing is released (rows of raw records: :func:`mode` counts
+        them; or aggregate the scores per label first).  A label
+        is carried exactly, as the member of its row: a str as its UTF-8
+        bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
+        at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
+    epsilon, sensitivity, monotonic, resolution
+        As
+        :meth:`dpsel.Params.from_epsilon` (the default gap cap).  The scores
+        are data in a unit, as SQL's numeric scores: 1, or with
+        ``resolution`` or a decimal ``sensitivity`` ("0.5": a unit of 0.1)
+        that unit.  Each is taken as ``floor(score / unit)``, exactly,
+        clamped into the int64 range (Grid.point over it: infinities to
+        their end, a text "NaN" the largest; a float read as its repr, or at
+        its exact binary value with ``floats="exact"``), never refused for
+        its value (rounding down keeps the sensitivity, a whole number of
+        units); the sensitivity, a public parameter, must be a whole
+        multiple of the unit (UnitError).
+    mechanism : {"pf", "em"}
+        Permute-and-flip or the exponential mechanism.
+    by : hashable or list of hashable, optional
+        None for one selection among all rows; a column or a list of
+        columns for one selection per group.
+    groups : list, optional
+        The public list of groups of ``by`` (a key per group; a tuple of
+        keys with several columns), as for :func:`mode`.
+    floats : {"repr", "exact"}
+        A float score as its repr or at its binary value.
+    split_every : int, optional
+        How many states Dask's reduction tree merges at once (Dask's
+        default, 8, when None).
+    key : bytes, optional
+        None, or 16 to 64 secret bytes: the states then travel
+        between tasks sealed with a MAC keyed with it (``Partial.to_bytes(key=)``)
+        instead of a checksum, so that a process without the key cannot forge
+        one that a worker would merge.  The key travels to the workers with
+        the task graph.
 
+    Returns
+    -------
+    object or pandas.Series
+        Without ``by`` the released label (None when no row is left: no
+        candidate, as SQL's NULL); with ``by`` a pandas Series of released
+        labels (named as the label column, of its dtype where the labels
+        convert back to it) indexed by the groups, a group of no candidate
+        left released as None.
+
+    Raises
+    ------
+    KeyError
+        A column that does not exist.
+    ValueError
+        A label on two rows of one group (naming the label and the group).
+    TypeError, DecimalError, RangeError
+        A bool score, a score text of no number, a label over
+        PARTIAL_MEMBER_MAX bytes encoded.
+    EpsilonError, RangeError, UnitError
+        Parameters as for Params.
+
+    Notes
+    -----
     Each release has exactly the distribution of ``Selector.select`` on
     the scores of its group's rows, whatever the partitions.  A row whose
     label, score or group key is missing for pandas (None, NaN, NaT, NA:
@@ -182,6 +213,17 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     public lists: ``groups``).  When one person's data lies in one group only, the
     releases of the groups are epsilon-DP together; otherwise their
     epsilons add up (dpsel.Accountant).
+
+    Examples
+    --------
+    At epsilon 50 the best page's lead of 80 views leaves any other
+    release a chance below 10^-800: the output is certain.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> counts = pandas.DataFrame({"page": ["home", "about", "blog"], "views": [120, 15, 40]})
+    >>> dpsel.dask.select(dd.from_pandas(counts, npartitions=2), label="page", score="views",
+    ...                   epsilon=50)
+    'home'
     """
     keys = _checked_groups(frame, by, [label, score])
     listed = _listed_groups(frame, keys, groups)
@@ -272,7 +314,56 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Labels, epsilon: Num
 
     Privacy: one person adds or removes one row (their data in one group
     only makes the groups' releases epsilon-DP together); the candidates
-    and the groups must not depend on the data (public lists: ``groups``)."""
+    and the groups must not depend on the data (public lists: ``groups``).
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one per record.
+    column : hashable
+        The column of the values.
+    candidates : list, tuple or pandas Index of hashable
+        The public candidates (see above).
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    by : hashable or list of hashable, optional
+        The group columns; None: one release of all rows.
+    mechanism : {"pf", "em"}
+        Permute-and-flip or the exponential mechanism.
+    split_every : int, optional
+        How many partitions' counts Dask sums at once.
+    groups : list, optional
+        The public list of the groups (see above).
+
+    Returns
+    -------
+    object or pandas.Series
+        A candidate, or with ``by`` a Series of them indexed by the groups.
+
+    Raises
+    ------
+    TypeError
+        A candidate not of the column's dtype, or candidates that are a str.
+    RangeError
+        Empty or repeated candidates or groups, a reserved column name.
+    KeyError
+        A column that does not exist.
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    At epsilon 50 a lead of 3 rows or more leaves another candidate a
+    chance below 10^-30: the outputs are certain.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> rows = pandas.DataFrame({"day": ["mon"] * 6 + ["tue"] * 6,
+    ...                          "page": ["home"] * 4 + ["about", "blog"] + ["blog"] * 5 + ["home"],
+    ...                          "ms": [120, 80, 95, 300, 110, 90, 70, 60, 65, 500, 75, 80]})
+    >>> views = dd.from_pandas(rows, npartitions=2)
+    >>> dpsel.dask.mode(views, "page", ["home", "about", "blog"], epsilon=50, by="day").to_dict()
+    {'mon': 'home', 'tue': 'blog'}
+    """
     keys = _checked_groups(frame, by, [column])
     listed = _listed_groups(frame, keys, groups)
     labels = _candidates(candidates)
@@ -319,7 +410,65 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Number, lower: Number, up
     values are checked in the workers (a bool, or a str that is not a
     number, is refused naming it).  The grid, q, epsilon and the
     mechanism are checked on the driver (EM takes grids of at most
-    QUANTILE_EM_GRID_MAX points: use "pf" for finer ones)."""
+    QUANTILE_EM_GRID_MAX points: use "pf" for finer ones).
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one per record, each with a number or a missing value.
+    column : hashable
+        The column of the numbers.
+    q : str, int, Decimal, Fraction or float
+        The quantile, 0 < q < 1.
+    lower, upper : str, int, Decimal, Fraction or float
+        The grid's ends, public.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    by : hashable or list of hashable, optional
+        The group columns; None: one release of all rows.
+    resolution : decimal, optional
+        The grid's step (see above).
+    mechanism : {"em", "pf"}
+        The exponential mechanism or permute-and-flip.
+    floats : {"repr", "exact"}
+        A float value as its repr or at its binary value.
+    split_every : int, optional
+        How many partitions' counts Dask sums at once.
+    groups : list, optional
+        The public list of the groups, as for :func:`mode`.
+
+    Returns
+    -------
+    Decimal or pandas.Series
+        A grid point, or with ``by`` a Series of them indexed by the groups.
+
+    Raises
+    ------
+    TypeError
+        A column of a dtype that holds no numbers (bool, dates), or an
+        object value that is a bool or a str of no number.
+    RangeError
+        A q not strictly between 0 and 1, a grid beyond the mechanism's
+        limits, a reserved column name.
+    KeyError
+        A ``column`` or ``by`` column that the frame lacks.
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    A release is random among the grid points of one interval of ranks:
+    at epsilon 200 each day's median lies between its two middle values,
+    any other point having a chance below 10^-38.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> latencies = pandas.DataFrame({"day": ["mon"] * 4 + ["tue"] * 4,
+    ...                               "ms": [120, 80, 95, 300, 70, 60, 65, 500]})
+    >>> medians = dpsel.dask.quantile(dd.from_pandas(latencies, npartitions=2), "ms", "0.5",
+    ...                               0, 1000, 200, by="day")
+    >>> bool(95 <= medians["mon"] <= 120), bool(65 <= medians["tue"] <= 70)
+    (True, True)
+    """
     keys = _checked_groups(frame, by, [column])
     listed = _listed_groups(frame, keys, groups)
     _check_value_dtype(frame._meta[column].dtype, column)
