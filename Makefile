@@ -7,6 +7,7 @@
 #   make quick      build and run the unit tests, without the statistical
 #                   ones (under 3 minutes: the edit-test loop)
 #   make python-test  the Python package's tests (python/tests; part of check)
+#   make python-typecheck  mypy --strict on the Python package (part of check)
 #   make proofs     Frama-C WP on the verified core, and the Coq proofs of
 #                   the distributions (proofs/coq/)
 #   make sanitize   the tests under clang's ASan + UBSan (build/sanitize/)
@@ -80,7 +81,7 @@ TOOL := $(BUILD)/dpsel
 TESTS := $(BUILD)/tests/dpsel-tests
 
 .PHONY: bench all demo demo-deps deps check quick test cli-test man-lint completion-test large-file valgrind sanitize fuzz fuzz-build readme-example exports \
-        python-test pip-test bench-python bench-dask \
+        python-test pip-test python-typecheck bench-python bench-dask \
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
@@ -271,6 +272,12 @@ python-test: $(SHARED) $(TOOL)
 pip-test:
 	sh tests/pip-test.sh
 
+# python-typecheck: Debian's mypy on the package, strict (python/pyproject.toml's
+# [tool.mypy]; pandas and dask, which have no stubs there, taken as untyped).
+MYPY ?= /usr/bin/mypy
+python-typecheck:
+	cd python && $(MYPY) dpsel
+
 # The PostgreSQL extension (postgres/: PGXS, Debian's postgresql-server-dev-15),
 # built out of tree in build/postgres/ with the static library linked in;
 # install-postgres installs it into the server (root).  postgres-test
@@ -326,7 +333,7 @@ check: deps
 	$(MAKE) -j2 all
 	$(MAKE) -j2 --output-sync=target test cli-test man-lint completion-test large-file valgrind \
 	    readme-example exports coq-test \
-	    python-test pip-test postgres-test
+	    python-test pip-test python-typecheck postgres-test
 	$(MAKE) deb-test
 	$(MAKE) sanitize
 	$(MAKE) proofs CACHE=replay

@@ -54,7 +54,7 @@ def compare(name, dpsel_task, dask_task):
 
 
 def main():
-    os.environ.setdefault("DPSEL_LIBRARY", os.path.abspath(dpsel._lib.lib._name))
+    os.environ.setdefault("DPSEL_LIBRARY", os.path.abspath(dpsel._native.lib.lib._name))
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   silence_logs=logging.ERROR) as cluster, \

@@ -15,7 +15,7 @@ import timeit
 import numpy
 
 import dpsel
-from dpsel import _lib
+from dpsel._native import lib as _lib
 
 N = 10**6
 ROUNDS = 301

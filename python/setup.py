@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: ISC
 """The build steps pyproject.toml's metadata cannot say: the version from
 include/dpsel.h, libdpsel.so built by the project's Makefile and put into
-the package (dpsel/libdpsel.so.0, which dpsel._lib loads first), and a wheel
+the package (dpsel/libdpsel.so.0, which dpsel._native.lib loads first), and a wheel
 tagged for this platform, since it carries a shared library.
 
 The package is built from a checkout of dpsel: python/ beside the Makefile.
@@ -22,7 +22,7 @@ except ImportError:  # Debian 12: python3-wheel's
     from wheel.bdist_wheel import bdist_wheel
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BUNDLED = "libdpsel.so.0"  # the SONAME, as dpsel._lib looks for it
+BUNDLED = "libdpsel.so.0"  # the SONAME, as dpsel._native.lib looks for it
 
 
 def source_file(relative):

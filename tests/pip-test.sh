@@ -25,7 +25,7 @@ offline="--no-build-isolation --no-deps --no-index --quiet --disable-pip-version
 # library inside the installed package.
 check_installed() {
     found=$(cd "$work" && PYTHONDONTWRITEBYTECODE=1 "$1" -c '
-import pathlib, dpsel, dpsel._lib as lib
+import pathlib, dpsel, dpsel._native.lib as lib
 package = pathlib.Path(dpsel.__file__).parent
 print(package, lib.lib._name == str(package / "libdpsel.so.0"), sep="\n")')
     venv=$(dirname "$(dirname "$1")")
@@ -55,7 +55,8 @@ assert "-py3-none-linux_" in name, f"not a platform wheel for any Python 3: {nam
 with zipfile.ZipFile(wheels[0]) as wheel:
     files = wheel.namelist()
     metadata = next(wheel.read(f).decode() for f in files if f.endswith(".dist-info/METADATA"))
-for needed in ("dpsel/__init__.py", "dpsel/_lib.py", "dpsel/py.typed", "dpsel/libdpsel.so.0"):
+for needed in ("dpsel/__init__.py", "dpsel/_native/__init__.py", "dpsel/_native/lib.py",
+               "dpsel/py.typed", "dpsel/libdpsel.so.0"):
     assert needed in files, f"{name} lacks {needed}"
 assert "License: ISC" in metadata.splitlines(), "no ISC license in the metadata"
 print(f"pip-test: {name}: the package, libdpsel.so.0, License: ISC")

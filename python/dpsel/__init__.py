@@ -10,7 +10,7 @@ C library (libdpsel) with ctypes; numpy and pandas are optional.
     >>> import dpsel
     >>> params = dpsel.Params.from_epsilon("1", sensitivity=1, monotonic=True)
     >>> selector = dpsel.Selector(params)
-    >>> selector.select([41, 38, 40, 12, 33])       # doctest: +SKIP
+    >>> selector.select([41, 38, 40, 12, 33], rng=dpsel.Rng.seeded(b"docs"))
     0
 
 One call per task, on raw data (a list, numpy array or pandas Series):
@@ -34,7 +34,9 @@ mode, quantile, quantiles, median, select, top_k, best_price.
 The library is found from the environment variable DPSEL_LIBRARY, else in
 this package (where ``pip install ./python`` puts it), else in the build
 tree beside it (../build/libdpsel.so), else where a system package says
-(_installed.py), else on the loader's path.  Every C call releases the GIL.  include/dpsel.h documents each function in full.
+(_installed.py), else on the loader's path.  dpsel._native holds the
+ctypes plumbing (the C declarations and the conversions to C types).  Every
+C call releases the GIL.  include/dpsel.h documents each function in full.
 """
 
 from ._account import Account, Accountant, GroupAccount
@@ -47,9 +49,9 @@ from ._joint import (JOINT_DECAY_MAX, JointCost, JointPmf, JointRun, joint_sensi
 from ._errors import (DecimalError, EmptyError, EpsilonError, Error, ErrorCode, InexactError,
                       InternalError, NoMemoryError, NullError, RandomSourceError, RangeError,
                       StateError, CanceledError, TooLargeError, UnitError, UnlikelyError, strerror)
-from ._lib import (ACCOUNT_NONADAPTIVE_MAX, ACCOUNT_OPTIMAL_MAX, DECIMAL_TEXT_MAX, GAP_CAP_MAX,
-                   PARTIAL_MEMBER_MAX, PF_STREAM_BLOCK, QUANTILE_DENOMINATOR_MAX,
-                   QUANTILE_EM_GRID_MAX, VERSION)
+from ._native.lib import (ACCOUNT_NONADAPTIVE_MAX, ACCOUNT_OPTIMAL_MAX, DECIMAL_TEXT_MAX,
+                          GAP_CAP_MAX, PARTIAL_MEMBER_MAX, PF_STREAM_BLOCK,
+                          QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, VERSION)
 from ._params import Params
 from ._partial import Partial
 from ._pmf import Pmf, TopPmf, pmf, pmf_grouped, top_pmf

@@ -8,14 +8,15 @@ import weakref
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
-from . import _convert
+from ._native import convert
 from ._enums import Composition, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import ErrorCode, explained
 from ._fixes import decimal
-from ._lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
+from ._native.lib import ACCOUNT_GROUP_MAX, CAccount, CGroupAccount, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
+from ._types import Number
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,13 @@ class Accountant(Owned):
         self._lock = ForkSafeLock("dpsel.Accountant")
         weakref.finalize(self, lib.dpsel_accountant_free, self._handle)
 
-    def add(self, mechanism: MechanismArg, epsilon: Any, count: int = 1) -> None:
+    def add(self, mechanism: MechanismArg, epsilon: Number, count: int = 1) -> None:
         """count releases of the mechanism ("em": eps-bounded range, "pf",
         or "rnm": report noisy max, charged as "pf"), each at epsilon
         (exactly, as for Params.from_epsilon).
         RangeError for count 0; nothing is added on failure."""
-        text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-        count = _convert.uint64(count, "count")
+        text = convert.c_text(convert.epsilon_text(epsilon), "epsilon")
+        count = convert.uint64(count, "count")
         with self._lock, explained(lambda code: _add_fix(code, text.decode(), count)):
             lib.dpsel_accountant_add(self._handle, _mechanism(mechanism), text, count)
 
@@ -87,35 +88,35 @@ class Accountant(Owned):
                                        "Params: call add('rnm', epsilon)")
         with self._lock:
             lib.dpsel_accountant_add_params(self._handle, chosen, c_params(params),
-                                            _convert.uint64(count, "count"))
+                                            convert.uint64(count, "count"))
 
-    def report(self, delta: Any = None,
+    def report(self, delta: Optional[Number] = None,
                composition: Union[Composition, str] = "adaptive") -> Account:
         """The account of the releases so far.  delta: a decimal in (0, 1)
         (exactly, as epsilon), or None for pure epsilon and rho alone.
         composition "nonadaptive" only if every release was fixed before
         any output was seen.  EmptyError with no release."""
-        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+        text = None if delta is None else convert.c_text(convert.epsilon_text(delta, "delta"),
                                                           "delta")
         c = CAccount()
         with self._lock, explained(lambda code: _report_fix(code, text)):
             lib.dpsel_accountant_report(self._handle, text,
-                                        _convert.choice(Composition, composition, "composition"),
+                                        convert.choice(Composition, composition, "composition"),
                                         ctypes.byref(c))
         return _account(c)
 
-    def report_group(self, group: int, delta: Any = None,
+    def report_group(self, group: int, delta: Optional[Number] = None,
                      composition: Union[Composition, str] = "adaptive") -> GroupAccount:
         """The guarantee of the releases so far for groups of ``group``
         people (1 to 2^32), as GroupAccount; delta and composition as for
         report."""
-        text = None if delta is None else _convert.c_text(_convert.epsilon_text(delta, "delta"),
+        text = None if delta is None else convert.c_text(convert.epsilon_text(delta, "delta"),
                                                           "delta")
-        size = _convert.uint64(group, "group")
+        size = convert.uint64(group, "group")
         c = CGroupAccount()
         with self._lock, explained(lambda code: _group_fix(code, text, size)):
             lib.dpsel_accountant_report_group(self._handle, text,
-                                              _convert.choice(Composition, composition,
+                                              convert.choice(Composition, composition,
                                                               "composition"),
                                               size, ctypes.byref(c))
         return GroupAccount(c.group, _account(c.account), _figure(c.epsilon), _figure(c.delta))
@@ -135,7 +136,7 @@ def _add_fix(code: int, epsilon: str, count: int) -> Optional[str]:
     value = decimal(epsilon)
     if code == ErrorCode.EPSILON and value is None:
         return f"epsilon {epsilon!r} is not a decimal number: give one such as '1', '0.25' or '5e-3'"
-    if code == ErrorCode.EPSILON and value <= 0:
+    if code == ErrorCode.EPSILON and value is not None and value <= 0:
         return f"epsilon {epsilon} is not positive"
     return None
 
@@ -144,9 +145,10 @@ def _report_fix(code: int, delta: Optional[bytes]) -> Optional[str]:
     """What a refused report needs."""
     if code == ErrorCode.EMPTY:
         return "no release was added: add them first (Accountant.add, add_params)"
-    value = None if delta is None else decimal(delta.decode())
+    text = None if delta is None else delta.decode()
+    value = None if text is None else decimal(text)
     if code == ErrorCode.RANGE and value is not None and not 0 < value < 1:
-        return f"delta {delta.decode()} is not strictly between 0 and 1: give one such as '1e-6'"
+        return f"delta {text} is not strictly between 0 and 1: give one such as '1e-6'"
     return None
 
 

@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ._enums import MechanismArg, Verdict, mechanism as _mechanism, refuse_rnm, rnm_call
-from ._lib import CAuditResult, lib
+from ._native.lib import CAuditResult, lib
 from ._params import Params, c_params, scores_for
 from ._progress import Report, call_reporting
 from ._scores import as_scores
+from ._types import ScoresLike
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class AuditResult:
         return self.verdict == Verdict.HOLDS
 
 
-def audit(params: Params, scores_a: Any, scores_b: Any,
+def audit(params: Params, scores_a: ScoresLike, scores_b: ScoresLike,
           mechanism: MechanismArg = "pf", progress: Optional[Report] = None) -> AuditResult:
     """Audits the mechanism with params on two score vectors (candidate r
     the same in both; two pandas Series are matched by label, in

@@ -25,12 +25,13 @@ import bisect
 import collections
 import collections.abc
 import itertools
+import string
 import sys
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
 from fractions import Fraction
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, TypeVar
 
-from . import _convert
+from ._native import convert
 from ._account import Accountant
 from ._enums import RNM_QUANTILE, Mechanism, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import DecimalError, EpsilonError, RangeError
@@ -43,21 +44,95 @@ from ._rnm import rnm_select, rnm_select_top
 from ._select import Selector
 from ._tasks import task_params
 from ._units import scores_in_units, to_units, unit_of
+from ._types import Labels, Number, Records, Resolution, ScoresLike
 
 FLOATS = ("repr", "exact")
 UNKNOWN = ("drop", "error")
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+# Docstring sections that several one-call functions share word for word,
+# filled into their $name fields by _shared_sections.
+_SECTIONS = {
+    "release_parameters": """\
+    rng : Rng, optional
+        The random source; None: this thread's OS source.
+    accountant : Accountant, optional
+        Records the release when given.""",
+    "grid_parameters": """\
+    lower, upper : str, int, Decimal, Fraction or float
+        The grid's ends, public.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    resolution : decimal, optional
+        The grid's step; None: 10^-d, d the ends' larger number of
+        fraction digits.
+    mechanism : {"em", "pf"}
+        The exponential mechanism or permute-and-flip (not "rnm").
+    floats : {"repr", "exact"}
+        A float value as its repr (0.3 is 0.3) or at its binary value.""",
+    "quantile_raises": """\
+    Raises
+    ------
+    RangeError
+        A q not strictly between 0 and 1 (quantile, quantiles), ends not
+        in order or not on the grid, a grid beyond the mechanism's
+        limits, or mechanism "rnm".
+    TypeError
+        A value that is not a number (a bool, None, a str, a date).
+    EpsilonError
+        An epsilon that is not positive or not a number.""",
+    "scores_parameters": """\
+    scores : mapping, pandas Series, sequence or numpy array
+        Integer scores, or decimals in units of ``resolution``; a mapping's
+        or a Series' labels are the candidates, else their positions.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    sensitivity : int or decimal
+        One person moves any score by at most this.
+    monotonic : bool
+        Adding a person never lowers a score (epsilon is halved).
+    mechanism : {"pf", "em", "rnm"}
+        Permute-and-flip, the exponential mechanism or report noisy max.
+    resolution : decimal, optional
+        The unit of decimal scores and sensitivity (or a decimal
+        sensitivity's last digit).
+    rng : Rng, optional
+        The random source; None: this thread's OS source.
+    accountant : Accountant, optional
+        Records the releases when given.""",
+    "scores_raises": """\
+    Raises
+    ------
+    TypeError
+        Scores that are no integers (without a resolution), booleans,
+        a DataFrame or a set.
+    RangeError
+        No scores, or a score out of the range of 64-bit integers.
+    EpsilonError
+        An epsilon that is not positive or not a number.""",
+}
+
+
+def _shared_sections(function: _F) -> _F:
+    """function, its docstring's $name fields filled from _SECTIONS."""
+    function.__doc__ = string.Template(function.__doc__ or "").substitute(
+        {name: text.lstrip() for name, text in _SECTIONS.items()})
+    return function
 
 
 # ------------------------------------------------------------------ mode
 
 
-def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "pf",
+@_shared_sections
+def mode(values: Records, candidates: Labels, epsilon: Number, mechanism: MechanismArg = "pf",
          unknown: str = "drop", rng: Optional[Rng] = None,
          accountant: Optional[Accountant] = None) -> Any:
-    """The most common of the public ``candidates`` among ``values`` (one
-    row per record), epsilon-DP: each candidate's score is its number of
-    rows (0 for none; sensitivity 1, monotonic: task_params("mode")), and
-    the chosen candidate is returned.
+    """The most common of the public ``candidates`` among ``values``, epsilon-DP.
+
+    Each candidate's score is its number of rows (0 for none; sensitivity
+    1, monotonic: ``task_params("mode")``), and the chosen candidate is
+    returned.
 
     A value that is none of the candidates (compared with ==) is dropped
     with ``unknown="drop"``, the default: whether a row is dropped depends on
@@ -73,7 +148,45 @@ def mode(values: Any, candidates: Any, epsilon: Any, mechanism: MechanismArg = "
     column) is a TypeError naming both, before any row is counted, since
     its count would be 0 whatever the data.  A str candidate of another
     case than the values' ("Married" for "married") is a candidate like any
-    other: it is counted, and such values are unknown."""
+    other: it is counted, and such values are unknown.
+
+    Parameters
+    ----------
+    values : list, numpy array, pandas Series or Index, or iterable
+        One value per record.
+    candidates : list, tuple or pandas Index of hashable
+        The public candidates, distinct.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly (a float at its binary value).
+    mechanism : {"pf", "em", "rnm"}
+        Permute-and-flip, the exponential mechanism or report noisy max.
+    unknown : {"drop", "error"}
+        What a value that is no candidate does (see above).
+    $release_parameters
+
+    Returns
+    -------
+    object
+        One of ``candidates``, as given.
+
+    Raises
+    ------
+    TypeError
+        A candidate no value of the values' dtype can equal, or candidates
+        that are a str or not iterable.
+    RangeError
+        Empty or repeated candidates, an ``unknown`` other than "drop" and
+        "error" (and with "error", a value that is no candidate).
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> colours = ["red", "blue", "red", "green", "red", "blue"]
+    >>> dpsel.mode(colours, ["red", "blue", "green"], 1, rng=dpsel.Rng.seeded(b"docs"))
+    'red'
+    """
     labels = _candidates(candidates)
     if unknown not in UNKNOWN:
         raise RangeError("unknown", fix=f"unknown must be 'drop' or 'error', not {unknown!r}")
@@ -116,7 +229,7 @@ def _dtype_kind(dtype: Any) -> Optional[str]:
     if getattr(dtype, "name", None) == "string":  # pandas' StringDtype
         return "text"
     return {"b": "number", "i": "number", "u": "number", "f": "number", "c": "number",
-            "U": "text", "S": "bytes"}.get(getattr(dtype, "kind", None))
+            "U": "text", "S": "bytes"}.get(str(getattr(dtype, "kind", "")))
 
 
 def _label_kind(label: Any) -> Optional[str]:
@@ -125,7 +238,7 @@ def _label_kind(label: Any) -> Optional[str]:
         return "text"
     if isinstance(label, bytes):
         return "bytes"
-    if _convert.is_boolean(label) or _convert.is_number(label) or isinstance(label, complex):
+    if convert.is_boolean(label) or convert.is_number(label) or isinstance(label, complex):
         return "number"
     return None
 
@@ -145,10 +258,10 @@ def _check_candidate_kinds(dtype: Any, labels: List[Any]) -> None:
     for i, label in enumerate(labels):
         kind = _label_kind(label)
         if column is not None and kind is not None and kind != column:
-            convert = _CANDIDATES_OF_KIND[column]
+            fix = _CANDIDATES_OF_KIND[column]
             raise TypeError(f"values are of dtype {dtype} and candidates[{i}] = {label!r} is "
                             f"of type {type(label).__name__}: no value can equal it, so its "
-                            f"count would be 0 whatever the data; give {convert}")
+                            f"count would be 0 whatever the data; give {fix}")
 
 
 def _row_counts(values: Any, labels: List[Any], refuse_unknown: bool) -> List[int]:
@@ -192,45 +305,125 @@ def _python_list(values: Any) -> List[Any]:
     """An array, Series or other iterable as a list of Python values."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"values must be a sequence of records, not a {type(values).__name__}")
-    return values.tolist() if hasattr(values, "tolist") else list(values)
+    records: List[Any] = values.tolist() if hasattr(values, "tolist") else list(values)
+    return records
 
 
 # ------------------------------------------------------------- quantiles
 
 
-def quantile(values: Any, q: Any, lower: Any, upper: Any, epsilon: Any,
-             resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
+@_shared_sections
+def quantile(values: Records, q: Number, lower: Number, upper: Number, epsilon: Number,
+             resolution: Resolution = None, mechanism: MechanismArg = "em", floats: str = "repr",
              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> Decimal:
-    """The q-quantile of values (0 < q < 1, a decimal: "0.95"), epsilon-DP:
-    a point of the grid lower, lower + resolution, ..., upper (in the
-    values' own unit; resolution None: 10^-d, d the larger number of
-    fraction digits of the ends), chosen with the score of ``dpsel
-    quantile`` (sensitivity max(a, b - a) for q = a / b), as an exact
-    Decimal.  Every value is taken: each is clamped into the grid
-    (infinities to the end of their sign, NaN to the upper end)."""
+    """The q-quantile of ``values``, epsilon-DP, as an exact Decimal.
+
+    A point of the grid lower, lower + resolution, ..., upper (in the
+    values' own unit), chosen with the score of ``dpsel quantile``
+    (sensitivity max(a, b - a) for q = a / b).  Every value is taken: each
+    is clamped into the grid (infinities to the end of their sign, NaN to
+    the upper end).
+
+    Parameters
+    ----------
+    values : list, numpy array, pandas Series or Index, or iterable
+        One number per record.
+    q : str, int, Decimal, Fraction or float
+        The quantile, 0 < q < 1, a decimal such as "0.95".
+    $grid_parameters
+    $release_parameters
+
+    Returns
+    -------
+    Decimal
+        A point of the grid.
+
+    $quantile_raises
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> ages = [34, 41, 29, 52, 41, 38, 45, 41, 60, 33]
+    >>> dpsel.quantile(ages, "0.5", 0, 100, 1, rng=dpsel.Rng.seeded(b"docs"))
+    Decimal('41')
+    """
     return quantiles(values, [q], lower, upper, epsilon, resolution, mechanism, floats, rng,
                      accountant)[0]
 
 
-def median(values: Any, lower: Any, upper: Any, epsilon: Any, resolution: Any = None,
+@_shared_sections
+def median(values: Records, lower: Number, upper: Number, epsilon: Number,
+           resolution: Resolution = None,
            mechanism: MechanismArg = "em", floats: str = "repr", rng: Optional[Rng] = None,
            accountant: Optional[Accountant] = None) -> Decimal:
-    """quantile(values, "0.5", ...)."""
+    """The median of ``values``, epsilon-DP: ``quantile(values, "0.5", ...)``.
+
+    Parameters
+    ----------
+    values : list, numpy array, pandas Series or Index, or iterable
+        One number per record.
+    $grid_parameters
+    $release_parameters
+
+    Returns
+    -------
+    Decimal
+        The median's release, a point of the grid.
+
+    $quantile_raises
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> dpsel.median([3, 1, 4, 1, 5, 9, 2, 6], 0, 10, 1, rng=dpsel.Rng.seeded(b"docs"))
+    Decimal('4')
+    """
     return quantile(values, "0.5", lower, upper, epsilon, resolution, mechanism, floats, rng,
                     accountant)
 
 
-def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: Any,
-              resolution: Any = None, mechanism: MechanismArg = "em", floats: str = "repr",
-              rng: Optional[Rng] = None, accountant: Optional[Accountant] = None,
-              joint: bool = False, progress: Optional[Report] = None) -> List[Decimal]:
-    """Several quantiles of values, as quantile; epsilon is their total.
+@_shared_sections
+def quantiles(values: Records, qs: Sequence[Number], lower: Number, upper: Number,
+              epsilon: Number, resolution: Resolution = None, mechanism: MechanismArg = "em",
+              floats: str = "repr", rng: Optional[Rng] = None,
+              accountant: Optional[Accountant] = None, joint: bool = False,
+              progress: Optional[Report] = None) -> List[Decimal]:
+    """Several quantiles of ``values``, as quantile; epsilon is their total.
+
     By default one release each, at epsilon / len(qs) rounded down; with
     ``joint=True`` one JointExp release of them all at epsilon (qs
     increasing, each once; EM only): its expected errors against separate
-    releases are in docs/python.md.  progress: JointExp's O(m^2 n) tables
-    reported as quantiles_joint_select's (its cost: quantiles_joint_cost);
-    separate releases, O(n log n) each, report nothing."""
+    releases are in docs/python.md.
+
+    Parameters
+    ----------
+    values : list, numpy array, pandas Series or Index, or iterable
+        One number per record.
+    qs : sequence of str, int, Decimal, Fraction or float
+        The quantiles, each 0 < q < 1.
+    $grid_parameters
+    $release_parameters
+    joint : bool
+        One JointExp release of them all (EM only).
+    progress : callable, optional
+        JointExp's O(m^2 n) tables reported as quantiles_joint_select's
+        (its cost: quantiles_joint_cost); separate releases, O(n log n)
+        each, report nothing.
+
+    Returns
+    -------
+    list of Decimal
+        A point of the grid per quantile, in the order of ``qs``.
+
+    $quantile_raises
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> ages = [34, 41, 29, 52, 41, 38, 45, 41, 60, 33]
+    >>> dpsel.quantiles(ages, ["0.25", "0.75"], 0, 100, 2, rng=dpsel.Rng.seeded(b"docs"))
+    [Decimal('15'), Decimal('90')]
+    """
     refuse_rnm(mechanism, RNM_QUANTILE)
     qs = _python_list(qs)
     if not qs:
@@ -240,16 +433,16 @@ def quantiles(values: Any, qs: Sequence[Any], lower: Any, upper: Any, epsilon: A
     grid = Grid(lower, upper, resolution)
     fractions = [quantile_fraction(q) for q in qs]  # all checked before any release
     if joint:
-        params = Params.from_epsilon(_convert.epsilon_text(epsilon),
+        params = Params.from_epsilon(convert.epsilon_text(epsilon),
                                      _joint_sensitivity_of(qs, fractions))
     points = grid.points(_exact_values(values, floats))
     if joint:
-        released = quantiles_joint_select(Selector(params), fractions, points, grid, rng=rng,
-                                          progress=progress)
+        joint_points = quantiles_joint_select(Selector(params), fractions, points, grid,
+                                              rng=rng, progress=progress)
         _account(accountant, mechanism, params, 1)
-        return [Decimal(grid.value(point)) for point in released]
+        return [Decimal(grid.value(point)) for point in joint_points]
     share = _share(epsilon, len(qs))
-    released = []
+    released: List[Decimal] = []
     for fraction in fractions:
         params = Params.from_epsilon(share, fraction.sensitivity)
         point = quantile_select(Selector(params), fraction.a, fraction.b, points, grid,
@@ -294,7 +487,7 @@ def _records(values: Any, what: str) -> List[Any]:
     if pandas is not None and isinstance(values, (pandas.Series, pandas.Index)):
         values = values.to_numpy()
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind in "mM":
-        raise _convert.not_a_number(values.dtype.type, what)
+        raise convert.not_a_number(values.dtype.type, what)
     if numpy is not None and isinstance(values, numpy.ndarray) and values.dtype.kind == "f":
         return list(values.ravel())
     return _python_list(values)
@@ -311,15 +504,15 @@ def _missing(value: Any) -> bool:
 def _exact(value: Any, exact_floats: bool, what: str) -> Any:
     """A record as an exact number: an int, Decimal or Fraction as it is, a
     float or text as a Decimal.  A value that is not a number by its type
-    (_convert.is_number: a bool, a duration, a date) is a TypeError (a
+    (convert.is_number: a bool, a duration, a date) is a TypeError (a
     column of the wrong type).  Neither error holds the value."""
     if isinstance(value, str):
         try:
             return Decimal(value)
         except InvalidOperation:
             raise DecimalError(what) from None
-    if not _convert.is_number(value):
-        raise _convert.not_a_number(type(value), what)
+    if not convert.is_number(value):
+        raise convert.not_a_number(type(value), what)
     if isinstance(value, float) or getattr(value, "dtype", None) is not None and \
             value.dtype.kind == "f":
         return Decimal(float(value)) if exact_floats else Decimal(str(value))
@@ -329,23 +522,68 @@ def _exact(value: Any, exact_floats: bool, what: str) -> Any:
 # ------------------------------------------------------ labelled scores
 
 
-def select(scores: Any, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
-           mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
-           accountant: Optional[Accountant] = None) -> Any:
-    """The best of labelled scores (a mapping or pandas Series: its label;
-    a sequence: its position), epsilon-DP.  Decimal scores and sensitivity
-    in units of ``resolution`` (or of a decimal sensitivity's last digit),
-    as Params.from_epsilon takes them."""
+@_shared_sections
+def select(scores: ScoresLike, epsilon: Number, sensitivity: Number = 1,
+           monotonic: bool = False, mechanism: MechanismArg = "pf", resolution: Resolution = None,
+           rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> Any:
+    """The best of labelled scores, epsilon-DP.
+
+    Decimal scores and sensitivity in units of ``resolution`` (or of a
+    decimal sensitivity's last digit), as Params.from_epsilon takes them.
+
+    Parameters
+    ----------
+    $scores_parameters
+
+    Returns
+    -------
+    object
+        The label released (a mapping or pandas Series), or the position
+        (a sequence or an array).
+
+    $scores_raises
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> dpsel.select({"a": 10, "b": 3, "c": 7}, 1, rng=dpsel.Rng.seeded(b"docs"))
+    'a'
+    >>> dpsel.select([10, 3, 7], 1, rng=dpsel.Rng.seeded(b"docs"))
+    0
+    """
     return top_k(scores, 1, epsilon, sensitivity, monotonic, mechanism, resolution, rng,
                  accountant)[0]
 
 
-def top_k(scores: Any, k: int, epsilon: Any, sensitivity: Any = 1, monotonic: bool = False,
-          mechanism: MechanismArg = "pf", resolution: Any = None, rng: Optional[Rng] = None,
-          accountant: Optional[Accountant] = None) -> List[Any]:
-    """The k best of labelled scores, in the order chosen, by peeling
-    (Selector.select_top): k releases, each at epsilon / k rounded down."""
-    k = _convert.size(k, "k")
+@_shared_sections
+def top_k(scores: ScoresLike, k: int, epsilon: Number, sensitivity: Number = 1,
+          monotonic: bool = False, mechanism: MechanismArg = "pf", resolution: Resolution = None,
+          rng: Optional[Rng] = None, accountant: Optional[Accountant] = None) -> List[Any]:
+    """The k best of labelled scores, in the order chosen, epsilon-DP.
+
+    By peeling (Selector.select_top): k releases, each at epsilon / k
+    rounded down.
+
+    Parameters
+    ----------
+    $scores_parameters
+    k : int
+        How many to release, at most the number of scores.
+
+    Returns
+    -------
+    list
+        k labels (or positions), the first chosen first.
+
+    $scores_raises
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> dpsel.top_k({"a": 10, "b": 3, "c": 7}, 2, 2, rng=dpsel.Rng.seeded(b"docs"))
+    ['a', 'c']
+    """
+    k = convert.size(k, "k")
     if k == 0:
         raise RangeError("k", fix="k is 0: ask for one candidate or more")
     values, labels = _labelled(scores)
@@ -383,17 +621,54 @@ def _labelled(scores: Any) -> Tuple[Any, Optional[List[Any]]]:
 # --------------------------------------------------------------- pricing
 
 
-def best_price(bids: Any, prices: Any, epsilon: Any, mechanism: MechanismArg = "pf",
-               floats: str = "repr", rng: Optional[Rng] = None,
+@_shared_sections
+def best_price(bids: Records, prices: Iterable[Number], epsilon: Number,
+               mechanism: MechanismArg = "pf", floats: str = "repr", rng: Optional[Rng] = None,
                accountant: Optional[Accountant] = None) -> Any:
-    """The price, among the public ``prices`` (distinct positive
-    decimals), of the most revenue ``p * #{bids >= p}``, epsilon-DP: one
-    bidder more moves each revenue by at most its price and never lowers
-    it (sensitivity max(prices), monotonic).  Revenues are exact in units
-    of the prices' finest digit; bids are compared exactly (floats as for
-    quantile; NaN and missing bids buy at no price).  ``mechanism="rnm"``
-    is report noisy max (rnm_select), its decimal epsilon realised exactly.
-    Returns the price as given."""
+    """The price of the most revenue ``p * #{bids >= p}``, epsilon-DP.
+
+    Among the public ``prices`` (distinct positive decimals): one bidder
+    more moves each revenue by at most its price and never lowers it
+    (sensitivity max(prices), monotonic).  Revenues are exact in units of
+    the prices' finest digit; bids are compared exactly (floats as for
+    quantile; NaN and missing bids buy at no price).
+
+    Parameters
+    ----------
+    bids : list, numpy array, pandas Series or Index, or iterable
+        One bid per bidder.
+    prices : iterable of str, int, Decimal, Fraction or float
+        The public prices, distinct and positive.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    mechanism : {"pf", "em", "rnm"}
+        Permute-and-flip, the exponential mechanism, or report noisy max
+        (rnm_select, its decimal epsilon realised exactly).
+    floats : {"repr", "exact"}
+        A float bid as its repr or at its binary value.
+    $release_parameters
+
+    Returns
+    -------
+    object
+        One of ``prices``, as given.
+
+    Raises
+    ------
+    RangeError
+        Empty, repeated or non-positive prices.
+    TypeError
+        A bid that is not a number.
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    >>> import dpsel
+    >>> bids = [1.5, 2, 3.25, 4, 2.5]
+    >>> dpsel.best_price(bids, ["1", "2", "3"], 1, rng=dpsel.Rng.seeded(b"docs"))
+    '1'
+    """
     labels = _candidates(prices)
     unit = min((unit_of(price, "prices") for price in labels), key=Decimal)
     price_units = [to_units(price, unit, f"prices[{i}]") for i, price in enumerate(labels)]
@@ -428,7 +703,7 @@ def _is_nan(value: Any) -> bool:
 def _share(epsilon: Any, parts: int) -> str:
     """epsilon / parts (1 or more), rounded down to 34 significant digits, as an
     epsilon text (epsilon itself for one part)."""
-    text = _convert.epsilon_text(epsilon)
+    text = convert.epsilon_text(epsilon)
     if parts == 1:
         return text
     try:
@@ -438,7 +713,7 @@ def _share(epsilon: Any, parts: int) -> str:
                            fix="not a decimal number: give one such as '1' or '0.25'") from None
     with localcontext() as context:
         context.prec, context.rounding = 34, ROUND_FLOOR
-        return _convert.epsilon_text(total / parts)
+        return convert.epsilon_text(total / parts)
 
 
 def _account(accountant: Optional[Accountant], mechanism: MechanismArg, params: Params,

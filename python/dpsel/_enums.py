@@ -4,7 +4,7 @@
 import enum
 from typing import Union
 
-from ._convert import choice
+from ._native.convert import choice
 from ._errors import RangeError
 
 

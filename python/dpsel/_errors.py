@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import enum
 import operator
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Tuple, Type
 
-from ._lib import lib
+from ._native.lib import lib
 
 
 class ErrorCode(enum.IntEnum):
@@ -36,7 +36,7 @@ def strerror(code: int) -> str:
     code = operator.index(code)
     if not -(1 << 31) <= code < (1 << 31):  # not even a C int
         code = 1
-    return lib.dpsel_strerror(code).decode()
+    return str(lib.dpsel_strerror(code).decode())
 
 
 class Error(Exception):
@@ -60,7 +60,7 @@ class Error(Exception):
         text = f"{detail}: {self.message}" if detail else self.message
         super().__init__(f"{text}: {fix}" if fix else text)
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Type[Error], Tuple[str, int, str]]:
         # Rebuilt from (detail, code, fix), e.g. across multiprocessing.
         return (type(self), (self.detail, self.code, self.fix))
 

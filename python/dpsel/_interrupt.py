@@ -34,13 +34,14 @@ import threading
 # The C module under signal.py, whose getsignal and signal convert their
 # results to enums through a caught exception: 5 to 9 us a call against
 # 0.2 to 0.8 here, paid twice by every call of a source on the main thread.
-import _signal as signal
-from typing import Any, Callable, Optional
+import _signal as signal  # type: ignore[import]  # typeshed has no stub for the C module
+from types import FrameType
+from typing import Any, Callable, Optional, Tuple
 
-from ._lib import InterruptFunction, lib
+from ._native.lib import InterruptFunction, lib
 
 Progress = Callable[[int, int], Any]
-_NO_CHECK = InterruptFunction()  # NULL: the library asks nothing
+_NO_CHECK = InterruptFunction(0)  # NULL: the library asks nothing
 
 
 class _Interrupt:
@@ -54,7 +55,7 @@ class _Interrupt:
         self.caught: Optional[BaseException] = None  # raised again after the call
         self._installed = False  # the C source holds the check
         self._previous: Any = None  # SIGINT's handler before defer, during a call
-        self._pending: Optional[tuple] = None  # (signum, frame) noted by defer
+        self._pending: Optional[Tuple[int, Optional[FrameType]]] = None  # noted by defer
         self._pid = 0  # the process whose call installed defer
 
     def arm(self, pointer: Any, check: Any) -> None:

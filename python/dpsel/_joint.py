@@ -12,14 +12,14 @@ import math
 import weakref
 from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 
-from . import _convert
+from ._native import convert
 from ._enums import MechanismArg, mechanism as _mechanism
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import index_fix
-from ._lib import QUANTILE_DENOMINATOR_MAX, lib
+from ._native.lib import QUANTILE_DENOMINATOR_MAX, address, lib
 from ._owned import Owned
 from ._params import Params, c_params
-from ._pmf import _take_strings
+from ._pmf import _take_pair, _take_strings
 from ._progress import Report, call_reporting
 from ._quantile import GridArg, _grid_bounds, grid_bounds_fix
 from ._rng import Rng, resolve
@@ -52,7 +52,7 @@ class _Joint:
         except (TypeError, IndexError):
             raise TypeError(f"fractions[{i}] must be a QuantileFraction or an (a, b) pair, not "
                             f"{fraction!r}") from None
-        return _convert.uint64(a, f"fractions[{i}].a"), _convert.uint64(b, f"fractions[{i}].b")
+        return convert.uint64(a, f"fractions[{i}].a"), convert.uint64(b, f"fractions[{i}].b")
 
     @property
     def addresses(self) -> Tuple[int, int]:
@@ -129,8 +129,8 @@ def quantiles_joint_cost(quantiles: int, n: int, count: int = 1) -> JointCost:
     total, m (6 (n + 1) + 8 m) a release; bytes about 160 m (n + 1).  No n
     is refused (saturated at 2^64 - 1); RangeError for m outside 1 .. 1024
     or count 0."""
-    m, values, releases = (_convert.size(quantiles, "quantiles"), _convert.size(n, "n"),
-                           _convert.size(count, "count"))
+    m, values, releases = (convert.size(quantiles, "quantiles"), convert.size(n, "n"),
+                           convert.size(count, "count"))
     if not 1 <= m <= 1024:
         raise RangeError("quantiles", fix=f"give 1 to 1024 quantiles, not {quantiles}")
     if releases < 1:
@@ -170,7 +170,7 @@ def quantiles_joint_select_many(selector: Selector, fractions: Sequence[Any], po
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     joint, values = _Joint(fractions), as_scores(points, "points")
     low, high = _grid_bounds(lower, upper)
-    releases = _convert.size(count, "count")
+    releases = convert.size(count, "count")
     if releases < 1:
         raise RangeError("count", fix=f"give count >= 1, not {count}")
     out = array.array("q", bytes(8 * max(1, joint.m * releases)))
@@ -199,6 +199,9 @@ class JointPmf(Owned):
     threads at once."""
 
     __slots__ = ("_handle", "quantiles", "runs", "__weakref__")
+    _handle: int
+    quantiles: int
+    runs: List[JointRun]
 
     def __init__(self, *arguments: object, **options: object):
         raise TypeError("a dpsel.JointPmf is made by dpsel.quantiles_joint_pmf(...)")
@@ -208,7 +211,7 @@ class JointPmf(Owned):
         pmf = cls.__new__(cls)
         pmf._handle = handle
         weakref.finalize(pmf, lib.dpsel_joint_pmf_free, handle)
-        pmf.quantiles = lib.dpsel_joint_pmf_quantiles(handle)
+        pmf.quantiles = int(lib.dpsel_joint_pmf_quantiles(handle))
         pmf.runs = [pmf._run(r) for r in range(lib.dpsel_joint_pmf_runs(handle))]
         return pmf
 
@@ -219,13 +222,13 @@ class JointPmf(Owned):
         return JointRun(first.value, points.value, rank.value)
 
     def _index(self, i: int, r: Optional[int] = None) -> Tuple[int, ...]:
-        i = _convert.size(i, "quantile")
+        i = convert.size(i, "quantile")
         fix = index_fix(i, self.quantiles, "quantile")
         if fix:
             raise RangeError("quantile", fix=fix)
         if r is None:
             return (i,)
-        r = _convert.size(r, "run")
+        r = convert.size(r, "run")
         fix = index_fix(r, len(self.runs), "run")
         if fix:
             raise RangeError("run", fix=fix)
@@ -244,8 +247,8 @@ class JointPmf(Owned):
     def bounds(self, i: int, r: int, digits: int = 36) -> Tuple[str, str]:
         """A rigorous enclosure lo <= P <= hi of that chance, as decimals of
         ``digits`` (1 to 100) significant digits rounded outward."""
-        return _take_strings(lib.dpsel_joint_pmf_probability_bounds, self._handle,
-                             *self._index(i, r), _convert.uint(digits, "digits"), count=2)
+        return _take_pair(lib.dpsel_joint_pmf_probability_bounds, self._handle,
+                          *self._index(i, r), convert.uint(digits, "digits"))
 
     def rank_error_text(self, i: int) -> str:
         """Quantile i's expected rank error E|k_i - p_i n| (the values between
@@ -258,8 +261,8 @@ class JointPmf(Owned):
 
     def rank_error_bounds(self, i: int, digits: int = 36) -> Tuple[str, str]:
         """Its enclosure, as bounds gives a probability's."""
-        return _take_strings(lib.dpsel_joint_pmf_rank_error_bounds, self._handle,
-                             *self._index(i), _convert.uint(digits, "digits"), count=2)
+        return _take_pair(lib.dpsel_joint_pmf_rank_error_bounds, self._handle,
+                          *self._index(i), convert.uint(digits, "digits"))
 
     def __repr__(self) -> str:
         return f"<dpsel.JointPmf: {self.quantiles} quantiles over {len(self.runs)} runs>"
@@ -278,4 +281,4 @@ def quantiles_joint_pmf(params: Params, fractions: Sequence[Any], points: Any, l
         call_reporting(lib.dpsel_quantiles_joint_pmf_new, progress, ctypes.byref(handle),
                        c_params(params), *joint.addresses, joint.m, values.address, values.n,
                        low, high)
-    return JointPmf._adopt(handle.value)
+    return JointPmf._adopt(address(handle))

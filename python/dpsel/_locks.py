@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import weakref
+from typing import Optional
 
 
 class ForkSafeLock:
@@ -20,11 +21,11 @@ class ForkSafeLock:
     would wait for itself forever: RuntimeError instead, naming ``what``."""
 
     __slots__ = ("_lock", "_owner", "_what", "__weakref__")
-    _every: weakref.WeakSet = weakref.WeakSet()
+    _every: weakref.WeakSet[ForkSafeLock] = weakref.WeakSet()
 
     def __init__(self, what: str) -> None:
         self._lock = threading.Lock()
-        self._owner = None  # the thread holding the lock (its ident)
+        self._owner: Optional[int] = None  # the thread holding the lock (its ident)
         self._what = what
         ForkSafeLock._every.add(self)
 

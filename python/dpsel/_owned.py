@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, NoReturn, Optional, SupportsIndex, Tuple
+
 
 class Owned:
     """An object that owns C memory: a handle it frees when collected, or a
@@ -14,8 +16,14 @@ class Owned:
 
     __slots__ = ()
 
-    def _refuse_copy(self, *args: object) -> None:
+    def _refuse_copy(self, *args: object) -> NoReturn:
         raise TypeError(f"a dpsel.{type(self).__name__} cannot be copied or pickled: "
                         "make a new one")
 
-    __copy__ = __deepcopy__ = __reduce_ex__ = _refuse_copy
+    # Optional: a class that rebuilds itself sets them to None (copy then
+    # goes through __reduce_ex__).
+    __copy__: Optional[Callable[..., object]] = _refuse_copy
+    __deepcopy__: Optional[Callable[..., object]] = _refuse_copy
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]:
+        self._refuse_copy()

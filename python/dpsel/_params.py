@@ -8,10 +8,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Optional, Tuple, Union
 
-from . import _convert
+from ._native import convert
 from ._errors import ErrorCode, explained
 from ._fixes import base_fix, epsilon_fix, sensitivity_fix
-from ._lib import GAP_CAP_MAX, CParams, lib
+from ._native.lib import GAP_CAP_MAX, CParams, lib
 from ._units import scores_in_units, to_units, unit_of
 
 Number = Union[str, int, Fraction, Decimal, float]
@@ -30,7 +30,7 @@ class Params:
 
     __slots__ = ("_c", "_resolution")
 
-    def __init__(self, *, _c: CParams = None, _resolution: Optional[str] = None):
+    def __init__(self, *, _c: Optional[CParams] = None, _resolution: Optional[str] = None):
         if _c is None:
             raise TypeError("make Params with Params.from_epsilon(...) or Params.from_base(...)")
         self._c = _c
@@ -57,12 +57,12 @@ class Params:
         in units of :attr:`resolution`.  UnitError when the sensitivity is
         not a whole multiple of the resolution.
         """
-        c, text = CParams(), _convert.epsilon_text(epsilon)
+        c, text = CParams(), convert.epsilon_text(epsilon)
         unit, d = units_of(sensitivity, resolution)
-        m = _convert.flag(monotonic, "monotonic")
+        m = convert.flag(monotonic, "monotonic")
         with explained(lambda code: sensitivity_fix(d) if code == ErrorCode.RANGE
                        else epsilon_fix(text, d, m) if code == ErrorCode.EPSILON else None):
-            lib.dpsel_params_from_epsilon(ctypes.byref(c), _convert.c_text(text, "epsilon"), d, m)
+            lib.dpsel_params_from_epsilon(ctypes.byref(c), convert.c_text(text, "epsilon"), d, m)
         return cls(_c=c, _resolution=unit)
 
     @classmethod
@@ -71,28 +71,28 @@ class Params:
         """The explicit base ``beta = x / 2^y`` (``1 <= y <= 64``,
         ``0 < x < 2^y``), kept in lowest terms, with the default gap cap;
         decimal scores as for :meth:`from_epsilon`."""
-        c, x, y = CParams(), _convert.uint64(x, "x"), _convert.uint(y, "y")
+        c, x, y = CParams(), convert.uint64(x, "x"), convert.uint(y, "y")
         unit, d = units_of(sensitivity, resolution)
         with explained(lambda code: base_fix(x, y) or sensitivity_fix(d)
                        if code == ErrorCode.RANGE else None):
             lib.dpsel_params_from_base(ctypes.byref(c), x, y, d,
-                                       _convert.flag(monotonic, "monotonic"))
+                                       convert.flag(monotonic, "monotonic"))
         return cls(_c=c, _resolution=unit)
 
     @property
     def x(self) -> int:
         """The numerator of the base (odd)."""
-        return self._c.x
+        return int(self._c.x)
 
     @property
     def y(self) -> int:
         """The base's denominator is ``2^y``."""
-        return self._c.y
+        return int(self._c.y)
 
     @property
     def sensitivity(self) -> int:
         """``D``: one person moves any score by at most D."""
-        return self._c.sensitivity
+        return int(self._c.sensitivity)
 
     @property
     def resolution(self) -> Optional[str]:
@@ -110,11 +110,11 @@ class Params:
         """The gap cap ``C`` (1 to GAP_CAP_MAX): gaps are clamped at C.  The
         default is the least C with ``beta^C <= 2^-64``; setting it is
         RangeError outside 1..GAP_CAP_MAX."""
-        return self._c.gap_cap
+        return int(self._c.gap_cap)
 
     @gap_cap.setter
     def gap_cap(self, value: int) -> None:
-        cap = _convert.uint64(value, "gap_cap")
+        cap = convert.uint64(value, "gap_cap")
         with explained(lambda code: f"gap_cap {cap} is not 1 to GAP_CAP_MAX ({GAP_CAP_MAX})"
                        if code == ErrorCode.RANGE else None):
             lib.dpsel_params_set_gap_cap(ctypes.byref(self._c), cap)
@@ -128,7 +128,7 @@ class Params:
     def epsilon_text(self, digits: int) -> str:
         """The realised epsilon with ``digits`` (1 to 100) significant
         digits, rounded up."""
-        digits = _convert.uint(digits, "digits")
+        digits = convert.uint(digits, "digits")
         buffer = ctypes.create_string_buffer(min(digits, 100) + 16)
         lib.dpsel_params_epsilon(ctypes.byref(self._c), digits, buffer, len(buffer))
         return buffer.value.decode()
@@ -138,9 +138,9 @@ class Params:
             return NotImplemented
         return self._fields() == other._fields()
 
-    __hash__ = None  # mutable (the gap cap)
+    __hash__ = None  # type: ignore[assignment]  # unhashable: mutable (the gap cap)
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> Tuple[int, int, int, bool, int, Optional[str]]:
         return (self.x, self.y, self.sensitivity, self.monotonic, self.gap_cap, self.resolution)
 
     def copy(self) -> Params:
@@ -157,14 +157,14 @@ class Params:
 def units_of(sensitivity: Any, resolution: Any) -> Tuple[Optional[str], int]:
     """(resolution, D in its units): (None, D) for an integer sensitivity
     without a resolution."""
-    if resolution is None and (_convert.is_boolean(sensitivity)
+    if resolution is None and (convert.is_boolean(sensitivity)
                                or hasattr(sensitivity, "__index__")):
-        return None, _convert.sensitivity(sensitivity)
+        return None, convert.sensitivity(sensitivity)
     if resolution is None:
         unit = unit_of(sensitivity, "sensitivity")
     else:
-        unit = _convert.decimal_text(resolution, "resolution")
-    return unit, _convert.sensitivity(to_units(sensitivity, unit, "sensitivity"), sensitivity)
+        unit = convert.decimal_text(resolution, "resolution")
+    return unit, convert.sensitivity(to_units(sensitivity, unit, "sensitivity"), sensitivity)
 
 
 

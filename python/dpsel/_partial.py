@@ -7,12 +7,12 @@ import contextlib
 import ctypes
 import itertools
 import weakref
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, SupportsIndex, Tuple
 
-from . import _convert
+from ._native import convert
 from ._enums import RNM_PARTIAL, MechanismArg, refuse_rnm
 from ._errors import ErrorCode, RangeError, explained
-from ._lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, PARTIAL_MEMBER_MAX, lib
+from ._native.lib import PARTIAL_KEY_MAX, PARTIAL_KEY_MIN, PARTIAL_MEMBER_MAX, address, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
@@ -20,11 +20,12 @@ from ._rng import Rng, resolve
 from ._scores import as_scores
 from ._select import Selector
 from ._units import score_in_units, scores_in_units
+from ._types import ScoresLike
 
 
 def _key(key: object) -> bytes:
     """A MAC key: bytes of PARTIAL_KEY_MIN to PARTIAL_KEY_MAX."""
-    key = _convert.byte_string(key, "key")
+    key = convert.byte_string(key, "key")
     if not PARTIAL_KEY_MIN <= len(key) <= PARTIAL_KEY_MAX:
         raise ValueError(f"key must be {PARTIAL_KEY_MIN} to {PARTIAL_KEY_MAX} bytes, not "
                          f"{len(key)}: 32 random bytes the deployment keeps secret "
@@ -60,7 +61,7 @@ class Partial(Owned):
     def __init__(self, params: Params):
         handle = ctypes.c_void_p()
         lib.dpsel_partial_new(ctypes.byref(handle), c_params(params))
-        self._own(handle.value, params)
+        self._own(address(handle), params)
 
     @classmethod
     def from_bytes(cls, params: Params, data: bytes, key: Optional[bytes] = None) -> Partial:
@@ -69,7 +70,7 @@ class Partial(Owned):
         to_bytes sealed with that key (StateError for another key, a
         changed byte, or an unkeyed state; and without key, for a keyed
         one)."""
-        data = _convert.byte_string(data, "data")
+        data = convert.byte_string(data, "data")
         handle = ctypes.c_void_p()
         if key is None:
             lib.dpsel_partial_deserialize(ctypes.byref(handle), c_params(params), data, len(data))
@@ -78,7 +79,7 @@ class Partial(Owned):
             lib.dpsel_partial_deserialize_keyed(ctypes.byref(handle), c_params(params), key,
                                                 len(key), data, len(data))
         partial = cls.__new__(cls)
-        partial._own(handle.value, params)
+        partial._own(address(handle), params)
         return partial
 
     def _own(self, handle: int, params: Params) -> None:
@@ -89,26 +90,27 @@ class Partial(Owned):
 
     def __len__(self) -> int:
         """The candidates the state counts."""
-        return lib.dpsel_partial_count(self._handle)
+        return int(lib.dpsel_partial_count(self._handle))
 
     def add(self, score: int, member: bytes = b"", rng: Optional[Rng] = None) -> None:
         """One candidate: its score and its member (at most
         PARTIAL_MEMBER_MAX bytes).  With Params made with a resolution, the
         score is a decimal in whole units of it, as Selector.select takes
         it (UnitError when it is not)."""
-        member = _convert.byte_string(member, "member")
+        member = convert.byte_string(member, "member")
         score = score_in_units(score, self._params.resolution)
         with self._lock, resolve(rng)._use as c_rng:
             lib.dpsel_partial_add(self._handle, score, member, len(member), c_rng)
 
-    def add_many(self, scores: Any, members: Sequence[bytes], rng: Optional[Rng] = None) -> None:
+    def add_many(self, scores: ScoresLike, members: Sequence[bytes],
+                 rng: Optional[Rng] = None) -> None:
         """Candidates at once, as add for each in order, in one C call
         (dpsel_partial_add_scores): scores (a sequence, a numpy array or a
         pandas Series of integers, or decimals with a resolution, as
         Selector.select takes them) and their members (bytes each, at most
         PARTIAL_MEMBER_MAX), one per score."""
         values = as_scores(scores_in_units(scores, self._params.resolution), "scores")
-        members = [_convert.byte_string(member, f"members[{i}]")
+        members = [convert.byte_string(member, f"members[{i}]")
                    for i, member in enumerate(members)]
         if len(members) != values.n:
             raise ValueError(f"members has {len(members)} members for {values.n} scores: give "
@@ -134,7 +136,7 @@ class Partial(Owned):
             for lock in sorted({self._lock, other._lock}, key=id):
                 locks.enter_context(lock)
             if self._params.resolution != other._params.resolution:  # C sees units alone
-                raise RangeError("other", fix=self._merge_fix(ErrorCode.RANGE, other))
+                raise RangeError("other", fix=self._merge_fix(ErrorCode.RANGE, other) or "")
             with resolve(rng)._use as c_rng, explained(lambda code: self._merge_fix(code, other)):
                 lib.dpsel_partial_merge(self._handle, other._handle, c_rng)
 
@@ -168,7 +170,7 @@ class Partial(Owned):
             lib.dpsel_partial_finish(self._handle, selector._handle, chosen, c_rng,
                                      ctypes.byref(member), ctypes.byref(size))
             # Copied now: the pointer is valid until the state is freed.
-            return ctypes.string_at(member.value, size.value) if size.value else b""
+            return ctypes.string_at(address(member), size.value) if size.value else b""
 
     def to_bytes(self, key: Optional[bytes] = None) -> bytes:
         """The state as bytes (versioned, with a BLAKE2b checksum; with key,
@@ -176,7 +178,7 @@ class Partial(Owned):
         bytes hold the members."""
         key = None if key is None else _key(key)
 
-        def serialize(buffer: Optional[ctypes.Array], size: ctypes.c_size_t) -> None:
+        def serialize(buffer: Optional[ctypes.Array[ctypes.c_char]], size: ctypes.c_size_t) -> None:
             room = size.value if buffer is not None else 0
             if key is None:
                 lib.dpsel_partial_serialize(self._handle, buffer, room, ctypes.byref(size))
@@ -194,7 +196,7 @@ class Partial(Owned):
     # Copies and pickles go through the serialised state.
     __copy__ = __deepcopy__ = None
 
-    def __reduce_ex__(self, protocol: object) -> Any:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]:
         return (Partial.from_bytes, (self._params, self.to_bytes()))
 
     def __repr__(self) -> str:

@@ -6,17 +6,18 @@ from __future__ import annotations
 import ctypes
 import weakref
 from fractions import Fraction
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Optional, Tuple, Type, TypeVar, Union
 
-from . import _convert
+from ._native import convert
 from ._enums import MechanismArg, mechanism as _mechanism, refuse_rnm, rnm_call
 from ._errors import ErrorCode, RangeError, explained
 from ._fixes import count_fix, index_fix
-from ._lib import DECIMAL, RATIONAL, lib
+from ._native.lib import DECIMAL, RATIONAL, address, lib
 from ._params import Params, c_params as _params, scores_for
 from ._owned import Owned
 from ._progress import Report, call_reporting
 from ._scores import Scores, as_counts, as_scores
+from ._types import ScoresLike
 
 Probability = Union[Fraction, float, str]
 
@@ -27,10 +28,16 @@ def _take_strings(function: Any, *arguments: Any, count: int = 1) -> Tuple[str, 
     outs = [ctypes.c_void_p() for _ in range(count)]
     function(*arguments, *(ctypes.byref(out) for out in outs))
     try:
-        return tuple(ctypes.string_at(out.value).decode() for out in outs)
+        return tuple(ctypes.string_at(address(out)).decode() for out in outs)
     finally:
         for out in outs:
             lib.dpsel_string_free(out)
+
+
+def _take_pair(function: Any, *arguments: Any) -> Tuple[str, str]:
+    """_take_strings for the two ends of an enclosure."""
+    low, high = _take_strings(function, *arguments, count=2)
+    return low, high
 
 
 def _form(exact: Union[bool, str]) -> int:
@@ -62,7 +69,11 @@ def _integer(digits: str) -> int:
     if len(digits) <= 4000:
         return int(digits)
     half = len(digits) // 2
-    return _integer(digits[:-half]) * 10**half + _integer(digits[-half:])
+    scale: int = 10**half  # int ** int is typed Any (a negative power is a float)
+    return _integer(digits[:-half]) * scale + _integer(digits[-half:])
+
+
+_D = TypeVar("_D", bound="_Distribution")
 
 
 class _Distribution(Owned):
@@ -74,12 +85,14 @@ class _Distribution(Owned):
     _bounds: Any
     _maker: str  # the function that makes one
     __slots__ = ("_handle", "_size", "__weakref__")
+    _handle: int
+    _size: int
 
     def __init__(self, *arguments: object, **options: object):
         raise TypeError(f"a dpsel.{type(self).__name__} is made by dpsel.{self._maker}(...)")
 
     @classmethod
-    def _adopt(cls, handle: int, size: int) -> Any:
+    def _adopt(cls: Type[_D], handle: int, size: int) -> _D:
         """An object of this class that owns the C object handle."""
         distribution = cls.__new__(cls)
         distribution._handle, distribution._size = handle, size
@@ -90,7 +103,7 @@ class _Distribution(Owned):
         return self._size
 
     def _outcome(self, i: int) -> int:
-        i = _convert.size(i, "outcome")
+        i = convert.size(i, "outcome")
         fix = index_fix(i, self._size, "outcome")
         if fix:
             raise RangeError("outcome", fix=fix)
@@ -122,8 +135,8 @@ class _Distribution(Owned):
         """A rigorous enclosure ``lo <= P <= hi`` of outcome i's probability:
         decimals of ``digits`` (1 to 100) significant digits, rounded down
         and up (relative width below 1e-30 from 34 digits)."""
-        return _take_strings(type(self)._bounds, self._handle, self._outcome(i),
-                             _convert.uint(digits, "digits"), count=2)
+        return _take_pair(type(self)._bounds, self._handle, self._outcome(i),
+                          convert.uint(digits, "digits"))
 
 
 class Pmf(_Distribution):
@@ -137,6 +150,7 @@ class Pmf(_Distribution):
     _probability = lib.dpsel_pmf_probability
     _bounds = lib.dpsel_pmf_probability_bounds
     __slots__ = ("_exact_size",)
+    _exact_size: Tuple[int, int]
 
     def exact_size(self) -> Tuple[int, int]:
         """``(work, limit)``: the bits of weight arithmetic the exact
@@ -175,19 +189,18 @@ class Pmf(_Distribution):
                               unit: Optional[Any] = None) -> Tuple[str, str]:
         """A rigorous enclosure of the expected error (``E x unit`` with a
         unit), as :meth:`bounds`."""
-        digits = _convert.uint(digits, "digits")
+        digits = convert.uint(digits, "digits")
         if unit is None:
-            return _take_strings(lib.dpsel_pmf_expected_error_bounds, self._handle, digits,
-                                 count=2)
-        return _take_strings(lib.dpsel_pmf_expected_error_bounds_in_units, self._handle,
-                             _unit(unit), digits, count=2)
+            return _take_pair(lib.dpsel_pmf_expected_error_bounds, self._handle, digits)
+        return _take_pair(lib.dpsel_pmf_expected_error_bounds_in_units, self._handle,
+                          _unit(unit), digits)
 
     def __repr__(self) -> str:
         return f"<dpsel.Pmf of {len(self)} candidates>"
 
 
 def _unit(unit: Any) -> bytes:
-    return _convert.c_text(_convert.decimal_text(unit, "unit"), "unit")
+    return convert.c_text(convert.decimal_text(unit, "unit"), "unit")
 
 
 def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Scores],
@@ -198,7 +211,7 @@ def _new_pmf(params: Params, mechanism: MechanismArg, s: Scores, m: Optional[Sco
     handle = ctypes.c_void_p()
     call_reporting(lib.dpsel_pmf_new_progress, progress, ctypes.byref(handle), _params(params),
                    _mechanism(mechanism), s.address, m.address if m is not None else None, s.n)
-    made = Pmf._adopt(handle.value, s.n)  # owned before anything else can raise
+    made = Pmf._adopt(address(handle), s.n)  # owned before anything else can raise
     made._exact_size = _exact_size(params, mechanism, s, m)
     return made
 
@@ -213,7 +226,7 @@ def _exact_size(params: Params, mechanism: MechanismArg, s: Scores,
     return work.value, limit.value
 
 
-def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
+def pmf(params: Params, scores: ScoresLike, mechanism: MechanismArg = "pf",
         progress: Optional[Report] = None) -> Pmf:
     """The exact output distribution of the mechanism with params on scores
     (dpsel_pmf_new).  Its enclosure is computed now (PF: by quadrature,
@@ -227,7 +240,7 @@ def pmf(params: Params, scores: Any, mechanism: MechanismArg = "pf",
     return _new_pmf(params, mechanism, as_scores(scores_for(params, scores)), None, progress)
 
 
-def pmf_grouped(params: Params, scores: Any, multiplicity: Any,
+def pmf_grouped(params: Params, scores: ScoresLike, multiplicity: ScoresLike,
                 mechanism: MechanismArg = "pf", progress: Optional[Report] = None) -> Pmf:
     """The pmf of groups of alike candidates (dpsel_pmf_new_grouped):
     candidate r stands for multiplicity[r] >= 1 candidates of score
@@ -250,10 +263,12 @@ class TopPmf(_Distribution):
     _probability = lib.dpsel_top_pmf_probability
     _bounds = lib.dpsel_top_pmf_probability_bounds
     __slots__ = ("_k", "_scores")
+    _k: int
+    _scores: Scores
 
     @classmethod
     def _adopt_top(cls, handle: int, scores: Scores, k: int) -> TopPmf:
-        top = cls._adopt(handle, lib.dpsel_top_pmf_count(handle))
+        top = cls._adopt(handle, int(lib.dpsel_top_pmf_count(handle)))
         top._k = k
         top._scores = scores._replace(keep=None)  # the labels only
         return top
@@ -277,16 +292,16 @@ class TopPmf(_Distribution):
         return f"<dpsel.TopPmf of {len(self)} {self._k}-tuples>"
 
 
-def top_pmf(params: Params, scores: Any, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
+def top_pmf(params: Params, scores: ScoresLike, k: int, mechanism: MechanismArg = "pf") -> TopPmf:
     """The distribution of Selector.select_top(scores, k) (dpsel_top_pmf_new):
     for small n, at most 65536 tuples (else TooLargeError).  Decimal scores
     with a resolution, as pmf."""
     s = as_scores(scores_for(params, scores))
-    k = _convert.size(k, "k")
+    k = convert.size(k, "k")
     chosen = refuse_rnm(mechanism, "mechanism 'rnm' has no top-k pmf: give mechanism='pf' "
                         "or 'em' (dpsel.rnm_pmf gives report noisy max's for one selection)")
     handle = ctypes.c_void_p()
     with explained(lambda code: count_fix(k, s.n) if code == ErrorCode.RANGE else None):
         lib.dpsel_top_pmf_new(ctypes.byref(handle), _params(params), chosen,
                               s.address, s.n, k)
-    return TopPmf._adopt_top(handle.value, s, k)
+    return TopPmf._adopt_top(address(handle), s, k)

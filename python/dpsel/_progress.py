@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ._interrupt import _Interrupt
-from ._lib import InterruptFunction
+from ._native.lib import InterruptFunction
 
 Report = Callable[[float], Any]
-_NO_REPORT = InterruptFunction()  # NULL: no progress report
+_NO_REPORT = InterruptFunction(0)  # NULL: no progress report
 
 
 class Reporting:

@@ -14,11 +14,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from . import _convert
+from ._native import convert
 from ._enums import RNM_QUANTILE, MechanismArg, mechanism as _mechanism, refuse_rnm
 from ._errors import Error, ErrorCode, explained, refuses
 from ._fixes import decimal, positive_fix
-from ._lib import CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX, lib
+from ._native.lib import (CGrid, GRID_POINTS_MAX, QUANTILE_DENOMINATOR_MAX, QUANTILE_EM_GRID_MAX,
+                          address, lib)
 from ._owned import Owned
 from ._params import Params, c_params
 from ._pmf import Pmf
@@ -30,14 +31,14 @@ from ._tasks import units_to_decimal
 
 
 def _text(value: Any, what: str) -> bytes:
-    return _convert.c_text(_convert.decimal_text(value, what), what)
+    return convert.c_text(convert.decimal_text(value, what), what)
 
 
 # A value this far from 0 lies beyond every grid's ends (below 10^147 in
 # magnitude: 2^63 units of a resolution below 10^128): it is written as a
 # short number of its sign (never as str(int), which Python refuses past
 # 4300 digits).
-_BEYOND = 10 ** 148
+_BEYOND: int = 10 ** 148
 
 
 def _is_numpy(value: Any, kind: str) -> bool:
@@ -56,7 +57,7 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
     a Fraction as floor(value 10^f) / 10^f, f the resolution's fraction
     digits, which has the same grid point.  Booleans, durations, dates and
     other types are not numbers (TypeError naming the type, never the value:
-    _convert.is_number)."""
+    convert.is_number)."""
     if isinstance(value, str):
         text = value
     elif isinstance(value, Decimal):
@@ -65,17 +66,18 @@ def _value_text(value: Any, what: str, fraction_digits: int) -> bytes:
         text = repr(float(value))
     elif _is_numpy(value, "f"):
         text = str(value)  # numpy's shortest text of its own precision
-    elif _convert.is_number(value):  # an int, a Fraction or a numpy integer
-        number = value if isinstance(value, Fraction) else _convert.integer(value, what)
-        if abs(number) >= _BEYOND:
+    elif convert.is_number(value):  # an int, a Fraction or a numpy integer
+        number: Union[Fraction, int] = (value if isinstance(value, Fraction)
+                                        else convert.integer(value, what))
+        if not -_BEYOND < number < _BEYOND:
             text = "-1e200" if number < 0 else "1e200"
         elif isinstance(number, Fraction):
             text = f"{math.floor(number * 10 ** fraction_digits)}e-{fraction_digits}"
         else:
             text = str(number)
     else:
-        raise _convert.not_a_number(type(value), what)
-    return _convert.c_text(text, what)
+        raise convert.not_a_number(type(value), what)
+    return convert.c_text(text, what)
 
 
 def _decimal_value_text(value: Decimal) -> str:
@@ -105,17 +107,17 @@ class Grid:
     @property
     def lower(self) -> int:
         """A / R."""
-        return self._c.lower
+        return int(self._c.lower)
 
     @property
     def upper(self) -> int:
         """B / R."""
-        return self._c.upper
+        return int(self._c.upper)
 
     @property
     def resolution(self) -> str:
         """R, as written."""
-        return self._c.resolution.decode()
+        return str(self._c.resolution.decode())
 
     def point(self, value: Any) -> int:
         """A raw value's grid point, ``floor(clamp(value, A, B) / R)``,
@@ -283,7 +285,7 @@ def _grid_bounds(lower: GridArg, upper: Optional[int]) -> Tuple[int, int]:
     if upper is None:
         raise TypeError("upper is missing: give a Grid (its ends are taken), or both ends as "
                         "grid points")
-    return _convert.int64(lower, "lower"), _convert.int64(upper, "upper")
+    return convert.int64(lower, "lower"), convert.int64(upper, "upper")
 
 
 class Run(NamedTuple):
@@ -308,7 +310,7 @@ class QuantileRuns(Owned):
                  upper: Optional[int] = None):
         values = as_scores(points, "points")
         handle = ctypes.c_void_p()
-        quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
+        quantile = _Quantile(convert.uint64(a, "a"), convert.uint64(b, "b"),
                              *_grid_bounds(lower, upper))
         with explained(lambda code: quantile.fix(None, None, code)):
             lib.dpsel_quantile_runs_new(ctypes.byref(handle), quantile.a, quantile.b,
@@ -329,11 +331,11 @@ class QuantileRuns(Owned):
         return None
 
     def __len__(self) -> int:
-        return lib.dpsel_quantile_runs_count(self._handle)
+        return int(lib.dpsel_quantile_runs_count(self._handle))
 
     def __getitem__(self, i: int) -> Run:
         first, points, score = ctypes.c_int64(), ctypes.c_uint64(), ctypes.c_int64()
-        lib.dpsel_quantile_runs_get(self._handle, _convert.size(i, "run"), ctypes.byref(first),
+        lib.dpsel_quantile_runs_get(self._handle, convert.size(i, "run"), ctypes.byref(first),
                                     ctypes.byref(points), ctypes.byref(score))
         return Run(first.value, points.value, score.value)
 
@@ -359,7 +361,7 @@ def quantile_select(selector: Selector, a: int, b: int, points: Any, lower: Grid
         raise TypeError(f"selector must be a dpsel.Selector, not {type(selector).__name__}")
     values = as_scores(points, "points")
     value, m = ctypes.c_int64(), refuse_rnm(mechanism, RNM_QUANTILE)
-    quantile = _Quantile(_convert.uint64(a, "a"), _convert.uint64(b, "b"),
+    quantile = _Quantile(convert.uint64(a, "a"), convert.uint64(b, "b"),
                          *_grid_bounds(lower, upper))
     with resolve(rng)._use as c_rng, \
             explained(lambda code: quantile.fix(selector.params, m, code)):
@@ -381,7 +383,7 @@ def quantile_pmf(params: Params, runs: QuantileRuns, mechanism: MechanismArg = "
     with explained(lambda code: runs._quantile.fix(params, m, code) or runs._pmf_fix(code)):
         call_reporting(lib.dpsel_quantile_pmf_new_progress, progress, ctypes.byref(handle),
                        c_params(params), m, runs._handle)
-    made = Pmf._adopt(handle.value, len(runs))  # owned before anything else can raise
+    made = Pmf._adopt(address(handle), len(runs))  # owned before anything else can raise
     lib.dpsel_quantile_pmf_exact_work(c_params(params), m, runs._handle, ctypes.byref(work),
                                       ctypes.byref(limit))
     made._exact_size = (work.value, limit.value)

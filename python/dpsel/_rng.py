@@ -6,14 +6,18 @@ from __future__ import annotations
 import ctypes
 import threading
 import weakref
-from typing import Iterable, Iterator, Optional
+from types import TracebackType
+from typing import Callable, Iterable, Iterator, List, Optional, Type
 
-from ._convert import byte_string
+from ._native.convert import byte_string
 from ._errors import RandomSourceError
 from ._interrupt import Progress, _Interrupt
-from ._lib import BitFunction, CRng, InterruptFunction, lib
+from ._native.lib import BitFunction, CRng, InterruptFunction, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
+
+
+Failure = List[Optional[BaseException]]  # one cell: what a from_bits iterator raised
 
 
 class Rng(Owned):
@@ -53,8 +57,9 @@ class Rng(Owned):
         self._pointer = ctypes.pointer(self._c)
         self._lock = ForkSafeLock("dpsel.Rng")
         self._kind = _kind
-        self._keep: Optional[BitFunction] = None  # from_bits' callback, alive with the source
-        self._failure: list = [None]  # what a from_bits iterator raised
+        # from_bits' callback, alive with the source
+        self._keep: Optional[ctypes._FuncPointer] = None
+        self._failure: Failure = [None]  # what a from_bits iterator raised
         self._wipe = weakref.finalize(self, lib.dpsel_rng_wipe, self._pointer)
         self._interrupt = _Interrupt()
         self._use = _Use(self._lock, self._pointer, self._failure, self._interrupt)
@@ -142,12 +147,12 @@ class _Use:
 
     __slots__ = ("_lock", "_pointer", "_failure", "_interrupt", "_check")
 
-    def __init__(self, lock: ForkSafeLock, pointer: ctypes._Pointer, failure: list,
+    def __init__(self, lock: ForkSafeLock, pointer: ctypes._Pointer[CRng], failure: Failure,
                  interrupt: _Interrupt):
         self._lock, self._pointer, self._failure = lock, pointer, failure
         self._interrupt, self._check = interrupt, InterruptFunction(interrupt.check)
 
-    def __enter__(self) -> ctypes._Pointer:
+    def __enter__(self) -> ctypes._Pointer[CRng]:
         self._lock.__enter__()
         try:
             self._interrupt.arm(self._pointer, self._check)
@@ -156,7 +161,8 @@ class _Use:
             raise
         return self._pointer
 
-    def __exit__(self, kind: object, error: object, traceback: object) -> None:
+    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
+                 traceback: Optional[TracebackType]) -> None:
         failure, self._failure[0] = self._failure[0], None
         try:
             caught = self._interrupt.disarm()
@@ -168,11 +174,12 @@ class _Use:
             raise failure from error
 
 
-def _bit_reader(bits: Iterator[int], failure: list, interrupt: _Interrupt):
+def _bit_reader(bits: Iterator[int], failure: Failure,
+                interrupt: _Interrupt) -> Callable[[object, ctypes._Pointer[ctypes.c_uint]], int]:
     """The dpsel_bit_fn of Rng.from_bits: 0 with a bit, 1 for a failure.
     The iterator runs under the caller's SIGINT handler (Ctrl-C stops one
     that blocks: its KeyboardInterrupt is the failure)."""
-    def read(context: object, out: ctypes._Pointer) -> int:
+    def read(context: object, out: ctypes._Pointer[ctypes.c_uint]) -> int:
         try:
             bit = interrupt.as_the_caller(next, bits)
         except StopIteration:

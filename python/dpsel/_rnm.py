@@ -7,15 +7,16 @@ from __future__ import annotations
 import ctypes
 from typing import Any, List, Optional, Tuple
 
-from . import _convert
+from ._native import convert
 from ._errors import ErrorCode, explained
 from ._fixes import count_fix
-from ._lib import lib
+from ._native.lib import lib
 from ._rng import Rng, resolve
 from ._scores import as_scores
+from ._types import Number, ScoresLike
 
 
-def rnm_select(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,
+def rnm_select(scores: ScoresLike, epsilon: Number, sensitivity: int = 1, monotonic: bool = False,
                rng: Optional[Rng] = None) -> Any:
     """Report noisy max (dpsel_rnm_select; spec/mechanisms.md §14): adds
     Laplace noise of scale 2 D / epsilon to each score (D / epsilon when
@@ -27,16 +28,16 @@ def rnm_select(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool 
     are.  ``scores`` as for Selector.select, in integers.  EpsilonError for
     an epsilon whose scale c D / epsilon, in lowest terms W / P, has W or P
     of 2^62 or more; the GIL is released during the C call."""
-    text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-    d = _convert.sensitivity(sensitivity)
-    m = _convert.flag(monotonic, "monotonic")
+    text = convert.c_text(convert.epsilon_text(epsilon), "epsilon")
+    d = convert.sensitivity(sensitivity)
+    m = convert.flag(monotonic, "monotonic")
     s, index = as_scores(scores), ctypes.c_size_t()
     with resolve(rng)._use as c_rng:
         lib.dpsel_rnm_select(text, d, m, s.address, s.n, c_rng, ctypes.byref(index))
     return s.label(index.value)
 
 
-def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
+def rnm_select_top(scores: ScoresLike, k: int, epsilon: Number, sensitivity: int = 1,
                    monotonic: bool = False, rng: Optional[Rng] = None) -> List[Any]:
     """The k best by report noisy max, by peeling (dpsel_rnm_select_top):
     k rounds of rnm_select with fresh noise, each over the candidates not
@@ -44,10 +45,10 @@ def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
     decimal epsilon exactly, composed adaptively: Accountant.add("rnm",
     epsilon, k) states the k rounds.  RangeError for k = 0 or k > n; other
     errors as rnm_select."""
-    text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
-    d = _convert.sensitivity(sensitivity)
-    m = _convert.flag(monotonic, "monotonic")
-    s, k = as_scores(scores), _convert.size(k, "k")
+    text = convert.c_text(convert.epsilon_text(epsilon), "epsilon")
+    d = convert.sensitivity(sensitivity)
+    m = convert.flag(monotonic, "monotonic")
+    s, k = as_scores(scores), convert.size(k, "k")
     # C refuses k > n before writing, so room for min(k, n) suffices.
     indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
     with resolve(rng)._use as c_rng, \
@@ -56,13 +57,13 @@ def rnm_select_top(scores: Any, k: int, epsilon: Any, sensitivity: int = 1,
     return [s.label(i) for i in indices[:k]]
 
 
-def rnm_scale(epsilon: Any, sensitivity: int = 1, monotonic: bool = False) -> Tuple[int, int]:
+def rnm_scale(epsilon: Number, sensitivity: int = 1, monotonic: bool = False) -> Tuple[int, int]:
     """Report noisy max's Laplace scale b = c D / epsilon (c = 1 when
     ``monotonic``, else 2) as (W, P), b = W / P in lowest terms
     (dpsel_rnm_scale): the rational rnm_select uses, checked without any
     data.  EpsilonError when W or P would be 2^62 or more."""
-    text = _convert.c_text(_convert.epsilon_text(epsilon), "epsilon")
+    text = convert.c_text(convert.epsilon_text(epsilon), "epsilon")
     w, p = ctypes.c_uint64(), ctypes.c_uint64()
-    lib.dpsel_rnm_scale(text, _convert.sensitivity(sensitivity),
-                        _convert.flag(monotonic, "monotonic"), ctypes.byref(w), ctypes.byref(p))
+    lib.dpsel_rnm_scale(text, convert.sensitivity(sensitivity),
+                        convert.flag(monotonic, "monotonic"), ctypes.byref(w), ctypes.byref(p))
     return w.value, p.value

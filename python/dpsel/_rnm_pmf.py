@@ -5,15 +5,16 @@ dpsel_rnm_audit)."""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
-from . import _convert
+from ._native import convert
 from ._audit import AuditResult, _aligned, _result
 from ._errors import ErrorCode
-from ._lib import CAuditResult, lib
+from ._native.lib import CAuditResult, address, lib
 from ._pmf import Pmf
 from ._progress import Report, call_reporting
 from ._scores import as_counts, as_scores
+from ._types import Number, ScoresLike
 
 
 class RnmPmf(Pmf):
@@ -36,13 +37,13 @@ class RnmPmf(Pmf):
         return f"<dpsel.RnmPmf of {len(self)} candidates>"
 
 
-def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> tuple:
-    return (_convert.c_text(_convert.epsilon_text(epsilon), "epsilon"),
-            _convert.sensitivity(sensitivity), _convert.flag(monotonic, "monotonic"))
+def _scale_arguments(epsilon: Any, sensitivity: int, monotonic: bool) -> Tuple[bytes, int, int]:
+    return (convert.c_text(convert.epsilon_text(epsilon), "epsilon"),
+            convert.sensitivity(sensitivity), convert.flag(monotonic, "monotonic"))
 
 
-def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = False,
-            multiplicity: Any = None, progress: Optional[Report] = None) -> RnmPmf:
+def rnm_pmf(scores: ScoresLike, epsilon: Number, sensitivity: int = 1, monotonic: bool = False,
+            multiplicity: Optional[ScoresLike] = None, progress: Optional[Report] = None) -> RnmPmf:
     """The exact distribution of rnm_select(scores, epsilon, sensitivity,
     monotonic) (dpsel_rnm_pmf_new; spec/mechanisms.md §14): enclosures of
     relative width below 1e-30 of every probability and of the expected
@@ -58,12 +59,12 @@ def rnm_pmf(scores: Any, epsilon: Any, sensitivity: int = 1, monotonic: bool = F
     call_reporting(lib.dpsel_rnm_pmf_new, progress, ctypes.byref(handle),
                    *_scale_arguments(epsilon, sensitivity, monotonic), s.address,
                    m.address if m is not None else None, s.n)
-    made = RnmPmf._adopt(handle.value, s.n)
+    made = RnmPmf._adopt(address(handle), s.n)
     made._exact_size = (2**64 - 1, 0)   # no exact rationals
     return made
 
 
-def rnm_audit(scores_a: Any, scores_b: Any, epsilon: Any, sensitivity: int = 1,
+def rnm_audit(scores_a: ScoresLike, scores_b: ScoresLike, epsilon: Number, sensitivity: int = 1,
               monotonic: bool = False, progress: Optional[Report] = None) -> AuditResult:
     """The privacy audit of report noisy max (dpsel_rnm_audit) on two score
     vectors, as audit: the loss against the decimal epsilon itself, from

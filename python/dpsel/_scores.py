@@ -28,7 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Optional
 
-from ._convert import INT64_MAX, INT64_MIN, integer, is_boolean, is_boolean_type
+from ._native.convert import INT64_MAX, INT64_MIN, integer, is_boolean, is_boolean_type
 from ._errors import RangeError
 
 # The address passed for no scores, so that C sees n == 0 (DPSEL_EEMPTY),
@@ -105,7 +105,7 @@ def _from_sequence(scores: Any, what: str) -> Scores:
     return _scores_at(values, values.buffer_info()[0], len(values))
 
 
-_SET_ITERATOR = type(iter(set()))
+_SET_ITERATOR: type = type(iter(set()))
 
 
 def _check_ordered(scores: Any, what: str) -> None:

@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional, SupportsIndex, Tuple
 
-from . import _convert
+from ._native import convert
 from ._enums import RNM_QUANTILE, MechanismArg, refuse_rnm, rnm_call
 from ._errors import ErrorCode, explained
 from ._fixes import count_fix
-from ._lib import CPfStream, lib
+from ._native.lib import CPfStream, lib
 from ._locks import ForkSafeLock
 from ._owned import Owned
 from ._params import Params, c_params
 from ._rng import Rng, resolve
 from ._scores import Scores, as_scores
 from ._units import score_in_units, scores_in_units
+from ._types import ScoresLike
+
+if TYPE_CHECKING:  # _quantile imports this module
+    from ._quantile import QuantileRuns
 
 
 # Report noisy max's calls, for a Selector asked for it.
@@ -54,7 +58,7 @@ class Selector(Owned):
         """A copy of the parameters it was made with."""
         return self._params.copy()
 
-    def select(self, scores: Any, mechanism: MechanismArg = "pf",
+    def select(self, scores: ScoresLike, mechanism: MechanismArg = "pf",
                rng: Optional[Rng] = None) -> Any:
         """One epsilon-DP selection (dpsel_select): the released position,
         or for a pandas Series its label.  mechanism: "pf" (permute-and-flip)
@@ -63,7 +67,7 @@ class Selector(Owned):
         scores."""
         return self._one(lib.dpsel_select, scores, refuse_rnm(mechanism, _RNM_SELECT), rng)
 
-    def select_hardened(self, scores: Any, mechanism: MechanismArg = "pf",
+    def select_hardened(self, scores: ScoresLike, mechanism: MechanismArg = "pf",
                         rng: Optional[Rng] = None) -> Any:
         """select with work (time, random bits) that does not depend on the
         scores (dpsel_select_hardened; spec/timing.md): the same
@@ -72,13 +76,13 @@ class Selector(Owned):
                          refuse_rnm(mechanism, "mechanism 'rnm' has no hardened form: give "
                                     "mechanism='pf' or 'em'"), rng)
 
-    def select_top(self, scores: Any, k: int, mechanism: MechanismArg = "pf",
+    def select_top(self, scores: ScoresLike, k: int, mechanism: MechanismArg = "pf",
                    rng: Optional[Rng] = None) -> List[Any]:
         """The k best by peeling (dpsel_select_top): k rounds of select, each
         over the candidates not chosen yet, in the order chosen.  Each round
         is one epsilon-DP selection, composed adaptively (see Accountant).
         RangeError for k = 0 or k > n."""
-        s, m, k = self._scores(scores), refuse_rnm(mechanism, _RNM_TOP), _convert.size(k, "k")
+        s, m, k = self._scores(scores), refuse_rnm(mechanism, _RNM_TOP), convert.size(k, "k")
         # C refuses k > n before writing, so room for min(k, n) suffices.
         indices = (ctypes.c_size_t * max(1, min(k, s.n)))()
         with resolve(rng)._use as c_rng, \
@@ -86,7 +90,7 @@ class Selector(Owned):
             lib.dpsel_select_top(self._handle, m, s.address, s.n, k, c_rng, indices)
         return [s.label(i) for i in indices[:k]]
 
-    def select_quantile(self, runs: Any, mechanism: MechanismArg = "em",
+    def select_quantile(self, runs: QuantileRuns, mechanism: MechanismArg = "em",
                         rng: Optional[Rng] = None) -> int:
         """One release of a quantile (dpsel_quantile_select_runs): a grid
         point, in units of the grid's resolution (Grid.value gives its
@@ -119,7 +123,7 @@ class Selector(Owned):
     # Copies and pickles are made again from the parameters (a new table).
     __copy__ = __deepcopy__ = None
 
-    def __reduce_ex__(self, protocol: object) -> Any:
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[Any, ...]:
         return (Selector, (self._params,))
 
     def __repr__(self) -> str:
@@ -167,7 +171,7 @@ class PfStream(Owned):
         with self._lock, self._rng._use as c_rng, explained(lambda code: self._fix(code, score)):
             lib.dpsel_pf_stream_add(ctypes.byref(self._c), score, c_rng)
 
-    def add_many(self, scores: Any) -> None:
+    def add_many(self, scores: ScoresLike) -> None:
         """Adds the next candidates' scores at once (a sequence or numpy
         array, as for select): the same as add for each, in fewer steps."""
         s: Scores = self._selector._scores(scores)

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import ctypes
 import sys
-from typing import Any, Optional
+from typing import Any, List, Optional
 
-from . import _convert
+from ._native import convert
 from ._errors import ErrorCode, explained, refuses
 from ._fixes import positive_fix
-from ._lib import lib
+from ._native.lib import lib
 
 
 def text_of(value: Any, what: str, shown: bool = True) -> bytes:
     """A decimal (str, int, Decimal, Fraction, or a float that prints as
     its exact value) as the text dpsel reads; a refusal names value when
-    it is shown (_convert.decimal_text)."""
-    return _convert.c_text(_convert.decimal_text(value, what, shown), what)
+    it is shown (convert.decimal_text)."""
+    return convert.c_text(convert.decimal_text(value, what, shown), what)
 
 
 def unit_of(value: Any, what: str) -> str:
@@ -84,9 +84,9 @@ def score_in_units(score: Any, unit: Optional[str], what: str = "score") -> int:
     """One score as scores_in_units takes each: an int64 integer without a
     unit, else a decimal in whole units of it."""
     if unit is None:
-        return _convert.int64(score, what, shown=False)
+        return convert.int64(score, what, shown=False)
     return to_units(score, unit, what, shown=False)
 
 
-def _each_in_units(scores: Any, unit: str, what: str) -> list:
+def _each_in_units(scores: Any, unit: str, what: str) -> List[int]:
     return [to_units(score, unit, f"{what}[{i}]", shown=False) for i, score in enumerate(scores)]

@@ -39,7 +39,8 @@ from __future__ import annotations
 import functools
 import pickle
 from decimal import Decimal
-from typing import Any, Hashable, List, Optional, Sequence, Union
+from typing import (TYPE_CHECKING, Any, Hashable, Iterator, List, Optional, Sequence, Tuple,
+                    Union)
 
 try:
     import dask
@@ -54,13 +55,17 @@ from ._enums import (RNM_PARTIAL, RNM_QUANTILE, Mechanism, MechanismArg, mechani
                      refuse_rnm)
 from ._easy import _candidates, _exact_values, _hashable, _missing as _missing_value
 from ._errors import RangeError
-from ._lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
-from ._convert import INT64_MAX, INT64_MIN
+from ._native.lib import PARTIAL_MEMBER_MAX, QUANTILE_EM_GRID_MAX
+from ._native.convert import INT64_MAX, INT64_MIN
 from ._params import Number, Params, in_units
 from ._partial import Partial, _key
 from ._quantile import Grid, quantile_fraction, quantile_select
 from ._select import Selector
 from ._tasks import task_params, units_to_decimal
+from ._types import Labels, Resolution
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["mode", "quantile", "select"]
 
@@ -79,6 +84,8 @@ _VALUED = "__dpsel_valued__"
 # select's labels as members (_encode), to find a label twice in a group.
 _MEMBER = "__dpsel_member__"
 _RESERVED = (_LABEL, _ALL, _CODE, _POINT, _ROWS, _VALUED, _MEMBER)
+# A grid as the workers rebuild it: Grid(lower, upper, resolution), as texts.
+GridEnds = Tuple[str, str, str]
 
 # A member is a tag byte and the label: a str's UTF-8 bytes, else its pickle.
 _STR, _PICKLE = b"s", b"p"
@@ -111,51 +118,82 @@ def _decode(member: bytes) -> Any:
 
 def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Number,
            mechanism: MechanismArg = "pf", by: Optional[Columns] = None,
-           groups: Optional[Sequence[Any]] = None, sensitivity: Number = 1,
-           monotonic: bool = False, resolution: Any = None, floats: str = "repr",
+           groups: Optional[Labels] = None, sensitivity: Number = 1,
+           monotonic: bool = False, resolution: Resolution = None, floats: str = "repr",
            split_every: Optional[int] = None, key: Optional[bytes] = None) -> Any:
     """One epsilon-DP selection among the rows of a Dask DataFrame, or one
     per group: computed (with the current Dask scheduler: a
     ``distributed.Client``'s cluster if one is active) and returned.
 
-    - ``label``, ``score``: columns.  Every row is one candidate: its label
-      names it and its score (higher is better) rates it.  A label may
-      appear once per group: two rows with one label (equal and of one
-      type: their members below are equal) are refused, ValueError naming the label and its group,
-      and nothing is released (rows of raw records: :func:`mode` counts
-      them; or aggregate the scores per label first).  A label
-      is carried exactly, as the member of its row: a str as its UTF-8
-      bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
-      at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
-    - ``epsilon``, ``sensitivity``, ``monotonic``, ``resolution``: as
-      :meth:`dpsel.Params.from_epsilon` (the default gap cap).  The scores
-      are data in a unit, as SQL's numeric scores: 1, or with
-      ``resolution`` or a decimal ``sensitivity`` ("0.5": a unit of 0.1)
-      that unit.  Each is taken as ``floor(score / unit)``, exactly,
-      clamped into the int64 range (Grid.point over it: infinities to
-      their end, a text "NaN" the largest; a float read as its repr, or at
-      its exact binary value with ``floats="exact"``), never refused for
-      its value (rounding down keeps the sensitivity, a whole number of
-      units); the sensitivity, a public parameter, must be a whole
-      multiple of the unit (UnitError).
-    - ``mechanism``: "pf" (permute-and-flip) or "em" (the exponential
-      mechanism).
-    - ``by``: None for one selection among all rows, returning the released
-      label (None when no row is left: no candidate, as SQL's NULL); a
-      column or a list of columns for one selection per group, returning a
-      pandas Series of released labels (named as the label column, of its
-      dtype where the labels convert back to it) indexed by the groups, a
-      group of no candidate left released as None.
-    - ``groups``: None, or the public list of groups of ``by`` (a key per
-      group; a tuple of keys with several columns), as for :func:`mode`.
-    - ``split_every``: how many states Dask's reduction tree merges at
-      once (Dask's default, 8, when None).
-    - ``key``: None, or 16 to 64 secret bytes: the states then travel
-      between tasks sealed with a MAC keyed with it (``Partial.to_bytes(key=)``)
-      instead of a checksum, so that a process without the key cannot forge
-      one that a worker would merge.  The key travels to the workers with
-      the task graph.
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one candidate each.
+    label, score : hashable
+        Columns.  Every row is one candidate: its label
+        names it and its score (higher is better) rates it.  A label may
+        appear once per group: two rows with one label (equal and of one
+        type: their members below are equal) are refused, ValueError naming the label and its group,
+        and nothing is released (rows of raw records: :func:`mode` counts
+        them; or aggregate the scores per label first).  A label
+        is carried exactly, as the member of its row: a str as its UTF-8
+        bytes, any other value (an int, a Timestamp, a tuple) as its pickle,
+        at most PARTIAL_MEMBER_MAX bytes; the release is that value again.
+    epsilon, sensitivity, monotonic, resolution
+        As
+        :meth:`dpsel.Params.from_epsilon` (the default gap cap).  The scores
+        are data in a unit, as SQL's numeric scores: 1, or with
+        ``resolution`` or a decimal ``sensitivity`` ("0.5": a unit of 0.1)
+        that unit.  Each is taken as ``floor(score / unit)``, exactly,
+        clamped into the int64 range (Grid.point over it: infinities to
+        their end, a text "NaN" the largest; a float read as its repr, or at
+        its exact binary value with ``floats="exact"``), never refused for
+        its value (rounding down keeps the sensitivity, a whole number of
+        units); the sensitivity, a public parameter, must be a whole
+        multiple of the unit (UnitError).
+    mechanism : {"pf", "em"}
+        Permute-and-flip or the exponential mechanism.
+    by : hashable or list of hashable, optional
+        None for one selection among all rows; a column or a list of
+        columns for one selection per group.
+    groups : list, optional
+        The public list of groups of ``by`` (a key per group; a tuple of
+        keys with several columns), as for :func:`mode`.
+    floats : {"repr", "exact"}
+        A float score as its repr or at its binary value.
+    split_every : int, optional
+        How many states Dask's reduction tree merges at once (Dask's
+        default, 8, when None).
+    key : bytes, optional
+        None, or 16 to 64 secret bytes: the states then travel
+        between tasks sealed with a MAC keyed with it (``Partial.to_bytes(key=)``)
+        instead of a checksum, so that a process without the key cannot forge
+        one that a worker would merge.  The key travels to the workers with
+        the task graph.
 
+    Returns
+    -------
+    object or pandas.Series
+        Without ``by`` the released label (None when no row is left: no
+        candidate, as SQL's NULL); with ``by`` a pandas Series of released
+        labels (named as the label column, of its dtype where the labels
+        convert back to it) indexed by the groups, a group of no candidate
+        left released as None.
+
+    Raises
+    ------
+    KeyError
+        A column that does not exist.
+    ValueError
+        A label on two rows of one group (naming the label and the group).
+    TypeError, DecimalError, RangeError
+        A bool score, a score text of no number, a label over
+        PARTIAL_MEMBER_MAX bytes encoded.
+    EpsilonError, RangeError, UnitError
+        Parameters as for Params.
+
+    Notes
+    -----
     Each release has exactly the distribution of ``Selector.select`` on
     the scores of its group's rows, whatever the partitions.  A row whose
     label, score or group key is missing for pandas (None, NaN, NaT, NA:
@@ -175,6 +213,17 @@ def select(frame: dd.DataFrame, *, label: Hashable, score: Hashable, epsilon: Nu
     public lists: ``groups``).  When one person's data lies in one group only, the
     releases of the groups are epsilon-DP together; otherwise their
     epsilons add up (dpsel.Accountant).
+
+    Examples
+    --------
+    At epsilon 50 the best page's lead of 80 views leaves any other
+    release a chance below 10^-800: the output is certain.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> counts = pandas.DataFrame({"page": ["home", "about", "blog"], "views": [120, 15, 40]})
+    >>> dpsel.dask.select(dd.from_pandas(counts, npartitions=2), label="page", score="views",
+    ...                   epsilon=50)
+    'home'
     """
     keys = _checked_groups(frame, by, [label, score])
     listed = _listed_groups(frame, keys, groups)
@@ -232,9 +281,9 @@ def _aggregation(params: Params, mechanism: MechanismArg = "pf",
         finalize=functools.partial(_finalize, params=params, mechanism=chosen, key=key))
 
 
-def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsilon: Number,
+def mode(frame: dd.DataFrame, column: Hashable, candidates: Labels, epsilon: Number,
          by: Optional[Columns] = None, mechanism: MechanismArg = "pf",
-         split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
+         split_every: Optional[int] = None, groups: Optional[Labels] = None) -> Any:
     """The most common of the public ``candidates`` among the values of
     ``column`` (one row per record), epsilon-DP, per group of ``by``: one
     value without ``by``, else a pandas Series indexed by the groups.  Each
@@ -265,7 +314,56 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
 
     Privacy: one person adds or removes one row (their data in one group
     only makes the groups' releases epsilon-DP together); the candidates
-    and the groups must not depend on the data (public lists: ``groups``)."""
+    and the groups must not depend on the data (public lists: ``groups``).
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one per record.
+    column : hashable
+        The column of the values.
+    candidates : list, tuple or pandas Index of hashable
+        The public candidates (see above).
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    by : hashable or list of hashable, optional
+        The group columns; None: one release of all rows.
+    mechanism : {"pf", "em"}
+        Permute-and-flip or the exponential mechanism.
+    split_every : int, optional
+        How many partitions' counts Dask sums at once.
+    groups : list, optional
+        The public list of the groups (see above).
+
+    Returns
+    -------
+    object or pandas.Series
+        A candidate, or with ``by`` a Series of them indexed by the groups.
+
+    Raises
+    ------
+    TypeError
+        A candidate not of the column's dtype, or candidates that are a str.
+    RangeError
+        Empty or repeated candidates or groups, a reserved column name.
+    KeyError
+        A column that does not exist.
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    At epsilon 50 a lead of 3 rows or more leaves another candidate a
+    chance below 10^-30: the outputs are certain.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> rows = pandas.DataFrame({"day": ["mon"] * 6 + ["tue"] * 6,
+    ...                          "page": ["home"] * 4 + ["about", "blog"] + ["blog"] * 5 + ["home"],
+    ...                          "ms": [120, 80, 95, 300, 110, 90, 70, 60, 65, 500, 75, 80]})
+    >>> views = dd.from_pandas(rows, npartitions=2)
+    >>> dpsel.dask.mode(views, "page", ["home", "about", "blog"], epsilon=50, by="day").to_dict()
+    {'mon': 'home', 'tue': 'blog'}
+    """
     keys = _checked_groups(frame, by, [column])
     listed = _listed_groups(frame, keys, groups)
     labels = _candidates(candidates)
@@ -283,10 +381,10 @@ def mode(frame: dd.DataFrame, column: Hashable, candidates: Sequence[Any], epsil
     return _one_or_series(released, keys, frame._meta[column].dtype)
 
 
-def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: Any,
-             epsilon: Number, by: Optional[Columns] = None, resolution: Any = None,
+def quantile(frame: dd.DataFrame, column: Hashable, q: Number, lower: Number, upper: Number,
+             epsilon: Number, by: Optional[Columns] = None, resolution: Resolution = None,
              mechanism: MechanismArg = "em", floats: str = "repr",
-             split_every: Optional[int] = None, groups: Optional[Sequence[Any]] = None) -> Any:
+             split_every: Optional[int] = None, groups: Optional[Labels] = None) -> Any:
     """The q-quantile (0 < q < 1, a decimal: "0.95") of the values of
     ``column`` (one row per record), epsilon-DP, per group of ``by`` (one
     value without ``by``, else a pandas Series indexed by the groups; the
@@ -312,7 +410,65 @@ def quantile(frame: dd.DataFrame, column: Hashable, q: Any, lower: Any, upper: A
     values are checked in the workers (a bool, or a str that is not a
     number, is refused naming it).  The grid, q, epsilon and the
     mechanism are checked on the driver (EM takes grids of at most
-    QUANTILE_EM_GRID_MAX points: use "pf" for finer ones)."""
+    QUANTILE_EM_GRID_MAX points: use "pf" for finer ones).
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The rows, one per record, each with a number or a missing value.
+    column : hashable
+        The column of the numbers.
+    q : str, int, Decimal, Fraction or float
+        The quantile, 0 < q < 1.
+    lower, upper : str, int, Decimal, Fraction or float
+        The grid's ends, public.
+    epsilon : str, int, Decimal, Fraction or float
+        The privacy parameter, taken exactly.
+    by : hashable or list of hashable, optional
+        The group columns; None: one release of all rows.
+    resolution : decimal, optional
+        The grid's step (see above).
+    mechanism : {"em", "pf"}
+        The exponential mechanism or permute-and-flip.
+    floats : {"repr", "exact"}
+        A float value as its repr or at its binary value.
+    split_every : int, optional
+        How many partitions' counts Dask sums at once.
+    groups : list, optional
+        The public list of the groups, as for :func:`mode`.
+
+    Returns
+    -------
+    Decimal or pandas.Series
+        A grid point, or with ``by`` a Series of them indexed by the groups.
+
+    Raises
+    ------
+    TypeError
+        A column of a dtype that holds no numbers (bool, dates), or an
+        object value that is a bool or a str of no number.
+    RangeError
+        A q not strictly between 0 and 1, a grid beyond the mechanism's
+        limits, a reserved column name.
+    KeyError
+        A ``column`` or ``by`` column that the frame lacks.
+    EpsilonError
+        An epsilon that is not positive or not a number.
+
+    Examples
+    --------
+    A release is random among the grid points of one interval of ranks:
+    at epsilon 200 each day's median lies between its two middle values,
+    any other point having a chance below 10^-38.
+
+    >>> import pandas, dask.dataframe as dd, dpsel.dask
+    >>> latencies = pandas.DataFrame({"day": ["mon"] * 4 + ["tue"] * 4,
+    ...                               "ms": [120, 80, 95, 300, 70, 60, 65, 500]})
+    >>> medians = dpsel.dask.quantile(dd.from_pandas(latencies, npartitions=2), "ms", "0.5",
+    ...                               0, 1000, 200, by="day")
+    >>> bool(95 <= medians["mon"] <= 120), bool(65 <= medians["tue"] <= 70)
+    (True, True)
+    """
     keys = _checked_groups(frame, by, [column])
     listed = _listed_groups(frame, keys, groups)
     _check_value_dtype(frame._meta[column].dtype, column)
@@ -367,7 +523,7 @@ def _counts(tallies: dd.DataFrame, keys: List[Hashable], column: str,
 
 
 def _listed_groups(frame: dd.DataFrame, keys: List[Hashable],
-                   groups: Optional[Sequence[Any]]) -> Optional[pandas.Index]:
+                   groups: Optional[Labels]) -> Optional[pandas.Index]:
     """The public list of groups as an Index of the group columns' dtypes
     (a MultiIndex for several columns), checked on the driver as mode's
     candidates are; None without a list."""
@@ -652,7 +808,7 @@ def _combine(states: Any, params: Params, key: Optional[bytes]) -> pandas.Series
     return states.agg(functools.partial(_merged, params=params, key=key))
 
 
-def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> bytes:
+def _merged(states: pandas.Series, params: Params, key: Optional[bytes]) -> Optional[bytes]:
     # NaN for a group of no row: pandas' groupby may list unobserved
     # categories (with several keys, their product) even with observed=True;
     # such a group stays one of no state (None), no group of the data.
@@ -707,7 +863,7 @@ def _candidate_codes(part: pandas.DataFrame, column: Hashable, candidates: panda
                    _CODE)
 
 
-def _grid_points(part: pandas.DataFrame, column: Hashable, ends: tuple, floats: str,
+def _grid_points(part: pandas.DataFrame, column: Hashable, ends: GridEnds, floats: str,
                  keys: List[Hashable],
                  listed: Optional[pandas.Index] = None) -> pandas.DataFrame:
     """A partition's rows per group and grid point (one C call for the
@@ -756,7 +912,8 @@ def _tallied(part: pandas.DataFrame, keys: List[Hashable], values: Any,
     return counts.rename(_ROWS).reset_index()
 
 
-def _each_group(counts: pandas.Series, keys: List[Hashable]):
+def _each_group(counts: pandas.Series, keys: List[Hashable]
+                ) -> Iterator[Tuple[Hashable, NDArray[numpy.int64], NDArray[numpy.int64]]]:
     """(group key, values, rows) for each group of rows in counts (the
     rows per group and value that _counts made, in the groups' order):
     its values and their rows, those of no value left out."""
@@ -806,11 +963,11 @@ def _release_mode(selector: Selector, codes: Any, rows: Any, mechanism: Mechanis
     known = codes >= 0
     scores = numpy.zeros(candidates, dtype=numpy.int64)
     scores[codes[known]] = rows[known]
-    return selector.select(scores, mechanism)
+    return int(selector.select(scores, mechanism))  # a position: scores are an array
 
 
 def _release_quantile(selector: Selector, points: Any, rows: Any, mechanism: Mechanism,
-                      fraction: Any, ends: tuple) -> int:
+                      fraction: Any, ends: GridEnds) -> int:
     """A group's released grid point from its rows per point: one C
     call."""
     return quantile_select(selector, fraction.a, fraction.b, numpy.repeat(points, rows),

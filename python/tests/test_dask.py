@@ -62,7 +62,7 @@ def client():
     load the library this process loaded; closed at the end, its worker
     processes gone."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DPSEL_LIBRARY", os.path.abspath(dpsel._lib.lib._name))
+        patch.setenv("DPSEL_LIBRARY", os.path.abspath(dpsel._native.lib.lib._name))
         cluster = connection = None
         try:
             with deadline(60, "starting a LocalCluster of 2 worker processes"):
@@ -139,8 +139,8 @@ def test_the_workers_are_processes(client):
     assert len(pids) == 2 and len(set(pids.values())) == 2 and os.getpid() not in pids.values()
     assert sorted(client.nthreads().values()) == [1, 1]
     # Each loads the package and the library this process loaded.
-    library = os.path.abspath(dpsel._lib.lib._name)
-    assert set(client.run(lambda: dpsel._lib.lib._name).values()) == {library}
+    library = os.path.abspath(dpsel._native.lib.lib._name)
+    assert set(client.run(lambda: dpsel._native.lib.lib._name).values()) == {library}
 
 
 @pytest.mark.parametrize("mechanism", ["pf", "em"])

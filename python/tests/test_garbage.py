@@ -68,7 +68,7 @@ SWEEP = textwrap.dedent('''
 def test_wrong_arguments_raise_and_never_crash():
     package_root = pathlib.Path(dpsel.__file__).parent.parent
     result = subprocess.run([sys.executable, "-c", SWEEP], capture_output=True, text=True,
-                            check=False, env={"DPSEL_LIBRARY": dpsel._lib.lib._name,
+                            check=False, env={"DPSEL_LIBRARY": dpsel._native.lib.lib._name,
                                               "PYTHONPATH": str(package_root),
                                               "PYTHONDONTWRITEBYTECODE": "1"})
     assert result.returncode == 0, result.stderr[-2000:]

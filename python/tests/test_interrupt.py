@@ -226,7 +226,7 @@ def _start_child(body):
     package_root = pathlib.Path(dpsel.__file__).parent.parent
     return subprocess.Popen([sys.executable, "-c", _CHILD_PRELUDE + textwrap.dedent(body)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={"DPSEL_LIBRARY": dpsel._lib.lib._name,
+                            env={"DPSEL_LIBRARY": dpsel._native.lib.lib._name,
                                  "PYTHONPATH": str(package_root),
                                  "PYTHONDONTWRITEBYTECODE": "1"})
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 import dpsel
-from dpsel import _lib
+from dpsel._native import lib as _lib
 
 from conftest import REPO
 

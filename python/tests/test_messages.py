@@ -11,7 +11,7 @@ import pytest
 
 import dpsel
 from dpsel._errors import explained
-from dpsel._lib import CParams, lib
+from dpsel._native.lib import CParams, lib
 
 P = dpsel.Params.from_epsilon("1")
 SELECTOR = dpsel.Selector(P)

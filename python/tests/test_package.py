@@ -45,12 +45,12 @@ assert dpsel.task_scores("mode", (4, 5)) == [4, 5]
 assert "numpy" not in sys.modules and "pandas" not in sys.modules
 print("ok")
 """
-    result = python(code, DPSEL_LIBRARY=dpsel._lib.lib._name)
+    result = python(code, DPSEL_LIBRARY=dpsel._native.lib.lib._name)
     assert result.stdout == "ok\n", result.stderr
 
 
 def test_the_library_is_found_in_the_build_tree_beside_the_package():
-    result = python("import dpsel, dpsel._lib as l; print(l.lib._name)")
+    result = python("import dpsel, dpsel._native.lib as l; print(l.lib._name)")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(REPO / "build" / "libdpsel.so")
 
@@ -67,11 +67,12 @@ def test_the_library_pip_put_into_the_package_comes_first(tmp_path):
     package = tmp_path / "dpsel"
     shutil.copytree(PACKAGE_ROOT / "dpsel", package,
                     ignore=shutil.ignore_patterns("__pycache__", "libdpsel.so*"))
-    shutil.copyfile(dpsel._lib.lib._name, package / "libdpsel.so.0")
+    shutil.copyfile(dpsel._native.lib.lib._name, package / "libdpsel.so.0")
     env = {key: value for key, value in os.environ.items() if key != "DPSEL_LIBRARY"}
     env.update(PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
-    result = subprocess.run([sys.executable, "-c", "import dpsel._lib as l; print(l.lib._name)"],
-                            env=env, cwd=tmp_path, capture_output=True, text=True, check=False)
+    code = "import dpsel._native.lib as l; print(l.lib._name)"
+    result = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path,
+                            capture_output=True, text=True, check=False)
     assert result.stdout.strip() == str(package / "libdpsel.so.0"), result.stderr
 
 
@@ -87,7 +88,7 @@ def test_another_library_is_an_import_error_naming_it_and_what_it_lacks():
 
 
 def test_a_library_of_another_version_or_layout_is_an_import_error():
-    from dpsel import _lib
+    from dpsel._native import lib as _lib
     name = _lib.lib._name
     with pytest.raises(ImportError, match=f"{re.escape(name)} is version {_lib.VERSION}: it "
                                           r"is not the libdpsel 0\.1\.1 "):

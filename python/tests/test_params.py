@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import dpsel
-from dpsel import _convert
+from dpsel._native import convert
 
 
 def fields(params):
@@ -35,10 +35,10 @@ def test_every_form_of_a_quarter_is_a_quarter(same):
 
 def test_a_float_is_taken_at_its_exact_binary_value():
     exact = "1000000000000000055511151231257827021181583404541015625e-55"
-    assert _convert.epsilon_text(0.1) == exact
+    assert convert.epsilon_text(0.1) == exact
     assert dpsel.Params.from_epsilon(0.1) == dpsel.Params.from_epsilon(exact)
-    assert _convert.epsilon_text(Decimal("0.1")) == "1e-1"
-    assert _convert.epsilon_text(Fraction(3, 8)) == "375e-3"
+    assert convert.epsilon_text(Decimal("0.1")) == "1e-1"
+    assert convert.epsilon_text(Fraction(3, 8)) == "375e-3"
 
 
 def test_monotonic_scores_halve_epsilon():

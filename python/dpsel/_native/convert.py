@@ -11,10 +11,10 @@ import operator
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import TypeVar
+from typing import SupportsIndex, TypeVar, cast
 
-from ._errors import DecimalError, EpsilonError, RangeError
-from ._lib import DECIMAL_TEXT_MAX
+from .._errors import DecimalError, EpsilonError, RangeError
+from .lib import DECIMAL_TEXT_MAX
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
@@ -75,7 +75,7 @@ def integer(value: object, what: str) -> int:
         raise TypeError(f"{what} is a bool, not an integer: give int(b) (or .astype(int) for "
                         "an array) to mean 1 or 0")
     try:
-        return operator.index(value)
+        return operator.index(cast("SupportsIndex", value))  # anything else: TypeError
     except TypeError:
         raise TypeError(f"{what} must be an integer, not {type(value).__name__}") from None
 
@@ -197,8 +197,8 @@ def epsilon_text(value: object, what: str = "epsilon") -> str:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise EpsilonError(f"{what} is {value}")
-        sign, digits, exponent = value.as_tuple()
-        return f"{'-' if sign else ''}{''.join(map(str, digits))}e{exponent}"
+        sign, figures, exponent = value.as_tuple()
+        return f"{'-' if sign else ''}{''.join(map(str, figures))}e{exponent}"
     fraction = _exact_fraction(value, what, EpsilonError)
     parts = _decimal_digits(fraction)
     if parts is None:
@@ -236,9 +236,10 @@ def decimal_text(value: object, what: str, shown: bool = True) -> str:
 
 def _plain_decimal(value: Decimal, name: str) -> str:
     # A huge exponent would make a huge text: refuse here what dpsel refuses.
-    if not value.is_finite():
+    exponent = value.as_tuple().exponent
+    if not isinstance(exponent, int):  # 'n', 'N' or 'F': a NaN or an infinity
         raise DecimalError(f"{name} is not finite")
-    if abs(value.as_tuple().exponent) > DECIMAL_TEXT_MAX:
+    if abs(exponent) > DECIMAL_TEXT_MAX:
         raise DecimalError(f"{name} has an exponent beyond {DECIMAL_TEXT_MAX} in magnitude")
     return format(value, "f")
 
@@ -256,7 +257,7 @@ def _exact_fraction(value: object, what: str, error: type[Exception],
     if isinstance(value, Fraction):
         return value
     try:
-        return Fraction(operator.index(value))
+        return Fraction(operator.index(cast("SupportsIndex", value)))  # else TypeError
     except TypeError:
         raise TypeError(f"{what} must be a str, int, Decimal, Fraction or float, "
                         f"not {type(value).__name__}") from None

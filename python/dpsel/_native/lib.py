@@ -17,7 +17,7 @@ import ctypes
 import ctypes.util
 import os
 import pathlib
-from typing import Iterator
+from typing import Any, Iterator, Mapping, Tuple, Type
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_int64, c_size_t, c_ubyte,
                     c_uint, c_uint64, c_void_p)
 
@@ -34,11 +34,11 @@ def _candidates() -> Iterator[str]:
     if explicit:
         yield explicit
         return
-    here = pathlib.Path(__file__).resolve().parent
-    yield str(here / "libdpsel.so.0")
-    yield str(here.parent.parent / "build" / "libdpsel.so")
+    package = pathlib.Path(__file__).resolve().parent.parent  # dpsel/, above _native/
+    yield str(package / "libdpsel.so.0")
+    yield str(package.parent.parent / "build" / "libdpsel.so")
     try:
-        from ._installed import LIBRARY
+        from .._installed import LIBRARY  # type: ignore[import]  # only in Debian's package
         yield LIBRARY
     except ImportError:
         pass
@@ -97,6 +97,15 @@ class CParams(Structure):
 
 BitFunction = ctypes.CFUNCTYPE(c_int, c_void_p, POINTER(c_uint))
 InterruptFunction = ctypes.CFUNCTYPE(c_int, c_void_p, c_uint64, c_uint64)
+
+
+def address(out: c_void_p) -> int:
+    """The address a C call stored in ``out``: never NULL once the call
+    returned DPSEL_OK, so NULL here is the library's fault, not the caller's."""
+    if out.value is None:
+        from .._errors import InternalError  # _errors imports this module
+        raise InternalError("a C call returned DPSEL_OK and no object")
+    return out.value
 
 
 class CRngState(Structure):
@@ -290,10 +299,10 @@ _PROTOTYPES = {
 BOUND = frozenset(_PROTOTYPES)
 
 
-def _check(result: int, function, arguments):
+def _check(result: int, function: Any, arguments: Tuple[Any, ...]) -> int:
     """errcheck: a dpsel code other than DPSEL_OK raises its Error."""
     if result != 0:
-        from ._errors import error_for  # only on failure: _errors imports this module
+        from .._errors import error_for  # only on failure: _errors imports this module
         raise error_for(result, function.__name__)
     return result
 
@@ -320,7 +329,8 @@ def check_functions(library: ctypes.CDLL) -> None:
         _refuse(library, VERSION, f"lacks {shown}")
 
 
-def check_build(library: ctypes.CDLL, version: str, mirrors: dict) -> None:
+def check_build(library: ctypes.CDLL, version: str,
+                mirrors: Mapping[str, Type[Structure]]) -> None:
     """ImportError unless library (its functions declared) reports `version`
     and gives each structure of `mirrors` its mirror's size."""
     reported = library.dpsel_version().decode("ascii", "replace")
