@@ -55,5 +55,5 @@ def test_bad_audits():
         dpsel.audit(params, [1, 2, 3], [1, 2])
     with pytest.raises(dpsel.EmptyError):
         dpsel.audit(params, [], [])
-    # PF past 32768 candidates (refused before its quadrature, issue 39).
+    # PF past 32768 candidates: by certified quadrature.
     assert dpsel.audit(params, [0] * 32769, [0] * 32768 + [1]).holds

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: ISC
-"""Fork after threads, at scale (issue 35, item 9): worker threads select
+"""Fork after threads, at scale: worker threads select
 with their own sources (their thread's default and an Rng.os() each) while
 the main thread forks CHILDREN children one after another.  Each child
 releases with PF from the main thread's default source (made and used

@@ -73,7 +73,7 @@ def test_beyond_the_exact_limits_only_the_enclosure_exists():
     rounded = {Context(prec=17).plus(Decimal(end)) for end in pmf.bounds(0)}
     assert rounded == {Decimal(pmf.probability_text(0))}
     assert pmf.probability(0, exact=False) == float(pmf.probability_text(0))
-    # PF past 32768 candidates (refused before its quadrature, issue 39).
+    # PF past 32768 candidates: by certified quadrature.
     large = dpsel.pmf(dpsel.Params.from_epsilon("1"), [1] + [0] * 32768)
     rounded = {Context(prec=17).plus(Decimal(end)) for end in large.bounds(0)}
     assert rounded == {Decimal(large.probability_text(0))}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: ISC
-"""examples/pricing.sh (the lecture notes' Example 1, issue 40) agrees with
+"""examples/pricing.sh (the lecture notes' Example 1) agrees with
 dpsel.best_price: its revenue table is p x #{bids >= p} computed here in
 Decimal, its exact distributions are those of the revenues best_price
 selects from (in units of 0.01, sensitivity max(price), monotonic), and

@@ -121,7 +121,7 @@ def test_pf_quantiles_and_their_limits():
     assert sum(Fraction(lo) for lo, _ in ends) <= 1 <= sum(Fraction(hi) for _, hi in ends)
     point = dpsel.Selector(params).select_quantile(runs, "pf")
     assert 0 <= point <= 120
-    # Past 32768 grid points (refused before its quadrature, issue 39).
+    # Past 32768 grid points: by certified quadrature.
     large = dpsel.Grid(0, 40000)
     runs_large = dpsel.QuantileRuns(q.a, q.b, large.points(survey()), large.lower, large.upper)
     pmf_large = dpsel.quantile_pmf(params, runs_large, "pf")
@@ -140,8 +140,8 @@ def test_pf_quantiles_and_their_limits():
 
 
 def test_every_number_is_a_value_on_the_grid():
-    """One record never decides whether a release happens (issue 35, item
-    1; spec/quantiles.md §6): a value of any length, size or exponent, an
+    """One record never decides whether a release happens
+    (spec/quantiles.md §6): a value of any length, size or exponent, an
     infinity or NaN, of any numeric type, is clamped and rounded down."""
     grid = dpsel.Grid("-10", "10", "0.25")
     cases = [
@@ -168,9 +168,9 @@ def test_every_number_is_a_value_on_the_grid():
     values = [value for value, _ in cases]
     points = [point for _, point in cases]
     releases = [dpsel.quantile_select(selector, q.a, q.b, grid.points(values), grid.lower,
-                                      grid.upper, rng=dpsel.Rng.seeded(b"issue 35")),
+                                      grid.upper, rng=dpsel.Rng.seeded(b"every number")),
                 dpsel.quantile_select(selector, q.a, q.b, points, grid.lower, grid.upper,
-                                      rng=dpsel.Rng.seeded(b"issue 35"))]
+                                      rng=dpsel.Rng.seeded(b"every number"))]
     assert releases[0] == releases[1]
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: ISC
-"""dpsel.rnm_select: report noisy max with exact Laplace noise (issue 40)."""
+"""dpsel.rnm_select: report noisy max with exact Laplace noise."""
 
 import math
 
