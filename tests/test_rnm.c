@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "core/rnm.h"
+#include "exact/exact.h"
 #include "exp_digits.h"
-#include "rnm.h"
 #include "support.h"
 
 /* ------------------------------------------------- enclosures of the truth */

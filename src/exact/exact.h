@@ -111,6 +111,13 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
                                mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
                                mpfr_t *hi);
 
+/* Report noisy max's Laplace scale b = c D / epsilon (c = 1 if monotonic,
+ * else 2) as W / P in lowest terms, both below 2^62 (rnm_scale.c).
+ * DPSEL_ERANGE (sensitivity 0, monotonic not 0/1), DPSEL_EEPSILON (epsilon
+ * not a positive decimal, or W or P at 2^62 or above), DPSEL_ENOMEM. */
+int dpsel_exact_rnm_scale(const char *epsilon, uint64_t sensitivity, int monotonic,
+                          uint64_t *w, uint64_t *p);
+
 /* Report noisy max's bounds lo[l] <= P_l <= hi[l] (rnm_pmf.c explains
  * why), P_l the probability that one given candidate of level l is
  * released under Laplace noise of scale b = w / p (dpsel_exact_rnm_scale):

@@ -30,7 +30,6 @@
 #include "../core/gap.h"
 #include "../core/validate.h"
 #include "../progress.h"
-#include "../rnm.h"
 #include "exact.h"
 #include "mpfr_env.h"
 
