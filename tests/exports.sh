@@ -10,7 +10,7 @@
 #   exactly the functions the shared library exports;
 # - in the internal archive (the library's objects, which the tests link),
 #   every other global symbol is named as internal: dpsel_core_ (src/core/),
-#   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/*.c).
+#   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/base/, src/api/).
 # Prints one line per failed check, then "N passed, N failed".
 set -eu
 shared=$1

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/exp_digits.h"
 #include "core/rnm.h"
 #include "exact/exact.h"
-#include "exp_digits.h"
 #include "support.h"
 
 /* ------------------------------------------------- enclosures of the truth */

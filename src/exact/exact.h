@@ -11,8 +11,8 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#include "../base/progress_meter.h"
 #include "../core/core.h"
-#include "../progress.h"
 
 /* The exact table powers[i] = beta^(2^i), i < bitlen(cap), for the decay of a
  * selector.  Owns the digit storage. */
