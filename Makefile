@@ -248,7 +248,7 @@ $(BUILD)/coq-join-driver: proofs/coq/join/driver.c $(INTERNAL)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(INTERNAL) $(LIBS) -lm
 
 exports: $(SHARED) $(STATIC) $(INTERNAL)
-	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL)
+	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL) $(LIB_OBJ)
 
 # The README's C example must compile, link and run as written, and its
 # shell sessions (the command line's and the auditors' quick starts) print
