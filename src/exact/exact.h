@@ -92,7 +92,7 @@ void dpsel_exact_rational_upper_text(const mpq_t value, char *buf);
 int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char **out);
 
 /* An array of count MPFR numbers of precision prec (NULL if out of memory),
- * and its release (safe on NULL). */
+ * and its release (safe on NULL); numbers.c. */
 mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec);
 void dpsel_exact_numbers_free(mpfr_t *a, size_t count);
 
