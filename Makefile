@@ -61,14 +61,14 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARNINGS) $(HARDENING) $(CPPFLAGS) $(CFLAGS) -Iinclude -Ispec
 LDHARDENING := -Wl,-z,relro,-z,now
 # Link-time optimisation lets the samplers inline the random source's bit
-# readers (src/rng.c) across files; fat objects also hold plain code, which the
+# readers (src/base/rng.c) across files; fat objects also hold plain code, which the
 # tests link without LTO (from the internal archive, below).  The clang builds
 # (sanitize, fuzz) set LTO to nothing.
 LTO ?= -flto=auto -ffat-lto-objects
 LIBS := -lmpfr -lgmp -lsodium
 
 CORE_SRC := $(wildcard src/core/*.c)
-LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) $(wildcard src/*.c)
+LIB_SRC := $(CORE_SRC) $(wildcard src/exact/*.c) $(wildcard src/base/*.c) $(wildcard src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/*.c)
 
@@ -85,7 +85,7 @@ TESTS := $(BUILD)/tests/dpsel-tests
         proofs install clean deps plots
 all: $(STATIC) $(SHARED) $(TOOL) $(BUILD)/bench_select
 
-$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*.h src/*/*.h) $(wildcard spec/*.h)
+$(BUILD)/pic/%.o: %.c include/dpsel.h $(wildcard src/*/*.h) $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(LTO) -fPIC -fvisibility=hidden -DDPSEL_BUILDING -c $< -o $@
 
@@ -133,7 +133,7 @@ $(TOOL): $(CLI_OBJ) $(STATIC)
 CLI_MODULES := $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 HEAP_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
-$(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) include/dpsel.h $(wildcard src/*.h src/*/*.h) \
+$(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) include/dpsel.h $(wildcard src/*/*.h) \
                     $(wildcard spec/*.h)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
@@ -249,7 +249,7 @@ $(BUILD)/coq-join-driver: proofs/coq/join/driver.c $(INTERNAL)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(INTERNAL) $(LIBS) -lm
 
 exports: $(SHARED) $(STATIC) $(INTERNAL)
-	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL)
+	sh tests/exports.sh $(SHARED) $(STATIC) $(INTERNAL) $(LIB_OBJ)
 
 # The README's C example must compile, link and run as written, and its
 # shell sessions (the command line's and the auditors' quick starts) print

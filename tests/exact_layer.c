@@ -8,11 +8,11 @@
 #include <mpfr.h>
 #include <stdlib.h>
 
+#include "api/selector.h"
 #include "core/gap.h"
 #include "core/pf.h"
 #include "core/thin.h"
 #include "exact/exact.h"
-#include "selector.h"
 #include "support.h"
 
 typedef struct {

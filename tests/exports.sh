@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: ISC
 # The symbols of the libraries (`make exports`):
-#   sh tests/exports.sh SHARED STATIC INTERNAL
+#   sh tests/exports.sh SHARED STATIC INTERNAL OBJECT...
 # - the shared library exports dpsel_ functions only, every function the
 #   header marks DPSEL_API among them, and has its SONAME;
 # - the static library defines exactly the DPSEL_API functions as global
@@ -10,12 +10,16 @@
 #   exactly the functions the shared library exports;
 # - in the internal archive (the library's objects, which the tests link),
 #   every other global symbol is named as internal: dpsel_core_ (src/core/),
-#   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/*.c).
+#   dpsel_exact_ (src/exact/) or dpsel_internal_ (src/base/, src/api/);
+# - each of the library's objects (OBJECT..., build/pic/src/<folder>/*.o)
+#   names its other global symbols with its own folder's prefix, and lies
+#   in one of those folders.
 # Prints one line per failed check, then "N passed, N failed".
 set -eu
 shared=$1
 static=$2
 internal=$3
+shift 3
 header=$(dirname "$0")/../include/dpsel.h
 declared=$(grep -o '^DPSEL_API [^(]*(' "$header" | sed 's/.*[ *]\([a-z_0-9]*\)($/\1/')
 passed=0
@@ -66,6 +70,22 @@ check "$static" "$(problem 'not API' "$(not_in "$static_defined" "$declared")")$
 unmarked=$(not_in "$(defined "$internal")" "$declared" \
            | grep -vE '^dpsel_(core|exact|internal)_' || true)
 check "$internal" "$(problem 'neither API nor named as internal' "$unmarked")"
+
+# prefix OBJECT: the prefix the internal symbols of OBJECT's folder carry.
+prefix() {
+    case $(basename "$(dirname "$1")") in
+    core) echo dpsel_core_ ;;
+    exact) echo dpsel_exact_ ;;
+    base | api) echo dpsel_internal_ ;;
+    *) echo none ;;
+    esac
+}
+misnamed=
+for object in "$@"; do
+    wrong=$(not_in "$(defined "$object")" "$declared" | grep -v "^$(prefix "$object")" || true)
+    [ -z "$wrong" ] || misnamed="$misnamed$(problem "$object" "$wrong")"
+done
+check "the objects' folders" "$misnamed"
 
 echo "exports: $(printf '%s\n' "$exported" | grep -c '^dpsel_') dpsel_ functions in $shared" \
      "(SONAME $soname), $(printf '%s\n' "$static_defined" | grep -c .) global symbols in $static," \

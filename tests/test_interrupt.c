@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The caller's interrupt check (dpsel_rng_set_interrupt, src/interrupt.h) in
- * the long loops outside the core: a quantile's clamp, sort and cut of its
- * values (src/quantile.c), a partial state's folds, merges and finish
- * (src/partial.c).
+ * The caller's interrupt check (dpsel_rng_set_interrupt,
+ * src/base/interrupt.h) in the long loops outside the core: a quantile's
+ * clamp, sort and cut of its values (src/api/quantile.c), a partial state's
+ * folds, merges and finish (src/api/partial.c).
  *   - a check that asks to stop at its k-th call, for every k the call
  *     makes, ends the call with DPSEL_ECANCELED and nothing written (the
  *     release untouched; a merged-into state failed, a finished one left
@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/interrupt.h"
 #include "core/uniform.h"
-#include "interrupt.h"
 #include "support.h"
 
 /* A check that records its calls and asks to stop at call `stop_at` (1:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * PF over runs and levels in time proportional to them (src/exact/pf_runs.c,
- * src/runs.c; spec/quantiles.md §7):
+ * src/api/runs.c; spec/quantiles.md §7):
  *   - every bit string of dpsel_exact_pf_groups (first enclosures of one
  *     bit) enumerated to a depth: the terminated strings' mass and that mass
  *     plus the unterminated one bracket PF's exact group probabilities

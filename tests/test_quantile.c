@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * The quantile mechanism (src/quantile.c, src/core/em_runs.c,
+ * The quantile mechanism (src/api/quantile.c, src/core/em_runs.c,
  * spec/quantiles.md):
  *   - the runs against the score's definition, point by point, on 600
  *     random data sets (clamped values, ties, empty data, 9 quantiles);

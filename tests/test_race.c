@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api/selector.h"
 #include "core/race.h"
 #include "core/thin.h"
 #include "exact/exact.h"
 #include "exact_layer.h"
-#include "selector.h"
 #include "support.h"
 
 /* Bases of 1/2, 5/8, about 1/sqrt(2) (63 bits) and 3/4. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Report noisy max with Laplace noise (src/core/rnm.c, src/rnm.c,
+ * Report noisy max with Laplace noise (src/core/rnm.c, src/api/noisy_max.c,
  * spec/mechanisms.md §14).  Exact enumeration of the bit strings up to a
  * depth gives, for each output, a lower bound (the strings that end on it)
  * and an upper bound (plus the strings cut at the depth), which must
@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/exp_digits.h"
 #include "core/rnm.h"
-#include "exp_digits.h"
-#include "rnm.h"
+#include "exact/exact.h"
 #include "support.h"
 
 /* ------------------------------------------------- enclosures of the truth */

@@ -18,7 +18,6 @@
 
 #include "exact/exact.h"
 #include "exact/mpfr_env.h"
-#include "rnm.h"
 #include "support.h"
 
 #define PRECISION 256

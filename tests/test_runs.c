@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Selection over runs of equal scores (src/runs.c): a total of at most
+ * Selection over runs of equal scores (src/api/runs.c): a total of at most
  * DPSEL_RUNS_EXPAND_MAX candidates is selected over them expanded, by
  * dpsel_select, and larger totals by levels (PF's race, EM by runs):
  *   - a small total releases, from one seed, the candidate dpsel_select
@@ -18,8 +18,8 @@
 #include <gmp.h>
 #include <stdlib.h>
 
+#include "api/runs.h"
 #include "exact_layer.h"
-#include "runs.h"
 #include "support.h"
 
 typedef struct {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ISC */
 /*
- * Streaming PF (dpsel_pf_stream_*, src/stream.c): the stream races its
+ * Streaming PF (dpsel_pf_stream_*, src/api/stream.c): the stream races its
  * blocks with dpsel_core_race_more, bit for bit (so it inherits that race's
  * tests); its own forms by enumeration against the pmf (one block; one
  * candidate per call, from the floor: test_race.c's thinned-race cases); a
@@ -11,11 +11,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "api/selector.h"
 #include "core/gap.h"
 #include "core/race.h"
 #include "core/thin.h"
 #include "exact_layer.h"
-#include "selector.h"
 #include "support.h"
 
 #define UNTOUCHED ((size_t)0xDEADBEEF)

@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "../core/gap.h"
-#include "../rnm.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

@@ -89,27 +89,6 @@ typedef struct product_node {
     struct product_node *left, *right;
 } product_node;
 
-mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec)
-{
-    mpfr_t *a = malloc(count * sizeof *a);
-    if (a != NULL) {
-        for (size_t i = 0; i < count; i++) {
-            mpfr_init2(a[i], prec);
-        }
-    }
-    return a;
-}
-
-void dpsel_exact_numbers_free(mpfr_t *a, size_t count)
-{
-    if (a != NULL) {
-        for (size_t i = 0; i < count; i++) {
-            mpfr_clear(a[i]);
-        }
-        free(a);
-    }
-}
-
 /* A new polynomial (1 + v s)^m: its coefficients C(m, j) v^j, by their
  * recurrence; NULL if out of memory. */
 static mpfr_t *binomial_power(const pf_pass *p, const mpfr_t v, size_t m)

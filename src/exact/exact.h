@@ -11,8 +11,8 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#include "../base/progress_meter.h"
 #include "../core/core.h"
-#include "../progress.h"
 
 /* The exact table powers[i] = beta^(2^i), i < bitlen(cap), for the decay of a
  * selector.  Owns the digit storage. */
@@ -92,7 +92,7 @@ void dpsel_exact_rational_upper_text(const mpq_t value, char *buf);
 int dpsel_exact_rational_to_string(const mpq_t value, dpsel_format format, char **out);
 
 /* An array of count MPFR numbers of precision prec (NULL if out of memory),
- * and its release (safe on NULL). */
+ * and its release (safe on NULL); numbers.c. */
 mpfr_t *dpsel_exact_numbers_new(size_t count, mpfr_prec_t prec);
 void dpsel_exact_numbers_free(mpfr_t *a, size_t count);
 
@@ -110,6 +110,13 @@ int dpsel_exact_enclose_levels(dpsel_mechanism mechanism, uint64_t x, unsigned y
                                const uint64_t *gap, const size_t *members, size_t count,
                                mpfr_prec_t prec, dpsel_progress *progress, mpfr_t *lo,
                                mpfr_t *hi);
+
+/* Report noisy max's Laplace scale b = c D / epsilon (c = 1 if monotonic,
+ * else 2) as W / P in lowest terms, both below 2^62 (rnm_scale.c).
+ * DPSEL_ERANGE (sensitivity 0, monotonic not 0/1), DPSEL_EEPSILON (epsilon
+ * not a positive decimal, or W or P at 2^62 or above), DPSEL_ENOMEM. */
+int dpsel_exact_rnm_scale(const char *epsilon, uint64_t sensitivity, int monotonic,
+                          uint64_t *w, uint64_t *p);
 
 /* Report noisy max's bounds lo[l] <= P_l <= hi[l] (rnm_pmf.c explains
  * why), P_l the probability that one given candidate of level l is

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/interrupt.h"
 #include "../core/core.h"
-#include "../interrupt.h"
 #include "joint.h"
 #include "mpfr_env.h"
 

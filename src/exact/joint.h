@@ -33,7 +33,7 @@
 
 #include <mpfr.h>
 
-#include "../progress.h"
+#include "../base/progress_meter.h"
 #include "dpsel.h"
 
 /* 128-bit unsigned integers (a GCC and clang extension): the targets and

@@ -31,9 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/interrupt.h"
+#include "../base/progress_meter.h"
 #include "../core/gap.h"
-#include "../interrupt.h"
-#include "../progress.h"
 #include "exact.h"
 #include "joint.h"
 #include "joint_pmf.h"

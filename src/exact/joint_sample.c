@@ -27,8 +27,8 @@
 
 #include <gmp.h>
 
+#include "../base/interrupt.h"
 #include "../core/uniform.h"
-#include "../interrupt.h"
 #include "joint.h"
 #include "mpfr_env.h"
 

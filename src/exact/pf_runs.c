@@ -19,9 +19,9 @@
 #include <gmp.h>
 #include <mpfr.h>
 
+#include "../base/interrupt.h"
 #include "../core/core.h"
 #include "../core/validate.h"
-#include "../interrupt.h"
 #include "mpfr_env.h"
 #include "pf_runs.h"
 

@@ -27,10 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/progress_meter.h"
 #include "../core/gap.h"
 #include "../core/validate.h"
-#include "../progress.h"
-#include "../rnm.h"
 #include "exact.h"
 #include "mpfr_env.h"
 

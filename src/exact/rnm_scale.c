@@ -7,7 +7,6 @@
 #include "exact.h"
 
 #include "../core/validate.h"
-#include "../rnm.h"
 
 /* The longest epsilon text taken, as dpsel_params_from_epsilon. */
 #define RNM_EPSILON_TEXT_MAX 4096

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: ISC */
-/* libFuzzer harness: serialised partial selections (src/partial.c,
+/* libFuzzer harness: serialised partial selections (src/api/partial.c,
  * spec/partial.md §4) from arbitrary bytes.  Each input is read three
  * times: as it is (a corrupt checksum, almost always: DPSEL_ESTATE), as the
  * body of a state with its checksum computed here, and as the body of a

@@ -26,7 +26,7 @@
 #include "core/core.h"
 
 enum { KIND_OS, KIND_SEEDED, KIND_CUSTOM };  /* the input's choice */
-#define RNG_OS_KIND 1                         /* RNG_OS of src/rng.c */
+#define RNG_OS_KIND 1                         /* RNG_OS of src/base/rng.c */
 
 typedef struct {
     const uint8_t *data;

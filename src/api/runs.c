@@ -5,12 +5,12 @@
 #include "runs.h"
 #include "selector.h"
 
-#include "core/core.h"
-#include "core/em_runs.h"
-#include "core/gap.h"
-#include "core/uniform.h"
-#include "exact/pf_runs.h"
-#include "interrupt.h"
+#include "../base/interrupt.h"
+#include "../core/core.h"
+#include "../core/em_runs.h"
+#include "../core/gap.h"
+#include "../core/uniform.h"
+#include "../exact/pf_runs.h"
 
 /* EM by levels with the runs' lengths as multiplicities (core/em_runs.c). */
 static int runs_em(const dpsel_selector *selector, const int64_t *scores,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: ISC */
 /* Top-k by peeling (spec/accounting.md §1), for any mechanism whose
  * distribution does not depend on the candidates' order: select.c's PF and
- * EM (dpsel_select_top), rnm.c's report noisy max (dpsel_rnm_select_top). */
+ * EM (dpsel_select_top), noisy_max.c's report noisy max
+ * (dpsel_rnm_select_top). */
 #ifndef DPSEL_PEEL_H
 #define DPSEL_PEEL_H
 

@@ -4,7 +4,7 @@
 #ifndef DPSEL_SELECTOR_H
 #define DPSEL_SELECTOR_H
 
-#include "exact/exact.h"
+#include "../exact/exact.h"
 
 struct dpsel_selector {
     dpsel_params params;

@@ -7,14 +7,14 @@
 #include "peel.h"
 #include "selector.h"
 
-#include "core/em.h"
-#include "core/em_levels.h"
-#include "core/em_levels_hardened.h"
-#include "core/gap.h"
-#include "core/pf.h"
-#include "core/race.h"
-#include "core/validate.h"
-#include "core/visit.h"
+#include "../core/em.h"
+#include "../core/em_levels.h"
+#include "../core/em_levels_hardened.h"
+#include "../core/gap.h"
+#include "../core/pf.h"
+#include "../core/race.h"
+#include "../core/validate.h"
+#include "../core/visit.h"
 
 int dpsel_selector_new(dpsel_selector **out, const dpsel_params *params)
 {

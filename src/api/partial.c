@@ -31,10 +31,10 @@
 
 #include "selector.h"
 
-#include "core/core.h"
-#include "core/uniform.h"
-#include "core/validate.h"
-#include "interrupt.h"
+#include "../base/interrupt.h"
+#include "../core/core.h"
+#include "../core/uniform.h"
+#include "../core/validate.h"
 #include "runs.h"
 
 /* The most candidates a state counts. */

@@ -7,8 +7,8 @@
  * fraction depends on the work's shape (the candidates, the levels), never
  * on random bits: a report tells the caller nothing the input it passed
  * does not.  Inline: dpsel_progress_add runs in the inner loops it counts. */
-#ifndef DPSEL_PROGRESS_H
-#define DPSEL_PROGRESS_H
+#ifndef DPSEL_PROGRESS_METER_H
+#define DPSEL_PROGRESS_METER_H
 
 #include <stdint.h>
 

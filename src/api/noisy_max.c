@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: ISC */
 /* Report noisy max with Laplace noise, exactly: one pass with a running
  * maximum whose noise is a lazy real (spec/mechanisms.md §14). */
-#include "rnm.h"
-
-#include "core/rnm.h"
+#include "../base/interrupt.h"
+#include "../core/rnm.h"
+#include "../exact/exact.h"
 #include "exp_digits.h"
-#include "interrupt.h"
 #include "peel.h"
 
 /* A candidate's noisy score P q + s W (K + F), F a lazy uniform. */

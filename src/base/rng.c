@@ -33,7 +33,7 @@
 
 #include <sodium.h>
 
-#include "core/core.h"
+#include "../core/core.h"
 #include "interrupt.h"
 
 enum { RNG_UNSET = 0, RNG_OS = 1, RNG_SEEDED = 2, RNG_CUSTOM = 3 };

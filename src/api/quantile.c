@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/validate.h"
-#include "exact/joint.h"
-#include "exact/joint_pmf.h"
-#include "interrupt.h"
-#include "progress.h"
+#include "../base/interrupt.h"
+#include "../base/progress_meter.h"
+#include "../core/validate.h"
+#include "../exact/joint.h"
+#include "../exact/joint_pmf.h"
 #include "runs.h"
 #include "selector.h"
 
-#include "core/core.h"
+#include "../core/core.h"
 
 /* The grid lower .. upper cut where the score changes: run j holds the
  * length[j] points from lower + start[j] on, all of score score[j]. */

@@ -8,8 +8,8 @@
  * candidates, a candidate below the floor can never be released. */
 #include "selector.h"
 
-#include "core/race.h"
-#include "core/thin.h"
+#include "../core/race.h"
+#include "../core/thin.h"
 
 enum { STREAM_NOT_STARTED = 0, STREAM_RUNNING = 1, STREAM_FAILED = 2, STREAM_FINISHED = 3 };
 
