@@ -181,3 +181,10 @@
         dpsel_lemma_power_bits(powers, npowers);
     }
 */
+
+/*@ ghost
+    void dpsel_lemma_product_monotonic(uint64_t a, uint64_t b, uint64_t c)
+    {
+        /@ assert difference: 0 <= (b - a) * c; @/
+    }
+*/

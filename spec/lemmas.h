@@ -124,6 +124,15 @@
        ensures times_sum: \forall integer a, b; times(a + b, count) == times(a, count) + times(b, count);
     @/
     void dpsel_lemma_times_sum(uint64_t count);
+
+    // a product grows with its first factor: a ground instance for a bound
+    // on a product of two variables, which the provers otherwise search
+    // for among every hypothesis of the goal
+    /@ requires order: a <= b;
+       assigns \nothing;
+       ensures product_monotonic: a * c <= b * c;
+    @/
+    void dpsel_lemma_product_monotonic(uint64_t a, uint64_t b, uint64_t c);
 */
 
 #endif

@@ -112,7 +112,9 @@ int dpsel_core_geometric(dpsel_rng *rng, const dpsel_decay *decay, uint64_t *dra
         }
         if (!heads) {
             //@ assert within_round: high * unit + low < high * unit + unit;
-            //@ assert below_limit: high * unit + unit <= DPSEL_RACE_ROUNDS * unit;
+            //@ ghost dpsel_lemma_product_monotonic(high + 1, DPSEL_RACE_ROUNDS, unit);
+            //@ assert below_limit: (high + 1) * unit <= DPSEL_RACE_ROUNDS * unit;
+            //@ ghost dpsel_lemma_product_monotonic(unit, 1048576, high);
             //@ assert product_small: high * unit <= DPSEL_RACE_ROUNDS * 1048576;
             *draw = high * unit + low;
             return DPSEL_OK;
