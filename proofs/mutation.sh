@@ -10,15 +10,17 @@
 # limits); the timeout, 30 s, cuts the false goals short: no prover can prove
 # them, so the clock cannot change the verdict here.
 #   It also checks that WP's cache (proofs/run.sh's CACHE=replay) cannot hide
-# the change: the intact function is proved first with the cache of the run
-# before (build/proofs/cache) filling in what it lacks, so that every goal of
-# the function is in the cache; replaying that cache on the intact function
-# must then answer every goal a prover proved (the cache is in use); the
-# mutant is then proved replaying the same cache, and must fail on a goal that
-# the cache holds as proved under the same name: its text changed, so its key
-# did, and it was proved anew.  (The mutated draw is the function's first
-# statement, so every goal of the mutant may differ from the intact ones: the
-# mutant's own cache hits are not a test of the cache.)
+# the change.  The intact function is proved by each prover alone, with the
+# cache of the run before (build/proofs/cache) filling in what it holds, so
+# that the cache then holds each prover's verdict on every goal (when the two
+# race, the loser is stopped and leaves no verdict, and a replay where it
+# happens to answer first counts a miss).  Replaying that cache with both
+# provers must then prove the function with every goal answered from it (the
+# cache is in use); the mutant is then proved replaying the same cache, and
+# must fail on a goal that the cache holds as proved under the same name: its
+# text changed, so its key did, and it was proved anew.  (The mutated draw is
+# the function's first statement, so every goal of the mutant may differ from
+# the intact ones: the mutant's own cache hits are not a test of the cache.)
 set -eu
 cd "$(dirname "$0")/.."
 export WHY3CONFIG="$PWD/proofs/why3.conf"
@@ -46,13 +48,13 @@ echo "== mutation in $function: the shuffle draws its offset in [0, n - i] inste
 diff src/core/pf.c "$tmp/pf-mutant.c" | sed -n 's/^> *//p'
 
 # Only pf.c is given to WP: the functions it calls are taken by their contracts.
-# wp FILE LOG CACHE-MODE: WP on $function of FILE; sets proved and total
+# wp FILE LOG CACHE-MODE PROVERS: WP on $function of FILE; sets proved and total
 wp() {
     frama-c -cpp-extra-args="-Iinclude -Ispec" \
         -kernel-warn-key annot:missing-spec=abort \
         -warn-unsigned-overflow -warn-unsigned-downcast -warn-signed-downcast \
         "$1" \
-        -wp -wp-rte -wp-fct "$function" -wp-prover cvc4,z3 -wp-timeout "${WP_TIMEOUT:-30}" \
+        -wp -wp-rte -wp-fct "$function" -wp-prover "$4" -wp-timeout "${WP_TIMEOUT:-30}" \
         -wp-par 2 -wp-cache "$3" -wp-cache-dir "$tmp/cache" \
         > "$2" 2>&1 || { cat "$2"; echo "proofs/mutation.sh: Frama-C failed" >&2; exit 1; }
     summary=$(grep 'Proved goals' "$2" | tail -1)
@@ -60,26 +62,27 @@ wp() {
     total=$(echo "$summary" | awk -F'/' '{ gsub(/ /, ""); print $2 }')
 }
 cd "$tmp"
-wp src/core/pf.c intact.log update
-if [ -z "$proved" ] || [ "$proved" != "$total" ]; then
-    cat intact.log
-    echo "proofs/mutation.sh: FAILED: the intact $function is not proved" >&2
-    exit 1
-fi
+wp src/core/pf.c intact-z3.log update z3
+wp src/core/pf.c intact-cvc4.log update cvc4
 # cache_count LOG WORD: the count WP's cache summary gives for WORD (found,
 # missed), 0 when absent
 cache_count() {
     sed -n "s/^\[wp\] \[Cache\].*$2:\([0-9]*\).*/\1/p" "$1" | tail -1 | grep . || echo 0
 }
-wp src/core/pf.c replay.log replay
-if [ "$(cache_count replay.log missed)" -ne 0 ] || [ "$(cache_count replay.log found)" -eq 0 ]; then
-    grep '^\[wp\] \[Cache\]' replay.log || true
+wp src/core/pf.c intact.log replay cvc4,z3
+if [ -z "$proved" ] || [ "$proved" != "$total" ]; then
+    cat intact.log
+    echo "proofs/mutation.sh: FAILED: the intact $function is not proved" >&2
+    exit 1
+fi
+if [ "$(cache_count intact.log missed)" -ne 0 ] || [ "$(cache_count intact.log found)" -eq 0 ]; then
+    grep '^\[wp\] \[Cache\]' intact.log || true
     echo "proofs/mutation.sh: FAILED: replaying the cache on the intact $function did not" \
          "answer every goal from it: the mutation would not test the cache" >&2
     exit 1
 fi
 mv pf-mutant.c src/core/pf.c
-wp src/core/pf.c wp.log replay
+wp src/core/pf.c wp.log replay cvc4,z3
 if [ -z "$proved" ] || [ "$proved" = "$total" ]; then
     echo "proofs/mutation.sh: FAILED: the mutated shuffle was proved (${proved:-?} / ${total:-?})" >&2
     exit 1
@@ -97,5 +100,5 @@ while read -r goal; do
         exit 1
     fi
 done
-echo "the cache answered all $(cache_count replay.log found) prover goals of the intact $function;" \
+echo "the cache answered all $(cache_count intact.log found) prover goals of the intact $function;" \
      "the mutant's changed goals were proved anew"
