@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: ISC */
-/* The selector's private layout, shared by the selection front ends
- * (select.c for score arrays, stream.c for scores given one at a time). */
+/* The selector's private layout, shared by the front ends that select with
+ * one: select.c (score arrays), stream.c (scores given one at a time),
+ * partial.c (partial selections' finish), runs.c (runs of equal scores) and
+ * quantile.c. */
 #ifndef DPSEL_SELECTOR_H
 #define DPSEL_SELECTOR_H
 
